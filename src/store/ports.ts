@@ -49,6 +49,8 @@ export interface PageQuery {
 
 export interface WorkspaceStore {
   get(id: string): Promise<WorkspaceRecord | undefined>;
+  /** All workspaces, ascending by id (the first is the installation's default workspace). */
+  list(page: PageQuery): Promise<WorkspaceRecord[]>;
 }
 
 export interface RootKeyStore {

@@ -1,0 +1,67 @@
+import { randomBytes as nodeRandomBytes } from "node:crypto";
+import type { DescService } from "@bufbuild/protobuf";
+import { connectNodeAdapter } from "@connectrpc/connect-node";
+import { ApisService } from "../gen/keyward/v1/apis_pb.js";
+import { LivenessService } from "../gen/keyward/v1/liveness_pb.js";
+import { RootKeysService } from "../gen/keyward/v1/root_keys_pb.js";
+import { WorkspacesService } from "../gen/keyward/v1/workspaces_pb.js";
+import { systemClock, type Clock } from "./domain/clock.js";
+import type { RandomBytes } from "./domain/ids.js";
+import { createApisService } from "./services/apis-service.js";
+import { createLivenessService } from "./services/liveness-service.js";
+import { createRootKeysService } from "./services/root-keys-service.js";
+import { createWorkspacesService } from "./services/workspaces-service.js";
+import type { DocumentStore } from "./store/ports.js";
+import { registerOperations } from "./transport/connect.js";
+import { registerHealth } from "./transport/health.js";
+import { createPipeline, operationsOf } from "./transport/pipeline.js";
+import { createRestRouter, MAX_BODY_BYTES } from "./transport/rest/router.js";
+import { routesOf } from "./transport/rest/routes.js";
+
+export interface AppOptions {
+  documents: DocumentStore;
+  clock?: Clock;
+  randomBytes?: RandomBytes;
+  encryptionKey?: Buffer;
+  docsUrl?: string;
+  /** Extra readiness checks (e.g. Redis) for the health service. */
+  ready?: () => Promise<boolean>;
+}
+
+const SERVICES: DescService[] = [ApisService, RootKeysService, WorkspacesService, LivenessService];
+
+/**
+ * Wires services, the pipeline and the transports into one request handler: Connect, gRPC and gRPC-Web through
+ * the Connect adapter, everything else through the REST router that the proto's HTTP bindings describe.
+ */
+export function createApp(options: AppOptions) {
+  const clock = options.clock ?? systemClock;
+  const randomBytes = options.randomBytes ?? ((size: number) => new Uint8Array(nodeRandomBytes(size)));
+  const deps = { documents: options.documents, clock, randomBytes };
+  const operations = [
+    ...operationsOf(ApisService, createApisService({ ...deps, encryptionConfigured: options.encryptionKey !== undefined })),
+    ...operationsOf(RootKeysService, createRootKeysService(deps)),
+    ...operationsOf(WorkspacesService, createWorkspacesService(deps)),
+    ...operationsOf(LivenessService, createLivenessService()),
+  ];
+  const invoke = createPipeline({ rootKeys: options.documents.rootKeys, clock });
+  const rest = createRestRouter({ routes: routesOf(operations), invoke, docsUrl: options.docsUrl ?? "https://keyward.dev/docs" });
+
+  const ready = async () => {
+    try {
+      await options.documents.ping();
+      return options.ready ? await options.ready() : true;
+    } catch {
+      return false;
+    }
+  };
+  const handler = connectNodeAdapter({
+    routes(router) {
+      registerOperations(router, SERVICES, operations, invoke);
+      registerHealth(router, { services: SERVICES.map((s) => s.typeName), ready });
+    },
+    readMaxBytes: MAX_BODY_BYTES,
+    fallback: (req, res) => void rest(req, res),
+  });
+  return { handler, invoke, operations };
+}

@@ -1,0 +1,45 @@
+/** The kinds of failure an operation can report; each dialect maps them to its statuses in one place. */
+export type ErrorKind =
+  | "invalid"
+  | "unauthenticated"
+  | "forbidden"
+  | "not_found"
+  | "method_not_allowed"
+  | "conflict"
+  | "precondition"
+  | "payload_too_large"
+  | "rate_limited"
+  | "unavailable"
+  | "internal";
+
+/** One broken field of a request: `location` is a path such as `name` or `permissions[0]`. */
+export interface Violation {
+  location: string;
+  message: string;
+}
+
+export interface KeywardErrorOptions {
+  /** A finer code where a dialect distinguishes one, e.g. v1's DELETE_PROTECTED or INSUFFICIENT_PERMISSIONS. */
+  reason?: string;
+  violations?: Violation[];
+}
+
+/** A failure an operation reports to its caller; never carries secrets. */
+export class KeywardError extends Error {
+  override name = "KeywardError";
+  readonly kind: ErrorKind;
+  readonly reason?: string;
+  readonly violations: Violation[];
+
+  constructor(kind: ErrorKind, detail: string, options: KeywardErrorOptions = {}) {
+    super(detail);
+    this.kind = kind;
+    this.reason = options.reason;
+    this.violations = options.violations ?? [];
+  }
+}
+
+export const invalid = (detail: string, violations: Violation[] = []) =>
+  new KeywardError("invalid", detail, { violations });
+export const notFound = (detail: string) => new KeywardError("not_found", detail);
+export const unauthenticated = (detail: string) => new KeywardError("unauthenticated", detail);

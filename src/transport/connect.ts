@@ -1,0 +1,39 @@
+import type { DescService } from "@bufbuild/protobuf";
+import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
+import { KeywardError } from "../domain/errors.js";
+import type { Invoke, Operation } from "./pipeline.js";
+import { newRequestId, REQUEST_ID_HEADER } from "./request-id.js";
+import { STATUS_BY_KIND } from "./status.js";
+
+/**
+ * Registers every operation on a Connect router (serving Connect, gRPC and gRPC-Web): each RPC runs the shared
+ * pipeline and maps failures to the matching code, with the request id in the response headers.
+ */
+export function registerOperations(router: ConnectRouter, services: DescService[], operations: Operation[], invoke: Invoke) {
+  for (const service of services) {
+    const impl: Record<string, (request: unknown, context: HandlerContext) => Promise<unknown>> = {};
+    for (const operation of operations.filter((op) => op.method.parent === service)) {
+      impl[operation.method.localName] = async (request, context) => {
+        const requestId = newRequestId();
+        context.responseHeader.set(REQUEST_ID_HEADER, requestId);
+        try {
+          return await invoke(operation, {
+            authorization: context.requestHeader.get("authorization"),
+            requestId,
+            decode: () => request as never,
+          });
+        } catch (error) {
+          throw toConnectError(error, requestId);
+        }
+      };
+    }
+    router.service(service, impl as never);
+  }
+}
+
+/** The request id already travels in the response headers, so the error carries only code and detail. */
+function toConnectError(error: unknown, requestId: string): ConnectError {
+  if (error instanceof KeywardError) return new ConnectError(error.message, STATUS_BY_KIND[error.kind].grpc);
+  console.error(`[${requestId}] internal error:`, error);
+  return new ConnectError("An internal error occurred; the request id identifies it in the logs.", Code.Internal);
+}

@@ -1,0 +1,84 @@
+import { create, getOption, type DescMessage, type DescMethodUnary, type DescService, type Message, type MessageShape } from "@bufbuild/protobuf";
+import { createValidator } from "@bufbuild/protovalidate";
+import type { Path } from "@bufbuild/protobuf/reflect";
+import { access } from "../../gen/keyward/v1/options_pb.js";
+import type { Clock } from "../domain/clock.js";
+import { invalid, KeywardError } from "../domain/errors.js";
+import { holdsActionAnywhere } from "../domain/permissions.js";
+import type { CallContext, Principal } from "../services/context.js";
+import type { RootKeyStore } from "../store/ports.js";
+import { authenticate } from "./auth.js";
+
+type AnyHandler = (request: never, context: CallContext) => Promise<unknown>;
+
+/** One RPC with its access rule and handler: the unit every transport dispatches to. */
+export interface Operation {
+  method: DescMethodUnary;
+  access: { public: boolean; resourceType: string; action: string };
+  handler: AnyHandler;
+}
+
+/** How a transport hands a request to the pipeline: decoding is deferred until the caller is authenticated. */
+export interface Invocation {
+  authorization: string | null | undefined;
+  requestId: string;
+  decode: () => MessageShape<DescMessage>;
+}
+
+/** Pairs each RPC of `service` with its handler and the `(keyward.v1.access)` option declared in the proto. */
+export function operationsOf<S extends DescService>(service: S, handlers: object): Operation[] {
+  return service.methods.map((method): Operation => {
+    if (method.methodKind !== "unary") throw new Error(`${method.name}: only unary RPCs go through the pipeline`);
+    const handler = (handlers as Record<string, AnyHandler>)[method.localName];
+    if (!handler) throw new Error(`${service.typeName}.${method.name} has no handler`);
+    const rule = getOption(method, access);
+    if (!rule.public && (!rule.resourceType || !rule.action)) {
+      throw new Error(`${service.typeName}.${method.name} declares no (keyward.v1.access)`);
+    }
+    return { method: method as DescMethodUnary, access: rule, handler };
+  });
+}
+
+/**
+ * The pipeline every transport runs: authenticate → check the action is held at all → decode and validate →
+ * service. The service makes the resource-specific check once it knows the resource.
+ */
+export function createPipeline(deps: { rootKeys: RootKeyStore; clock: Clock }) {
+  const validator = createValidator();
+
+  return async function invoke(operation: Operation, invocation: Invocation): Promise<Message> {
+    let principal: Principal | undefined;
+    if (!operation.access.public) {
+      principal = await authenticate(invocation.authorization, deps);
+      const { resourceType, action } = operation.access;
+      if (!holdsActionAnywhere(principal.permissions, resourceType, action)) {
+        throw new KeywardError("forbidden", `Missing permission: ${resourceType}.*.${action}`, {
+          reason: "INSUFFICIENT_PERMISSIONS",
+        });
+      }
+    }
+    const request = invocation.decode();
+    const result = validator.validate(operation.method.input, request);
+    if (result.kind === "error") throw result.error;
+    if (result.kind === "invalid") {
+      const violations = result.violations.map((v) => ({ location: violationPath(v.field), message: v.message }));
+      throw invalid(violations.map((v) => `${v.location}: ${v.message}`).join("; "), violations);
+    }
+    const context = { principal: principal as Principal, requestId: invocation.requestId };
+    return create(operation.method.output, (await operation.handler(request as never, context)) as never);
+  };
+}
+
+export type Invoke = ReturnType<typeof createPipeline>;
+
+/** `permissions[0]`, `meta.plan`: the path of a violation in the request's JSON field names. */
+function violationPath(path: Path): string {
+  let out = "";
+  for (const item of path) {
+    if (item.kind === "list_sub") out += `[${item.index}]`;
+    else if (item.kind === "map_sub") out += `[${JSON.stringify(String(item.key))}]`;
+    else if (item.kind === "field") out += (out ? "." : "") + item.jsonName;
+    else out += (out ? "." : "") + item.name;
+  }
+  return out;
+}

@@ -1,0 +1,140 @@
+import type { ConnectNodeAdapterOptions } from "@connectrpc/connect-node";
+import { fromJson, type DescField, type DescMessage, type JsonValue } from "@bufbuild/protobuf";
+import { invalid, KeywardError } from "../../domain/errors.js";
+import type { Invoke } from "../pipeline.js";
+import { newRequestId, REQUEST_ID_HEADER } from "../request-id.js";
+import { restErrorBody, type Dialect } from "./errors.js";
+import { checkJson } from "./json-check.js";
+import { toRestJson } from "./rest-json.js";
+import type { Route } from "./routes.js";
+import { v1Mappings } from "./v1-dialect.js";
+import { v2Envelope } from "./v2-dialect.js";
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+// The request/response pair the Connect adapter hands its fallback: HTTP/1.1 or HTTP/2.
+type Request = Parameters<NonNullable<ConnectNodeAdapterOptions["fallback"]>>[0];
+type Response = Parameters<NonNullable<ConnectNodeAdapterOptions["fallback"]>>[1];
+
+/**
+ * The REST entry: finds the route bound in the proto, decodes the dialect's input (JSON body, or query for GET),
+ * runs the shared pipeline, and encodes the dialect's output or error. No business logic here.
+ */
+export function createRestRouter(options: { routes: Route[]; invoke: Invoke; docsUrl: string }) {
+  const byPath = new Map<string, Map<string, Route>>();
+  for (const route of options.routes) {
+    const verbs = byPath.get(route.path) ?? new Map<string, Route>();
+    verbs.set(route.verb, route);
+    byPath.set(route.path, verbs);
+  }
+
+  return async function handle(req: Request, res: Response): Promise<void> {
+    const requestId = newRequestId();
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const dialect: Dialect = url.pathname.startsWith("/v1/") ? "v1" : "v2";
+    const verbs = byPath.get(url.pathname);
+    const route = verbs?.get(req.method ?? "");
+    let locationPrefix = "body";
+    try {
+      if (!verbs) throw new KeywardError("not_found", `No route ${req.method} ${url.pathname}.`);
+      if (!route) {
+        res.setHeader("allow", [...verbs.keys()].join(", "));
+        throw new KeywardError("method_not_allowed", `${req.method} is not allowed on ${url.pathname}; use ${[...verbs.keys()].join(" or ")}.`);
+      }
+      const schema = route.operation.method.input;
+      const mapping = route.dialect === "v1" ? v1Mappings[route.path] : undefined;
+      let input: unknown;
+      if (route.verb === "GET") {
+        locationPrefix = "query";
+        input = queryToJson(schema, url.searchParams);
+      } else {
+        input = parseJson(await readBody(req));
+      }
+      if (mapping?.request) input = mapping.request(input);
+      const allowUnknown = route.dialect === "v1";
+      const output = await options.invoke(route.operation, {
+        authorization: req.headers.authorization,
+        requestId,
+        decode: () => decodeInput(schema, input, { allowUnknown, prefix: locationPrefix }),
+      });
+      const json = toRestJson(route.operation.method.output, output as never);
+      const body = route.dialect === "v1"
+        ? (mapping?.response ? mapping.response(json) : json)
+        : v2Envelope(route.operation.method.output, json, requestId);
+      send(res, 200, body, requestId);
+    } catch (error) {
+      const known = error instanceof KeywardError ? error : internalError(error, requestId);
+      const { status, body } = restErrorBody(dialect, known, { requestId, docsUrl: options.docsUrl, locationPrefix });
+      send(res, status, body, requestId);
+    }
+  };
+}
+
+function decodeInput(schema: DescMessage, input: unknown, options: { allowUnknown: boolean; prefix: string }) {
+  const violations = checkJson(schema, input, { allowUnknown: options.allowUnknown, prefix: "" });
+  if (violations.length > 0) {
+    throw invalid(violations.map((v) => `${options.prefix}${v.location ? "." + v.location : ""}: ${v.message}`).join("; "), violations);
+  }
+  return fromJson(schema, input as JsonValue, { ignoreUnknownFields: options.allowUnknown });
+}
+
+/** Query parameters as the JSON object of the input message: integers and booleans converted by field type. */
+function queryToJson(schema: DescMessage, params: URLSearchParams): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of new Set(params.keys())) {
+    const field = schema.fields.find((f) => f.jsonName === key || f.name === key);
+    if (!field) continue; // v1 tolerates unknown query parameters
+    const values = params.getAll(key);
+    out[key] = field.fieldKind === "list" ? values.map((v) => fromQuery(field, v)) : fromQuery(field, values[values.length - 1]);
+  }
+  return out;
+}
+
+function fromQuery(field: DescField, raw: string): unknown {
+  const scalar = field.fieldKind === "scalar" || field.fieldKind === "list" ? field.scalar : undefined;
+  if (scalar === undefined) return raw;
+  if (scalar === 8 /* BOOL */) return raw === "true" ? true : raw === "false" ? false : raw;
+  if (scalar === 9 /* STRING */ || scalar === 12 /* BYTES */) return raw;
+  return /^-?\d+$/.test(raw) ? Number(raw) : raw;
+}
+
+async function readBody(req: Request): Promise<string> {
+  const declared = Number(req.headers["content-length"] ?? 0);
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function tooLarge() {
+  return new KeywardError("payload_too_large", `The request body exceeds ${MAX_BODY_BYTES} bytes.`);
+}
+
+function parseJson(text: string): unknown {
+  if (text.trim() === "") throw invalid("The request body is empty; send a JSON object.", [{ location: "", message: "empty body" }]);
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const detail = (error as Error).message;
+    throw invalid(`The request body is not valid JSON: ${detail}`, [{ location: "", message: detail }]);
+  }
+}
+
+function internalError(error: unknown, requestId: string): KeywardError {
+  console.error(`[${requestId}] internal error:`, error);
+  return new KeywardError("internal", "An internal error occurred; the request id identifies it in the logs.");
+}
+
+function send(res: Response, status: number, body: unknown, requestId: string): void {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader("content-type", "application/json");
+  res.setHeader("content-length", Buffer.byteLength(text));
+  res.setHeader(REQUEST_ID_HEADER, requestId);
+  res.end(text);
+}

@@ -1,0 +1,27 @@
+import { getOption } from "@bufbuild/protobuf";
+import { http } from "../../../gen/google/api/annotations_pb.js";
+import type { HttpRule } from "../../../gen/google/api/http_pb.js";
+import type { Operation } from "../pipeline.js";
+import type { Dialect } from "./errors.js";
+
+export interface Route {
+  verb: "GET" | "POST";
+  path: string;
+  dialect: Dialect;
+  operation: Operation;
+}
+
+/** Reads every operation's `google.api.http` binding (and its additional bindings) into REST routes. */
+export function routesOf(operations: Operation[]): Route[] {
+  return operations.flatMap((operation) => {
+    const rule = getOption(operation.method, http);
+    return [rule, ...rule.additionalBindings].flatMap((binding) => routeOf(binding, operation));
+  });
+}
+
+function routeOf(binding: HttpRule, operation: Operation): Route[] {
+  const { case: verb, value } = binding.pattern;
+  if (verb !== "get" && verb !== "post") return [];
+  const path = value as string;
+  return [{ verb: verb === "get" ? "GET" : "POST", path, dialect: path.startsWith("/v1/") ? "v1" : "v2", operation }];
+}

@@ -1,0 +1,13 @@
+import type { DescMessage } from "@bufbuild/protobuf";
+
+/**
+ * The v2 success envelope. A list response (one with a `pagination` field) puts its `data` array in `data`
+ * and its pagination beside it; any other response is the whole `data`.
+ */
+export function v2Envelope(schema: DescMessage, json: Record<string, unknown>, requestId: string) {
+  const meta = { requestId };
+  if (schema.fields.some((f) => f.jsonName === "pagination")) {
+    return { meta, data: json.data ?? [], pagination: json.pagination ?? { hasMore: false } };
+  }
+  return { meta, data: json };
+}

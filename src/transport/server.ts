@@ -1,0 +1,67 @@
+import { createServer as createHttp1Server, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer as createHttp2Server, type Http2ServerRequest, type Http2ServerResponse, type Http2Session } from "node:http2";
+import { createServer as createNetServer, type AddressInfo, type Socket } from "node:net";
+
+type Handler = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => void;
+
+const HTTP2_PREFACE = Buffer.from("PRI ");
+
+export interface ListeningServer {
+  port: number;
+  host: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves HTTP/1.1 and cleartext HTTP/2 (h2c) on one port. Node 20's `allowHTTP1` needs TLS, so each connection's
+ * first bytes decide: the HTTP/2 preface goes to the HTTP/2 server, anything else to the HTTP/1.1 server.
+ */
+export async function listen(handler: Handler, options: { port: number; host: string }): Promise<ListeningServer> {
+  const http1 = createHttp1Server({ keepAliveTimeout: 65_000 }, handler);
+  const http2 = createHttp2Server({}, handler);
+  const sockets = new Set<Socket>();
+  const sessions = new Set<Http2Session>();
+  http2.on("session", (session) => {
+    sessions.add(session);
+    session.once("close", () => sessions.delete(session));
+  });
+
+  const server = createNetServer((socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+    let head = Buffer.alloc(0);
+    const onData = (chunk: Buffer) => {
+      head = Buffer.concat([head, chunk]);
+      const undecided = head.length < HTTP2_PREFACE.length && HTTP2_PREFACE.subarray(0, head.length).equals(head);
+      if (undecided) return;
+      socket.off("data", onData);
+      socket.pause();
+      socket.unshift(head);
+      if (head.subarray(0, HTTP2_PREFACE.length).equals(HTTP2_PREFACE)) {
+        http2.emit("connection", socket);
+      } else {
+        http1.emit("connection", socket);
+        socket.resume();
+      }
+    };
+    socket.on("data", onData);
+    socket.on("error", () => socket.destroy());
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  return {
+    port: address.port,
+    host: options.host,
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const session of sessions) session.close();
+      http1.closeIdleConnections();
+      for (const socket of sockets) socket.destroy();
+      await closed;
+    },
+  };
+}
