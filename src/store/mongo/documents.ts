@@ -1,0 +1,177 @@
+/**
+ * DocumentStore over MongoDB (official driver). Every filter, update and index spec comes from the pure
+ * modules beside this one; this file only hands them to the driver.
+ */
+import { MongoClient, type Collection, type Db } from "mongodb";
+import { UniqueViolationError } from "../errors.js";
+import type { ApiRecord, DocumentStore, PageQuery, RootKeyRecord, WorkspaceRecord } from "../ports.js";
+import { clientOptionsFor, databaseNameFor, redactUrl, supportsTransactions } from "./connection.js";
+import { duplicateKeyTarget, isDuplicateKeyError, isNamespaceExistsError } from "./errors.js";
+import {
+  anyDocumentQuery,
+  byHashFilter,
+  byIdFilter,
+  fromDocument,
+  liveByIdFilter,
+  livePageQuery,
+  markDeletedUpdate,
+  pageQuery,
+  toDocument,
+  type StoredDocument,
+} from "./filters.js";
+import { collectionNames, documentIndexes } from "./indexes.js";
+
+export interface MongoDocumentStoreOptions {
+  /** Connection string; driver options in its query (e.g. `serverSelectionTimeoutMS`) win over our defaults. */
+  url: string;
+  /** Database name; defaults to the one in the URL, else "keyward". */
+  dbName?: string;
+}
+
+/**
+ * Connects, ensures collections and indexes exist (idempotent), and returns the store. Rejects with
+ * "cannot connect to MongoDB at <url without credentials>: <driver reason>" when no server answers within the
+ * server-selection timeout (or authentication fails); nothing stays open after any rejection.
+ */
+export async function createMongoDocumentStore(options: MongoDocumentStoreOptions): Promise<DocumentStore> {
+  const client = new MongoClient(options.url, clientOptionsFor(options.url));
+  try {
+    await client.connect();
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`cannot connect to MongoDB at ${redactUrl(options.url)}: ${reason}`, { cause: error });
+  }
+  try {
+    const db = client.db(options.dbName ?? databaseNameFor(options.url));
+    await ensureCollections(db);
+    const hello = await db.command({ hello: 1 });
+    return storeOver(client, db, supportsTransactions(hello));
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function ensureCollections(db: Db): Promise<void> {
+  const existing = new Set(
+    (await db.listCollections({}, { nameOnly: true }).toArray()).map((collection) => collection.name),
+  );
+  for (const { collection, indexes } of documentIndexes()) {
+    if (!existing.has(collection)) {
+      try {
+        await db.createCollection(collection);
+      } catch (error) {
+        // Another instance starting at the same time created it first.
+        if (!isNamespaceExistsError(error)) throw error;
+      }
+    }
+    if (indexes.length > 0) await db.collection(collection).createIndexes(indexes);
+  }
+}
+
+/** Runs a write, turning a unique-index violation into the store's UniqueViolationError. */
+async function write<T>(collection: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    // No `cause`: the server's error quotes the colliding value, which UniqueViolationError keeps out.
+    if (isDuplicateKeyError(error)) throw new UniqueViolationError(duplicateKeyTarget(error, collection));
+    throw error;
+  }
+}
+
+/** get/insert/markDeleted shared by every workspace-scoped collection with soft delete. */
+function scoped<R extends { id: string; workspaceId: string }>(docs: Collection<StoredDocument<R>>) {
+  // The driver's Filter/OptionalUnlessRequiredId types do not resolve over a generic document type.
+  const untyped = docs as unknown as Collection<{ _id: string }>;
+  return {
+    async get(workspaceId: string, id: string): Promise<R | undefined> {
+      const doc = await untyped.findOne(liveByIdFilter(workspaceId, id));
+      return doc ? fromDocument<R>(doc as StoredDocument<R>) : undefined;
+    },
+    async insert(record: R): Promise<void> {
+      await write(docs.collectionName, () => untyped.insertOne(toDocument(record)));
+    },
+    async markDeleted(workspaceId: string, id: string, at: number): Promise<boolean> {
+      const result = await untyped.updateOne(liveByIdFilter(workspaceId, id), markDeletedUpdate(at));
+      return result.matchedCount === 1;
+    },
+    async list(workspaceId: string, page: PageQuery): Promise<R[]> {
+      const query = livePageQuery(workspaceId, page);
+      if (!query) return [];
+      const found = await untyped.find(query.filter, query.options).toArray();
+      return found.map((doc) => fromDocument<R>(doc as StoredDocument<R>));
+    },
+  };
+}
+
+function storeOver(client: MongoClient, db: Db, transactional: boolean): DocumentStore {
+  const workspaceDocs = db.collection<StoredDocument<WorkspaceRecord>>(collectionNames.workspaces);
+  const rootKeyDocs = db.collection<StoredDocument<RootKeyRecord>>(collectionNames.rootKeys);
+  const apiDocs = db.collection<StoredDocument<ApiRecord>>(collectionNames.apis);
+  const rootKeys = scoped<RootKeyRecord>(rootKeyDocs);
+  const apis = scoped<ApiRecord>(apiDocs);
+
+  async function createWorkspaceInTransaction(workspace: WorkspaceRecord, rootKey: RootKeyRecord): Promise<void> {
+    const session = client.startSession();
+    try {
+      // The server's message names the collection that collided; workspaces is only the fallback.
+      await write(collectionNames.workspaces, () =>
+        session.withTransaction(async () => {
+          await workspaceDocs.insertOne(toDocument(workspace), { session });
+          await rootKeyDocs.insertOne(toDocument(rootKey), { session });
+        }),
+      );
+    } finally {
+      await session.endSession();
+    }
+  }
+
+  // A standalone server has no transactions, so the pair is written insert-then-insert and the workspace is
+  // deleted again if its root key cannot be written. A crash between the two inserts still leaves a workspace
+  // without root keys (it would even list first); production deployments are replica sets, which are atomic.
+  async function createWorkspaceCompensating(workspace: WorkspaceRecord, rootKey: RootKeyRecord): Promise<void> {
+    await write(collectionNames.workspaces, () => workspaceDocs.insertOne(toDocument(workspace)));
+    try {
+      await write(collectionNames.rootKeys, () => rootKeyDocs.insertOne(toDocument(rootKey)));
+    } catch (error) {
+      await workspaceDocs.deleteOne(byIdFilter(workspace.id)).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  return {
+    workspaces: {
+      async get(id) {
+        const doc = await workspaceDocs.findOne(byIdFilter(id));
+        return doc ? fromDocument<WorkspaceRecord>(doc) : undefined;
+      },
+      async list(page) {
+        const query = pageQuery(page);
+        if (!query) return [];
+        const found = await workspaceDocs.find(query.filter, query.options).toArray();
+        return found.map((doc) => fromDocument<WorkspaceRecord>(doc));
+      },
+    },
+    rootKeys: {
+      ...rootKeys,
+      async findByHash(hash) {
+        const doc = await rootKeyDocs.findOne(byHashFilter(hash));
+        return doc ? fromDocument<RootKeyRecord>(doc) : undefined;
+      },
+      async any() {
+        const query = anyDocumentQuery();
+        return (await rootKeyDocs.findOne(query.filter, query.options)) !== null;
+      },
+    },
+    apis: { get: apis.get, insert: apis.insert, markDeleted: apis.markDeleted },
+    createWorkspace: transactional ? createWorkspaceInTransaction : createWorkspaceCompensating,
+    async ping() {
+      await db.command({ ping: 1 });
+    },
+    async close() {
+      await client.close();
+    },
+  };
+}

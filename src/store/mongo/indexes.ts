@@ -1,0 +1,39 @@
+import type { IndexDescription } from "mongodb";
+
+/** Collection names, one per document kind. */
+export const collectionNames = {
+  workspaces: "workspaces",
+  rootKeys: "root_keys",
+  apis: "apis",
+} as const;
+
+export interface CollectionIndexes {
+  collection: string;
+  indexes: IndexDescription[];
+}
+
+/**
+ * Every collection the adapter uses, with the secondary indexes it needs. Indexes carry explicit names so
+ * `createIndexes` at start-up is idempotent: the same name with the same spec is a no-op, and a changed spec
+ * under an old name fails loudly instead of silently building a second index.
+ * Collections without secondary indexes are listed too, because they must exist before the first transaction
+ * (MongoDB 4.2 cannot create a collection inside one).
+ */
+export function documentIndexes(): CollectionIndexes[] {
+  return [
+    { collection: collectionNames.workspaces, indexes: [] },
+    {
+      collection: collectionNames.rootKeys,
+      indexes: [
+        // Authentication looks root keys up by hash; a hash names exactly one key.
+        { name: "hash", key: { hash: 1 }, unique: true },
+        // list/get: equality on workspaceId, then keyset pagination on _id.
+        { name: "workspace_id", key: { workspaceId: 1, _id: 1 } },
+      ],
+    },
+    {
+      collection: collectionNames.apis,
+      indexes: [{ name: "workspace_id", key: { workspaceId: 1, _id: 1 } }],
+    },
+  ];
+}

@@ -1,0 +1,237 @@
+import { spawn } from "node:child_process";
+import { appendFile, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { createEmbeddedDocumentStore } from "../../src/store/embedded/documents.js";
+import { openJournal, type CollectionSpec, type Journal } from "../../src/store/embedded/journal.js";
+import { UniqueViolationError } from "../../src/store/errors.js";
+import type { ApiRecord } from "../../src/store/ports.js";
+import { runDocumentStoreContract } from "./documents.contract.js";
+
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "keyward-embedded-"));
+  dirs.push(dir);
+  return dir;
+}
+
+runDocumentStoreContract("embedded", async () => createEmbeddedDocumentStore({ dir: await tempDir() }));
+
+const collections: Record<string, CollectionSpec> = {
+  things: { unique: { slug: (d) => d.slug }, indexes: { group: (d) => d.group } },
+  others: {},
+};
+type Thing = { id: string; slug?: string; group?: string; n: number };
+const thing = (n: number, extra: Partial<Thing> = {}): Thing => ({ id: `t_${String(n).padStart(4, "0")}`, n, ...extra });
+
+function api(n: number): ApiRecord {
+  return { id: `api_${String(n).padStart(4, "0")}`, workspaceId: "ws_a", name: `api ${n}`, createdAt: n, deleteProtection: false, storeEncryptedKeys: true };
+}
+
+function everything(journal: Journal): unknown {
+  return { things: journal.scan("things"), others: journal.scan("others") };
+}
+
+describe("embedded journal", () => {
+  it("replays puts, replacements and deletes after a reopen", async () => {
+    const dir = await tempDir();
+    const first = await openJournal({ dir, collections });
+    await first.commit([{ op: "insert", collection: "things", doc: thing(1, { slug: "a", group: "g1" }) }]);
+    await first.commit([{ op: "insert", collection: "things", doc: thing(2, { slug: "b", group: "g1" }) }]);
+    await first.commit([{ op: "put", collection: "things", doc: thing(1, { slug: "c", group: "g2" }) }]);
+    await first.commit([{ op: "delete", collection: "things", id: "t_0002" }, { op: "put", collection: "others", doc: thing(9) }]);
+    const before = everything(first);
+    await first.close();
+
+    const second = await openJournal({ dir, collections });
+    expect(everything(second)).toEqual(before);
+    expect(second.scan("things")).toEqual([{ id: "t_0001", n: 1, slug: "c", group: "g2" }]);
+    expect(second.findUnique("things", "slug", "c")).toEqual(thing(1, { slug: "c", group: "g2" }));
+    expect(second.findUnique("things", "slug", "a")).toBeUndefined();
+    expect(second.findUnique("things", "slug", "b")).toBeUndefined();
+    expect(second.scan("things", { index: { name: "group", value: "g1" } })).toEqual([]);
+    expect(second.get("others", "t_0009")).toEqual(thing(9));
+    expect(second.stats().opened).toEqual({ ops: 5, truncatedBytes: 0, compacted: false });
+    await second.close();
+  });
+
+  it("scans in id order whatever the insert order, with filter, index and keyset pagination", async () => {
+    const journal = await openJournal({ dir: await tempDir(), collections });
+    for (const n of [5, 1, 9, 3, 7, 2]) {
+      await journal.commit([{ op: "insert", collection: "things", doc: thing(n, { group: n % 2 ? "odd" : "even" }) }]);
+    }
+    await journal.commit([{ op: "delete", collection: "things", id: "t_0003" }]);
+    expect(journal.scan("things").map((t) => t.id)).toEqual(["t_0001", "t_0002", "t_0005", "t_0007", "t_0009"]);
+    expect(journal.scan<Thing>("things", { after: "t_0002", limit: 2, filter: (t) => t.n !== 5 }).map((t) => t.n)).toEqual([7, 9]);
+    expect(journal.scan("things", { index: { name: "group", value: "odd" }, after: "t_0001" }).map((t) => t.id)).toEqual(["t_0005", "t_0007", "t_0009"]);
+    expect(journal.count("things")).toBe(5);
+    await journal.close();
+  });
+
+  it("judges unique keys on the state after the whole commit and refuses a collision without changing anything", async () => {
+    const journal = await openJournal({ dir: await tempDir(), collections });
+    await journal.commit([
+      { op: "insert", collection: "things", doc: thing(1, { slug: "x" }) },
+      { op: "insert", collection: "things", doc: thing(2, { slug: "y" }) },
+    ]);
+    // Swapping slugs in one commit is legal even though each put alone would collide.
+    await journal.commit([
+      { op: "put", collection: "things", doc: thing(1, { slug: "y" }) },
+      { op: "put", collection: "things", doc: thing(2, { slug: "x" }) },
+    ]);
+    expect(journal.findUnique("things", "slug", "x")?.id).toBe("t_0002");
+    const refused = journal.commit([
+      { op: "put", collection: "others", doc: thing(5) },
+      { op: "insert", collection: "things", doc: thing(3, { slug: "x" }) },
+    ]);
+    await expect(refused).rejects.toBeInstanceOf(UniqueViolationError);
+    await expect(refused).rejects.toMatchObject({ name: "UniqueViolationError", collection: "things", index: "slug" });
+    expect(journal.get("others", "t_0005")).toBeUndefined();
+    expect(journal.get("things", "t_0003")).toBeUndefined();
+    await expect(journal.commit([{ op: "put", collection: "nope", doc: thing(1) }])).rejects.toThrow(/unknown collection "nope"/);
+    await journal.close();
+  });
+
+  it("ignores and truncates a torn trailing line, then keeps accepting writes", async () => {
+    const dir = await tempDir();
+    const store = await createEmbeddedDocumentStore({ dir });
+    for (let n = 1; n <= 3; n++) await store.apis.insert(api(n));
+    await store.close();
+    const path = join(dir, "journal.log");
+    const intact = (await stat(path)).size;
+    const torn = `{"ops":[{"put":"apis","doc":{"id":"api_0004","workspaceId":"ws_a","na`;
+    await appendFile(path, torn);
+
+    const reopened = await openJournal({ dir, collections: { apis: {} } });
+    expect(reopened.stats().opened).toEqual({ ops: 3, truncatedBytes: Buffer.byteLength(torn), compacted: false });
+    expect((await stat(path)).size).toBe(intact);
+    expect(reopened.scan("apis")).toEqual([api(1), api(2), api(3)]);
+    await reopened.commit([{ op: "insert", collection: "apis", doc: api(4) }]);
+    await reopened.close();
+
+    const again = await createEmbeddedDocumentStore({ dir });
+    expect(await again.apis.get("ws_a", "api_0004")).toEqual(api(4));
+    await again.close();
+  });
+
+  it("drops a zero-filled tail (a crash after the size grew but before the data landed)", async () => {
+    const dir = await tempDir();
+    const store = await createEmbeddedDocumentStore({ dir });
+    await store.apis.insert(api(1));
+    await store.close();
+    await appendFile(join(dir, "journal.log"), Buffer.alloc(4096));
+    const reopened = await openJournal({ dir, collections: { apis: {} } });
+    expect(reopened.stats().opened.truncatedBytes).toBe(4096);
+    expect(reopened.scan("apis")).toEqual([api(1)]);
+    await reopened.close();
+  });
+
+  it("refuses to open when an unreadable record is followed by intact ones, and releases the lock", async () => {
+    const dir = await tempDir();
+    const store = await createEmbeddedDocumentStore({ dir });
+    for (let n = 1; n <= 3; n++) await store.apis.insert(api(n));
+    await store.close();
+    const path = join(dir, "journal.log");
+    const lines = (await readFile(path, "utf8")).split("\n");
+    lines[2] = lines[2].replace('"ops"', '"o?s"');
+    await writeFile(path, lines.join("\n"));
+    await expect(createEmbeddedDocumentStore({ dir })).rejects.toMatchObject({ name: "CorruptJournalError" });
+    await expect(createEmbeddedDocumentStore({ dir })).rejects.toThrow(/unreadable record at byte \d+ followed by intact ones/);
+  });
+
+  it("compacts a journal that outgrew its live data, keeping every document, undeclared collections too", async () => {
+    const dir = await tempDir();
+    const first = await openJournal({ dir, collections });
+    for (let round = 0; round < 5; round++) {
+      await Promise.all(
+        Array.from({ length: 200 }, (_, n) =>
+          first.commit([{ op: "put", collection: "things", doc: thing(n, { slug: `s${n}`, group: `g${n % 3}`, n: round }) }]),
+        ),
+      );
+    }
+    for (let n = 0; n < 200; n += 2) await first.commit([{ op: "delete", collection: "things", id: thing(n).id }]);
+    await first.commit([{ op: "put", collection: "others", doc: thing(1) }]);
+    const before = everything(first);
+    const grown = first.stats().bytes;
+    await first.close();
+    await writeFile(join(dir, "journal.log.compact"), "left by a crash during compaction");
+
+    // Opened without "others": compaction must still carry those documents over.
+    const second = await openJournal({ dir, collections: { things: collections.things }, compaction: { minOps: 100 } });
+    expect(second.stats().opened).toEqual({ ops: 1101, truncatedBytes: 0, compacted: true });
+    expect(second.stats().bytes).toBeLessThan(grown / 4);
+    expect(second.scan("things")).toEqual((before as { things: unknown }).things);
+    await second.close();
+    await expect(stat(join(dir, "journal.log.compact"))).rejects.toMatchObject({ code: "ENOENT" });
+
+    const third = await openJournal({ dir, collections, compaction: { minOps: 100 } });
+    expect(third.stats().opened).toEqual({ ops: 101, truncatedBytes: 0, compacted: false });
+    expect(everything(third)).toEqual(before);
+    expect(third.findUnique("things", "slug", "s7")).toEqual(thing(7, { slug: "s7", group: "g1", n: 4 }));
+    expect(third.scan("things", { index: { name: "group", value: "g0" }, limit: 2 }).map((t) => t.id)).toEqual(["t_0003", "t_0009"]);
+    await third.close();
+  });
+
+  it("lets 2000 concurrent commits all become durable", async () => {
+    const dir = await tempDir();
+    const journal = await openJournal({ dir, collections });
+    await Promise.all(Array.from({ length: 2000 }, (_, n) => journal.commit([{ op: "insert", collection: "things", doc: thing(n) }])));
+    await journal.close();
+    const reopened = await openJournal({ dir, collections });
+    expect(reopened.count("things")).toBe(2000);
+    expect(reopened.stats().opened.ops).toBe(2000);
+    await reopened.close();
+  });
+
+  it("after close, commits and reads are refused and ping rejects", async () => {
+    const store = await createEmbeddedDocumentStore({ dir: await tempDir() });
+    const pending = store.apis.insert(api(1));
+    await store.close();
+    await expect(pending).resolves.toBeUndefined();
+    await expect(store.apis.insert(api(2))).rejects.toThrow(/closed/);
+    await expect(store.ping()).rejects.toThrow(/closed/);
+    await expect(store.apis.get("ws_a", "api_0001")).rejects.toThrow(/closed/);
+  });
+});
+
+describe("embedded data directory lock", () => {
+  it("refuses a second open of the same directory until the first closes", async () => {
+    const dir = await tempDir();
+    const first = await createEmbeddedDocumentStore({ dir });
+    await expect(createEmbeddedDocumentStore({ dir })).rejects.toMatchObject({ name: "DataDirLockedError" });
+    await expect(createEmbeddedDocumentStore({ dir })).rejects.toThrow(/already open in this process/);
+    await first.close();
+    const second = await createEmbeddedDocumentStore({ dir });
+    await second.ping();
+    await second.close();
+  });
+
+  it("refuses a directory whose lock names a live process", async () => {
+    const dir = await tempDir();
+    const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
+    try {
+      await writeFile(join(dir, "LOCK"), JSON.stringify({ pid: child.pid }));
+      await expect(createEmbeddedDocumentStore({ dir })).rejects.toThrow(new RegExp(`in use by process ${child.pid}`));
+      expect(JSON.parse(await readFile(join(dir, "LOCK"), "utf8"))).toEqual({ pid: child.pid });
+    } finally {
+      child.kill("SIGKILL");
+    }
+  });
+
+  it("takes over a stale lock of a dead process, or of an earlier process that had our pid", async () => {
+    const dir = await tempDir();
+    const child = spawn(process.execPath, ["-e", ""], { stdio: "ignore" });
+    await new Promise((resolve) => child.on("exit", resolve));
+    for (const stalePid of [child.pid, process.pid]) {
+      await writeFile(join(dir, "LOCK"), JSON.stringify({ pid: stalePid }));
+      const store = await createEmbeddedDocumentStore({ dir });
+      expect(JSON.parse(await readFile(join(dir, "LOCK"), "utf8"))).toEqual({ pid: process.pid });
+      await store.close();
+      await expect(stat(join(dir, "LOCK"))).rejects.toMatchObject({ code: "ENOENT" });
+    }
+  });
+});

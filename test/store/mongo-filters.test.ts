@@ -1,0 +1,275 @@
+import { MongoServerError } from "mongodb";
+import { describe, expect, it } from "vitest";
+import type { ApiRecord, RootKeyRecord } from "../../src/store/ports.js";
+import {
+  clientOptionsFor,
+  databaseNameFor,
+  redactUrl,
+  supportsTransactions,
+} from "../../src/store/mongo/connection.js";
+import { duplicateKeyTarget, isDuplicateKeyError, isNamespaceExistsError } from "../../src/store/mongo/errors.js";
+import {
+  anyDocumentQuery,
+  byHashFilter,
+  byIdFilter,
+  fromDocument,
+  liveByIdFilter,
+  livePageQuery,
+  markDeletedUpdate,
+  pageQuery,
+  toDocument,
+} from "../../src/store/mongo/filters.js";
+import { collectionNames, documentIndexes } from "../../src/store/mongo/indexes.js";
+
+const rootKey: RootKeyRecord = {
+  id: "rk_3ZbX",
+  workspaceId: "ws_9Qk",
+  hash: "n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg=",
+  start: "kw_abcd",
+  permissions: ["api.*.verify_key"],
+  createdAt: 1_700_000_000_000,
+};
+
+describe("mongo record mapping", () => {
+  it("toDocument renames id to _id and keeps every defined field", () => {
+    expect(toDocument(rootKey)).toStrictEqual({
+      _id: "rk_3ZbX",
+      workspaceId: "ws_9Qk",
+      hash: "n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg=",
+      start: "kw_abcd",
+      permissions: ["api.*.verify_key"],
+      createdAt: 1_700_000_000_000,
+    });
+  });
+
+  it("toDocument omits optional fields that are undefined instead of storing null", () => {
+    const api: ApiRecord = {
+      id: "api_1",
+      workspaceId: "ws_1",
+      name: "payments",
+      createdAt: 5,
+      updatedAt: undefined,
+      deleteProtection: false,
+      storeEncryptedKeys: true,
+      ipWhitelist: undefined,
+    };
+    const document = toDocument(api);
+    expect(document).toStrictEqual({
+      _id: "api_1",
+      workspaceId: "ws_1",
+      name: "payments",
+      createdAt: 5,
+      deleteProtection: false,
+      storeEncryptedKeys: true,
+    });
+    expect(Object.keys(document)).not.toContain("updatedAt");
+    expect(Object.keys(document)).not.toContain("id");
+  });
+
+  it("fromDocument renames _id to id, never exposes _id, and drops null fields", () => {
+    const record = fromDocument<RootKeyRecord>({
+      _id: "rk_1",
+      workspaceId: "ws_1",
+      hash: "h",
+      start: "s",
+      permissions: [],
+      createdAt: 1,
+      name: null as unknown as string,
+      deletedAt: 9,
+    });
+    expect(record).toStrictEqual({
+      id: "rk_1",
+      workspaceId: "ws_1",
+      hash: "h",
+      start: "s",
+      permissions: [],
+      createdAt: 1,
+      deletedAt: 9,
+    });
+    expect(Object.keys(record)).not.toContain("_id");
+    expect(Object.keys(record)).not.toContain("name");
+  });
+
+  it("fromDocument(toDocument(record)) gives the record back", () => {
+    const withOptionals: RootKeyRecord = { ...rootKey, name: "ci", expiresAt: 10, deletedAt: 11 };
+    expect(fromDocument<RootKeyRecord>(toDocument(withOptionals))).toStrictEqual(withOptionals);
+  });
+});
+
+describe("mongo filters and updates", () => {
+  it("byIdFilter matches the _id only", () => {
+    expect(byIdFilter("ws_1")).toStrictEqual({ _id: "ws_1" });
+  });
+
+  it("byHashFilter matches the hash only, deleted or not", () => {
+    expect(byHashFilter("abc=")).toStrictEqual({ hash: "abc=" });
+  });
+
+  it("liveByIdFilter scopes to the workspace and excludes soft-deleted documents", () => {
+    expect(liveByIdFilter("ws_1", "api_1")).toStrictEqual({
+      _id: "api_1",
+      workspaceId: "ws_1",
+      deletedAt: { $exists: false },
+    });
+  });
+
+  it("markDeletedUpdate sets deletedAt and nothing else", () => {
+    expect(markDeletedUpdate(1_700_000_000_123)).toStrictEqual({ $set: { deletedAt: 1_700_000_000_123 } });
+  });
+
+  it("livePageQuery without a cursor starts at the first id", () => {
+    expect(livePageQuery("ws_1", { limit: 20 })).toStrictEqual({
+      filter: { workspaceId: "ws_1", deletedAt: { $exists: false } },
+      options: { sort: { _id: 1 }, limit: 20 },
+    });
+  });
+
+  it("livePageQuery with a cursor asks for ids strictly after it", () => {
+    expect(livePageQuery("ws_1", { limit: 2, after: "rk_5" })).toStrictEqual({
+      filter: { workspaceId: "ws_1", deletedAt: { $exists: false }, _id: { $gt: "rk_5" } },
+      options: { sort: { _id: 1 }, limit: 2 },
+    });
+  });
+
+  it("livePageQuery with an explicit undefined cursor is the first page", () => {
+    expect(livePageQuery("ws_1", { limit: 10, after: undefined })?.filter).toStrictEqual({
+      workspaceId: "ws_1",
+      deletedAt: { $exists: false },
+    });
+  });
+
+  it("pageQuery pages a whole collection by _id, without workspace or soft-delete conditions", () => {
+    expect(pageQuery({ limit: 2 })).toStrictEqual({ filter: {}, options: { sort: { _id: 1 }, limit: 2 } });
+    expect(pageQuery({ limit: 2, after: "ws_0002" })).toStrictEqual({
+      filter: { _id: { $gt: "ws_0002" } },
+      options: { sort: { _id: 1 }, limit: 2 },
+    });
+    expect(pageQuery({ limit: 0 })).toBeNull();
+  });
+
+  it("livePageQuery is null for limit below 1, which the driver would read as unlimited", () => {
+    expect(livePageQuery("ws_1", { limit: 0 })).toBeNull();
+    expect(livePageQuery("ws_1", { limit: -3 })).toBeNull();
+    expect(livePageQuery("ws_1", { limit: Number.NaN })).toBeNull();
+  });
+
+  it("livePageQuery truncates a fractional limit to an integer", () => {
+    expect(livePageQuery("ws_1", { limit: 2.7 })?.options).toStrictEqual({ sort: { _id: 1 }, limit: 2 });
+  });
+
+  it("anyDocumentQuery matches everything and reads only _id", () => {
+    expect(anyDocumentQuery()).toStrictEqual({ filter: {}, options: { projection: { _id: 1 } } });
+  });
+});
+
+describe("mongo indexes", () => {
+  it("names the three collections", () => {
+    expect(collectionNames).toStrictEqual({ workspaces: "workspaces", rootKeys: "root_keys", apis: "apis" });
+  });
+
+  it("declares every collection with explicitly named indexes", () => {
+    expect(documentIndexes()).toStrictEqual([
+      { collection: "workspaces", indexes: [] },
+      {
+        collection: "root_keys",
+        indexes: [
+          { name: "hash", key: { hash: 1 }, unique: true },
+          { name: "workspace_id", key: { workspaceId: 1, _id: 1 } },
+        ],
+      },
+      { collection: "apis", indexes: [{ name: "workspace_id", key: { workspaceId: 1, _id: 1 } }] },
+    ]);
+  });
+});
+
+describe("mongo error classification", () => {
+  const duplicateHash = new MongoServerError({
+    ok: 0,
+    code: 11000,
+    codeName: "DuplicateKey",
+    errmsg: 'E11000 duplicate key error collection: kw_test.root_keys index: hash dup key: { hash: "c2VjcmV0" }',
+    keyPattern: { hash: 1 },
+    keyValue: { hash: "c2VjcmV0" },
+  });
+
+  it("isDuplicateKeyError is true for code 11000 only", () => {
+    expect(isDuplicateKeyError(duplicateHash)).toBe(true);
+    expect(isDuplicateKeyError(new MongoServerError({ ok: 0, code: 48, errmsg: "exists" }))).toBe(false);
+    expect(isDuplicateKeyError(new Error("E11000"))).toBe(false);
+    expect(isDuplicateKeyError(undefined)).toBe(false);
+  });
+
+  it("isNamespaceExistsError is true for code 48 only", () => {
+    expect(isNamespaceExistsError(new MongoServerError({ ok: 0, code: 48, errmsg: "Collection already exists" }))).toBe(true);
+    expect(isNamespaceExistsError(duplicateHash)).toBe(false);
+    expect(isNamespaceExistsError("48")).toBe(false);
+  });
+
+  it("duplicateKeyTarget reads collection from the message and fields from keyPattern, never the value", () => {
+    const target = duplicateKeyTarget(duplicateHash, "workspaces");
+    expect(target).toStrictEqual({ collection: "root_keys", index: "hash" });
+    expect(JSON.stringify(target)).not.toContain("c2VjcmV0");
+  });
+
+  it("duplicateKeyTarget reports the primary key as id", () => {
+    const duplicateId = new MongoServerError({
+      ok: 0,
+      code: 11000,
+      errmsg: 'E11000 duplicate key error collection: kw.apis index: _id_ dup key: { _id: "api_1" }',
+      keyPattern: { _id: 1 },
+    });
+    expect(duplicateKeyTarget(duplicateId, "workspaces")).toStrictEqual({ collection: "apis", index: "id" });
+  });
+
+  it("duplicateKeyTarget falls back to the index name, then to the given collection", () => {
+    const noPattern = new MongoServerError({
+      ok: 0,
+      code: 11000,
+      errmsg: "E11000 duplicate key error collection: kw.root_keys index: _id_ dup key: { _id: \"rk\" }",
+    });
+    expect(duplicateKeyTarget(noPattern, "workspaces")).toStrictEqual({ collection: "root_keys", index: "id" });
+    expect(duplicateKeyTarget({ code: 11000 }, "apis")).toStrictEqual({ collection: "apis", index: "unknown" });
+  });
+});
+
+describe("mongo connection helpers", () => {
+  it("clientOptionsFor sets appName, a 5 s server selection and majority+journal writes by default", () => {
+    expect(clientOptionsFor("mongodb://db:27017/keyward")).toStrictEqual({
+      appName: "keyward",
+      serverSelectionTimeoutMS: 5000,
+      writeConcern: { w: "majority", journal: true },
+    });
+  });
+
+  it("clientOptionsFor leaves options the URL sets (any case) to the URL", () => {
+    expect(clientOptionsFor("mongodb://a:1,b:2/?replicaSet=rs0&SERVERSELECTIONTIMEOUTMS=200&w=1")).toStrictEqual({
+      appName: "keyward",
+    });
+    expect(clientOptionsFor("mongodb+srv://u:p@cluster.example/?appName=ops&journal=true")).toStrictEqual({
+      serverSelectionTimeoutMS: 5000,
+    });
+  });
+
+  it("databaseNameFor takes the URL path, else keyward", () => {
+    expect(databaseNameFor("mongodb://db:27017/prod?replicaSet=rs0")).toBe("prod");
+    expect(databaseNameFor("mongodb://u:p@a:1,b:2/my%2Ddb")).toBe("my-db");
+    expect(databaseNameFor("mongodb://db:27017/")).toBe("keyward");
+    expect(databaseNameFor("mongodb://db:27017")).toBe("keyward");
+    expect(databaseNameFor("mongodb://db:27017/?w=1")).toBe("keyward");
+  });
+
+  it("redactUrl hides credentials and keeps hosts, path and options", () => {
+    expect(redactUrl("mongodb://admin:s3cr%40t@a:1,b:2/kw?authSource=admin")).toBe("mongodb://***@a:1,b:2/kw?authSource=admin");
+    expect(redactUrl("mongodb+srv://u:p@cluster.example/")).toBe("mongodb+srv://***@cluster.example/");
+    expect(redactUrl("mongodb://127.0.0.1:1/?serverSelectionTimeoutMS=300")).toBe(
+      "mongodb://127.0.0.1:1/?serverSelectionTimeoutMS=300",
+    );
+  });
+
+  it("supportsTransactions is true for replica-set members and mongos, false for a standalone", () => {
+    expect(supportsTransactions({ isWritablePrimary: true, setName: "rs0", logicalSessionTimeoutMinutes: 30 })).toBe(true);
+    expect(supportsTransactions({ isWritablePrimary: true, msg: "isdbgrid", logicalSessionTimeoutMinutes: 30 })).toBe(true);
+    expect(supportsTransactions({ isWritablePrimary: true, logicalSessionTimeoutMinutes: 30 })).toBe(false);
+    expect(supportsTransactions({ isWritablePrimary: true, setName: "rs0" })).toBe(false);
+  });
+});

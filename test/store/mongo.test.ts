@@ -1,0 +1,77 @@
+import { execFile } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { promisify } from "node:util";
+import { MongoClient } from "mongodb";
+import { afterAll, describe, expect, it } from "vitest";
+import { createMongoDocumentStore } from "../../src/store/mongo/documents.js";
+import type { DocumentStore } from "../../src/store/ports.js";
+import { runDocumentStoreContract } from "./documents.contract.js";
+
+const mongoUrl = process.env.MONGODB_URL;
+
+// No MongoDB server can be installed on the build machines; CI or a developer with one sets MONGODB_URL.
+// The adapter's filters, updates and index specs are checked without a server in mongo-filters.test.ts.
+const skipReason = mongoUrl ? "" : " [skipped: MONGODB_URL is unset and no MongoDB server runs here]";
+
+(mongoUrl ? describe : describe.skip)(`mongo document store contract${skipReason}`, () => {
+  // Every open() gets its own database, so contract cases never see each other's documents.
+  const runPrefix = `keyward_test_${randomUUID().slice(0, 8)}`;
+  const databases: string[] = [];
+
+  afterAll(async () => {
+    const admin = new MongoClient(mongoUrl!, { serverSelectionTimeoutMS: 5000 });
+    try {
+      for (const name of databases) await admin.db(name).dropDatabase();
+    } finally {
+      await admin.close();
+    }
+  });
+
+  async function open(): Promise<DocumentStore> {
+    const dbName = `${runPrefix}_${databases.length + 1}`;
+    databases.push(dbName);
+    return createMongoDocumentStore({ url: mongoUrl!, dbName });
+  }
+
+  runDocumentStoreContract("mongo", open);
+});
+
+describe("mongo document store without a server", () => {
+  it("importing the adapter opens nothing: a fresh process imports it and exits on its own", async () => {
+    const script = [
+      'const m = await import("./src/store/mongo/documents.js");',
+      // stdout/stderr are pipes (or a TTY); anything else (socket, timer, DNS lookup) would come from the driver.
+      "const handles = process.getActiveResourcesInfo().filter((r) => r !== 'PipeWrap' && r !== 'TTYWrap');",
+      "console.log(JSON.stringify({ exported: typeof m.createMongoDocumentStore, handles }));",
+    ].join("\n");
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ["--import", "tsx", "--input-type=module", "-e", script],
+      { cwd: new URL("../..", import.meta.url), timeout: 20_000 },
+    );
+    expect(JSON.parse(stdout)).toStrictEqual({ exported: "function", handles: [] });
+  });
+
+  it("rejects with a clear, credential-free error when nothing listens at the URL", async () => {
+    const started = Date.now();
+    const attempt = createMongoDocumentStore({
+      url: "mongodb://keyward:hunter2@127.0.0.1:1/?serverSelectionTimeoutMS=300",
+    });
+    const error = await attempt.then(
+      () => expect.unreachable("connected to port 1"),
+      (reason: unknown) => reason as Error,
+    );
+    expect(error).toBeInstanceOf(Error);
+    expect(error.message).toMatch(
+      /^cannot connect to MongoDB at mongodb:\/\/\*\*\*@127\.0\.0\.1:1\/\?serverSelectionTimeoutMS=300: .*ECONNREFUSED 127\.0\.0\.1:1/,
+    );
+    expect(error.message).not.toContain("hunter2");
+    expect((error.cause as Error).name).toBe("MongoServerSelectionError");
+    // The URL's serverSelectionTimeoutMS wins over the 5 s default.
+    expect(Date.now() - started).toBeLessThan(4_000);
+  });
+
+  it("rejects a connection string that is not a MongoDB URL before any I/O", async () => {
+    await expect(createMongoDocumentStore({ url: "http://127.0.0.1:1/" })).rejects.toThrow(/Invalid scheme/);
+  });
+});
