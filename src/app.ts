@@ -55,7 +55,7 @@ export function createApp(options: AppOptions) {
       return false;
     }
   };
-  const handler = connectNodeAdapter({
+  const rpc = connectNodeAdapter({
     routes(router) {
       registerOperations(router, SERVICES, operations, invoke);
       registerHealth(router, { services: SERVICES.map((s) => s.typeName), ready });
@@ -63,5 +63,11 @@ export function createApp(options: AppOptions) {
     readMaxBytes: MAX_BODY_BYTES,
     fallback: (req, res) => void rest(req, res),
   });
+  // REST paths skip the Connect adapter's routing; everything else (RPCs, unknown paths) goes through it.
+  const handler: typeof rpc = (req, res) => {
+    const url = req.url ?? "";
+    if (url.startsWith("/v1/") || url.startsWith("/v2/")) void rest(req, res);
+    else rpc(req, res);
+  };
   return { handler, invoke, operations };
 }

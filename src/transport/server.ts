@@ -26,7 +26,8 @@ export async function listen(handler: Handler, options: { port: number; host: st
     session.once("close", () => sessions.delete(session));
   });
 
-  const server = createNetServer((socket) => {
+  // http.createServer turns Nagle off for its own sockets; these come from our server, so it must do the same.
+  const server = createNetServer({ noDelay: true, keepAlive: true }, (socket) => {
     sockets.add(socket);
     socket.once("close", () => sockets.delete(socket));
     let head = Buffer.alloc(0);

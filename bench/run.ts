@@ -1,0 +1,149 @@
+/**
+ * `npm run bench`: every target of targets.ts under the same h2load settings, one server process at a
+ * time, then a table (req/s, p50, p99, non-2xx, ratio to the bare handler) and bench/results/latest.json.
+ * Exits non-zero if any target answered anything but 2xx (or a gRPC probe a non-zero grpc-status).
+ *
+ * Env: BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (50),
+ *      BENCH_ONLY (comma-separated parts of target names; the baseline always runs).
+ */
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, cpus } from "node:os";
+import { join } from "node:path";
+import { ensureH2load, runH2load, type LoadResult } from "./h2load.js";
+import { probe } from "./probe.js";
+import { repoRoot, startServer, tail, tempDir } from "./servers.js";
+import { baselineName, servers, targets, type ServerName, type Target } from "./targets.js";
+
+interface Row extends LoadResult {
+  name: string;
+  protocol: string;
+  path: string;
+  ratioToBare: number | null;
+}
+
+function envNumber(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got ${raw}`);
+  return value;
+}
+
+type Config = ReturnType<typeof readConfig>;
+
+function readConfig() {
+  return {
+    connections: envNumber("BENCH_CONNECTIONS", 50),
+    seconds: envNumber("BENCH_SECONDS", 10),
+    warmUpSeconds: envNumber("BENCH_WARMUP_SECONDS", 2),
+    streamsPerConnection: 1,
+  };
+}
+
+function selectTargets(): Target[] {
+  const only = (process.env.BENCH_ONLY ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
+  if (only.length === 0) return targets;
+  return targets.filter((t) => t.name === baselineName || only.some((part) => t.name.toLowerCase().includes(part)));
+}
+
+/** Targets grouped by server, servers in order of first appearance. */
+function byServer(list: Target[]): Map<ServerName, Target[]> {
+  const groups = new Map<ServerName, Target[]>();
+  for (const t of list) groups.set(t.server, [...(groups.get(t.server) ?? []), t]);
+  return groups;
+}
+
+async function measureServer(name: ServerName, group: Target[], config: Config, workDir: string): Promise<Row[]> {
+  console.log(`\nbench: starting ${name} (${servers[name].entry})`);
+  const server = await startServer(servers[name]);
+  const rows: Row[] = [];
+  try {
+    for (const target of group) {
+      if ((target.method === "POST") !== (target.body !== undefined)) {
+        throw new Error(`${target.name}: h2load sends POST exactly when there is a body`);
+      }
+      const seed = target.setup ? await target.setup(server) : {};
+      const ctx = { baseUrl: server.baseUrl, rootKey: server.rootKey, seed };
+      const request = {
+        url: server.baseUrl + target.path,
+        protocol: target.protocol,
+        method: target.method,
+        headers: target.headers(ctx),
+        body: target.body?.(ctx),
+      };
+      await probe(request);
+      console.log(`bench: ${target.name}: ${config.warmUpSeconds}s warm-up + ${config.seconds}s load`);
+      const result = await runH2load({ ...request, ...config, workDir });
+      rows.push({ name: target.name, protocol: target.protocol, path: target.path, ...result, ratioToBare: null });
+    }
+  } catch (error) {
+    console.error(`bench: ${name} server log (end):\n${tail(server.logPath)}`);
+    throw error;
+  } finally {
+    await server.stop();
+  }
+  return rows;
+}
+
+function formatTable(rows: Row[]): string {
+  const header = ["target", "proto", "req/s", "p50 ms", "p99 ms", "non-2xx", "failed", "vs bare"];
+  const lines = rows.map((r) => [
+    r.name,
+    r.protocol,
+    r.reqPerSec.toFixed(0),
+    r.p50Ms.toFixed(2),
+    r.p99Ms.toFixed(2),
+    String(r.non2xx),
+    String(r.failed),
+    r.ratioToBare === null ? "-" : r.ratioToBare.toFixed(2),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const format = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+  return [format(header), widths.map((w) => "-".repeat(w)).join("  "), ...lines.map(format)].join("\n");
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const h2loadVersion = ensureH2load();
+  const machine = {
+    cores: availableParallelism(),
+    cpu: cpus()[0]?.model ?? "unknown",
+    node: process.version,
+    h2load: h2loadVersion,
+    platform: `${process.platform}-${process.arch}`,
+  };
+  const workDir = tempDir("keyward-h2load-");
+  const rows: Row[] = [];
+  try {
+    for (const [name, group] of byServer(selectTargets())) rows.push(...(await measureServer(name, group, config, workDir)));
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
+  }
+
+  const bare = rows.find((r) => r.name === baselineName);
+  for (const r of rows) r.ratioToBare = bare && bare.reqPerSec > 0 ? r.reqPerSec / bare.reqPerSec : null;
+
+  console.log(
+    `\n${machine.cores} cores (${machine.cpu}), node ${machine.node}, ${machine.h2load}, ` +
+      `${config.connections} connections x ${config.streamsPerConnection} stream, ` +
+      `${config.seconds}s per target after ${config.warmUpSeconds}s warm-up\n`,
+  );
+  console.log(formatTable(rows));
+
+  const resultsDir = join(repoRoot, "bench", "results");
+  mkdirSync(resultsDir, { recursive: true });
+  const outPath = join(resultsDir, "latest.json");
+  writeFileSync(outPath, JSON.stringify({ finishedAt: new Date().toISOString(), machine, config, results: rows }, null, 2) + "\n");
+  console.log(`\nbench: wrote ${outPath}`);
+
+  const broken = rows.filter((r) => r.non2xx > 0 || r.failed > 0 || r.requests === 0);
+  if (broken.length > 0) {
+    throw new Error(`targets with errors (numbers are not valid): ${broken.map((r) => r.name).join(", ")}`);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`\nbench FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  // exit (not exitCode) so the exit hook kills any child still running
+  process.exit(1);
+});

@@ -1,0 +1,106 @@
+/**
+ * What `npm run bench` measures: a declarative list of servers and targets. To add a target, append an
+ * entry (and, if it needs another configuration, a server). Targets of the same server share one server
+ * process and run in list order; the target named by `baselineName` is the one ratios are taken against.
+ */
+import { create, toBinary } from "@bufbuild/protobuf";
+import { GetApiRequestSchema } from "../gen/keyward/v1/apis_pb.js";
+import type { ServerSpec } from "./servers.js";
+
+export const servers = {
+  bare: { entry: "bench/bare-handler.ts" },
+  keyward: { entry: "src/main.ts" },
+} satisfies Record<string, ServerSpec>;
+
+export type ServerName = keyof typeof servers;
+
+/** Values a setup seeded through the API (ids), passed to `headers` and `body`. */
+export type Seed = Record<string, string>;
+
+export interface TargetContext {
+  baseUrl: string;
+  rootKey: string;
+  seed: Seed;
+}
+
+export interface Target {
+  name: string;
+  server: ServerName;
+  protocol: "h1" | "h2c";
+  /** h2load sends POST when there is a body and GET otherwise; the bench checks they agree. */
+  method: "GET" | "POST";
+  path: string;
+  headers: (ctx: TargetContext) => Record<string, string>;
+  body?: (ctx: TargetContext) => Uint8Array;
+  /** Seeds data through the API before the load. */
+  setup?: (server: { baseUrl: string; rootKey: string }) => Promise<Seed>;
+}
+
+export const baselineName = "bare node:http";
+
+const json = (value: unknown): Uint8Array => new TextEncoder().encode(JSON.stringify(value));
+const bearer = ({ rootKey }: TargetContext) => ({ authorization: `Bearer ${rootKey}` });
+
+/** gRPC length-prefixed message: flag byte 0 (uncompressed), 4-byte big-endian length, message. */
+export function grpcFrame(message: Uint8Array): Uint8Array {
+  const frame = new Uint8Array(5 + message.byteLength);
+  new DataView(frame.buffer).setUint32(1, message.byteLength);
+  frame.set(message, 5);
+  return frame;
+}
+
+/** Creates an api with the root key; the seed is `{ apiId }`. */
+export async function seedApi({ baseUrl, rootKey }: { baseUrl: string; rootKey: string }): Promise<Seed> {
+  const res = await fetch(`${baseUrl}/v2/apis.createApi`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${rootKey}`, "content-type": "application/json" },
+    body: JSON.stringify({ name: "bench-api" }),
+  });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`seeding apis.createApi answered ${res.status}: ${text}`);
+  const apiId = (JSON.parse(text) as { data?: { apiId?: string } }).data?.apiId;
+  if (typeof apiId !== "string") throw new Error(`seeding apis.createApi gave no data.apiId: ${text}`);
+  return { apiId };
+}
+
+export const targets: Target[] = [
+  {
+    name: baselineName,
+    server: "bare",
+    protocol: "h1",
+    method: "POST",
+    path: "/v2/apis.getApi",
+    headers: () => ({ "content-type": "application/json" }),
+    body: () => json({ apiId: "api_x" }),
+  },
+  {
+    name: "REST v2 apis.getApi",
+    server: "keyward",
+    protocol: "h1",
+    method: "POST",
+    path: "/v2/apis.getApi",
+    setup: seedApi,
+    headers: (ctx) => ({ ...bearer(ctx), "content-type": "application/json" }),
+    body: ({ seed }) => json({ apiId: seed.apiId }),
+  },
+  {
+    name: "Connect GetApi",
+    server: "keyward",
+    protocol: "h1",
+    method: "POST",
+    path: "/keyward.v1.ApisService/GetApi",
+    setup: seedApi,
+    headers: (ctx) => ({ ...bearer(ctx), "content-type": "application/json" }),
+    body: ({ seed }) => json({ apiId: seed.apiId }),
+  },
+  {
+    name: "gRPC GetApi",
+    server: "keyward",
+    protocol: "h2c",
+    method: "POST",
+    path: "/keyward.v1.ApisService/GetApi",
+    setup: seedApi,
+    headers: (ctx) => ({ ...bearer(ctx), "content-type": "application/grpc", te: "trailers" }),
+    body: ({ seed }) => grpcFrame(toBinary(GetApiRequestSchema, create(GetApiRequestSchema, { apiId: seed.apiId }))),
+  },
+];

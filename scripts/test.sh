@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The one command that runs every test: `npm test` (or `bash scripts/test.sh [vitest args...]`).
+# Works on a fresh Debian machine with only Node 20: installs node_modules and redis-server when missing.
+# Steps: dependencies -> redis-server binary -> vitest (Node suite) -> deno e2e. Every step runs even when an
+# earlier test step failed, so one run shows all failures; the exit code is non-zero if any step failed.
+set -uo pipefail
+
+cd "$(dirname "$0")/.."
+say() { printf '\n==> %s\n' "$*"; }
+failed=()
+
+# --- 1. node_modules: npm ci when missing or older than package.json / package-lock.json -------------------
+# npm writes node_modules/.package-lock.json on every install; it being older than the lockfiles means stale.
+stamp=node_modules/.package-lock.json
+if [[ ! -d node_modules || ! -f $stamp || package-lock.json -nt $stamp || package.json -nt $stamp ]]; then
+  say "node_modules missing or stale: npm ci"
+  npm ci --no-audit --no-fund || { echo "npm ci failed" >&2; exit 1; }
+else
+  say "node_modules up to date (skipping npm ci)"
+fi
+
+# --- 2. redis-server: tests start private instances of it (never the system service) ------------------------
+if [[ -n ${REDIS_SERVER_BIN:-} ]]; then
+  command -v "$REDIS_SERVER_BIN" >/dev/null || { echo "REDIS_SERVER_BIN=$REDIS_SERVER_BIN not found" >&2; exit 1; }
+  say "redis-server: using REDIS_SERVER_BIN=$REDIS_SERVER_BIN"
+elif command -v redis-server >/dev/null 2>&1; then
+  say "redis-server found: $(command -v redis-server)"
+else
+  say "redis-server not on PATH: installing Debian's redis-server package"
+  sudo=()
+  if [[ $(id -u) -ne 0 ]]; then sudo=(sudo); fi
+  # A service the package's postinst may start is harmless: tests only use their own private servers.
+  "${sudo[@]}" apt-get update \
+    && "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends redis-server \
+    || { echo "installing redis-server failed" >&2; exit 1; }
+  command -v redis-server >/dev/null || { echo "redis-server still not on PATH" >&2; exit 1; }
+fi
+
+# --- 3. Node suite: vitest (globalSetup starts one private redis-server unless REDIS_URL is given) -----------
+summary_file=$(mktemp -t keyward-vitest-XXXXXX.json)
+trap 'rm -f "$summary_file"' EXIT
+say "vitest: npx vitest run $*"
+if ! npx vitest run --reporter=default --reporter=json --outputFile.json="$summary_file" "$@"; then
+  failed+=("vitest")
+fi
+
+# --- 4. deno e2e ---------------------------------------------------------------------------------------------
+# Placeholder until package.json has a "test:deno" script (owned by the Deno work); then it runs here.
+if node -e 'process.exit(require("./package.json").scripts?.["test:deno"] ? 0 : 1)'; then
+  say "deno e2e: npm run test:deno"
+  npm run test:deno || failed+=("deno e2e")
+else
+  say "deno e2e: skipped (package.json has no test:deno script yet)"
+fi
+
+# --- summary -------------------------------------------------------------------------------------------------
+if (( ${#failed[@]} )); then
+  say "FAILED: ${failed[*]}"
+else
+  say "all test steps passed"
+fi
+# Last line in the plain 'N passed, N failed' form, counted from vitest's JSON report.
+if [[ -s $summary_file ]]; then
+  node -e '
+    const r = JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8"));
+    const skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+    console.log(`vitest: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped`);
+  ' "$summary_file"
+fi
+(( ${#failed[@]} == 0 ))
