@@ -1,0 +1,109 @@
+import { randomBytes as nodeRandomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { readConfig } from "../config.js";
+import { systemClock, type Clock } from "../domain/clock.js";
+import type { RandomBytes } from "../domain/ids.js";
+import { openDocumentStore } from "../open-stores.js";
+import { DataDirLockedError } from "../store/embedded/lock-file.js";
+import type { DocumentStore } from "../store/ports.js";
+import { runCommand } from "./commands.js";
+import { parseCommand, USAGE, type StoreCommand } from "./parse-command.js";
+
+export interface RunCliOptions {
+  /** Arguments after the program name. */
+  argv: readonly string[];
+  /** The same variables the server reads: KEYWARD_DATA_DIR, MONGODB_URL. */
+  env: Record<string, string | undefined>;
+  out: (line: string) => void;
+  err: (line: string) => void;
+  clock?: Clock;
+  randomBytes?: RandomBytes;
+}
+
+/** 2: the embedded store's data dir is locked by a running Keyward. */
+export const EXIT_STORE_LOCKED = 2;
+
+// What to call instead when a running server holds the data dir.
+const API_FOR: Record<StoreCommand["kind"], string> = {
+  "workspace-create": "POST /v2/workspaces.createWorkspace",
+  "root-key-create": "POST /v2/rootKeys.createRootKey",
+  "root-key-list": "POST /v2/rootKeys.listRootKeys",
+  "root-key-revoke": "POST /v2/rootKeys.deleteRootKey",
+};
+
+/**
+ * The whole CLI behind `keyward`: parses argv, opens the configured store, runs the command, closes the store.
+ * Returns the exit code: 0 done (help included), 1 bad usage, refused input or any other failure, 2 the embedded
+ * data dir is in use by a running Keyward.
+ */
+export async function runCli(options: RunCliOptions): Promise<number> {
+  const { out, err } = options;
+  const parsed = parseCommand(options.argv);
+  if ("help" in parsed) {
+    out(USAGE);
+    return 0;
+  }
+  if ("error" in parsed) {
+    err(`keyward: ${parsed.error}`);
+    if (parsed.unknownCommand) err(`\n${USAGE}`);
+    else err("Run `keyward help` for usage.");
+    return 1;
+  }
+  const { command } = parsed;
+  const fail = (message: string) => {
+    err(command.json ? JSON.stringify({ error: { message } }) : `keyward: ${message}`);
+  };
+
+  let config;
+  try {
+    config = readConfig(options.env);
+  } catch (error) {
+    fail(messageOf(error));
+    return 1;
+  }
+  const dataDir = resolve(config.dataDir);
+  const storeLabel = config.mongodbUrl ? "MongoDB store (MONGODB_URL)" : `embedded store in ${dataDir}`;
+  // Opening the embedded store creates its directory; only a new workspace should do that, so a mistyped
+  // KEYWARD_DATA_DIR (or the wrong working directory) is reported instead of leaving an empty store behind.
+  if (!config.mongodbUrl && command.kind !== "workspace-create" && !existsSync(dataDir)) {
+    fail(`no Keyward data in ${dataDir}; set KEYWARD_DATA_DIR to the server's data dir (or MONGODB_URL)`);
+    return 1;
+  }
+
+  let documents: DocumentStore;
+  try {
+    documents = await openDocumentStore({ dataDir, mongodbUrl: config.mongodbUrl });
+  } catch (error) {
+    if (error instanceof DataDirLockedError) {
+      const pid = /process (\d+)/.exec(error.message)?.[1];
+      fail(
+        `the data dir ${dataDir} is in use by a running Keyward (${pid ? `pid ${pid}` : "pid unknown"}); ` +
+          `stop it, or use the API: ${API_FOR[command.kind]}`,
+      );
+      return EXIT_STORE_LOCKED;
+    }
+    fail(`cannot open the ${storeLabel}: ${messageOf(error)}`);
+    return 1;
+  }
+
+  try {
+    return await runCommand(command, {
+      documents,
+      clock: options.clock ?? systemClock,
+      randomBytes: options.randomBytes ?? ((size) => new Uint8Array(nodeRandomBytes(size))),
+      out,
+      err,
+      storeLabel,
+    });
+  } catch (error) {
+    fail(messageOf(error));
+    return 1;
+  } finally {
+    await documents.close();
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

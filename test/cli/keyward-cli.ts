@@ -1,0 +1,106 @@
+import { spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
+export const BIN = join(REPO_ROOT, "bin", "keyward.mjs");
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The environment of a child: this one's, minus anything that would point Keyward at another store or key. */
+export function childEnv(vars: Record<string, string>): NodeJS.ProcessEnv {
+  const env = { ...process.env, ...vars };
+  for (const name of ["MONGODB_URL", "REDIS_URL", "KEYWARD_ROOT_KEY", "KEYWARD_ENCRYPTION_KEY", "PORT"]) {
+    if (!(name in vars)) delete env[name];
+  }
+  return env;
+}
+
+/** Runs a command to completion and collects its output. */
+export function run(command: string, args: string[], options: { cwd?: string; env: NodeJS.ProcessEnv }): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd ?? REPO_ROOT, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Runs the real CLI (`node bin/keyward.mjs ...`) as a child process on the given data dir. */
+export function keyward(
+  args: string[],
+  options: { dataDir: string; cwd?: string; env?: Record<string, string> },
+): Promise<CliResult> {
+  const env = childEnv({ KEYWARD_DATA_DIR: options.dataDir, ...options.env });
+  return run(process.execPath, [BIN, ...args], { cwd: options.cwd, env });
+}
+
+/** `keyward ... --json` that must succeed; returns the parsed output. */
+export async function keywardJson<T = any>(args: string[], options: { dataDir: string }): Promise<T> {
+  const result = await keyward([...args, "--json"], options);
+  if (result.code !== 0) throw new Error(`keyward ${args.join(" ")} exited ${result.code}: ${result.stderr}`);
+  return JSON.parse(result.stdout) as T;
+}
+
+/** A fresh temp dir; `dataDir` inside it does not exist yet. */
+export async function tempDataDir(): Promise<{ root: string; dataDir: string; remove(): Promise<void> }> {
+  const root = await mkdtemp(join(tmpdir(), "keyward-cli-"));
+  return { root, dataDir: join(root, "data"), remove: () => rm(root, { recursive: true, force: true }) };
+}
+
+export interface ServerProcess {
+  pid: number;
+  baseUrl: string;
+  output(): string;
+  stop(): Promise<number | null>;
+}
+
+/**
+ * Starts the real server (`src/main.ts`) as a child on the data dir with PORT=0, and learns the port it bound
+ * from its "listening" line. Gives up after `timeoutMs` if that line never comes.
+ */
+export function startServerProcess(options: { dataDir: string; timeoutMs?: number }): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", join(REPO_ROOT, "src", "main.ts")], {
+    cwd: REPO_ROOT,
+    env: childEnv({ KEYWARD_DATA_DIR: options.dataDir, PORT: "0", HOST: "127.0.0.1" }),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`server did not report listening within ${options.timeoutMs ?? 20_000} ms:\n${output}`));
+    }, options.timeoutMs ?? 20_000);
+    const onData = (chunk: string) => {
+      output += chunk;
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (!match) return;
+      clearTimeout(timer);
+      resolve({
+        pid: child.pid!,
+        baseUrl: match[1],
+        output: () => output,
+        async stop() {
+          if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+          return exited;
+        },
+      });
+    };
+    child.stdout.setEncoding("utf8").on("data", onData);
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited (${code}) before listening:\n${output}`));
+    });
+  });
+}
