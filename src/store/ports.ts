@@ -5,8 +5,8 @@
  * Conventions shared by all adapters:
  * - ids are `<prefix>_<base58>` and sort by creation time, so "ordered by id" is creation order;
  * - every write is atomic and durable once its promise resolves;
- * - soft-deleted records carry `deletedAt` and are invisible to `get`/`list` (but `findByHash` returns them so
- *   authentication can tell "deleted" from "unknown" if it wants to).
+ * - soft-deleted records carry `deletedAt` and are invisible to `get`/`list`; only the root keys' `findByHash`
+ *   returns them (authentication can tell "revoked" from "unknown"), the keys' one returns live keys only.
  */
 
 export interface WorkspaceRecord {
@@ -38,6 +38,56 @@ export interface ApiRecord {
   deleteProtection: boolean;
   storeEncryptedKeys: boolean;
   ipWhitelist?: string[];
+  deletedAt?: number;
+}
+
+export type RefillInterval = "daily" | "monthly";
+
+export interface RatelimitRecord {
+  id: string;
+  name: string;
+  limit: number;
+  /** Window length, ms. */
+  duration: number;
+  autoApply: boolean;
+}
+
+export interface KeyRecord {
+  id: string;
+  workspaceId: string;
+  apiId: string;
+  /** base64(sha256(key)); unique across all keys. */
+  hash: string;
+  start: string;
+  name?: string;
+  meta?: Record<string, unknown>;
+  createdAt: number;
+  updatedAt?: number;
+  /** Unix ms after which the key no longer verifies. */
+  expires?: number;
+  enabled: boolean;
+  environment?: string;
+  identityId?: string;
+  /** Present when the key has limited uses; the balance itself lives in the counter store. */
+  credits?: { refill?: { interval: RefillInterval; amount: number; refillDay?: number } };
+  ratelimits: RatelimitRecord[];
+  /** Direct permission names and role names (RBAC resolves them to effective permissions). */
+  permissions: string[];
+  roles: string[];
+  /** AES-256-GCM of the key when it was created recoverable: base64 parts. */
+  encrypted?: { iv: string; ciphertext: string; tag: string };
+  deletedAt?: number;
+}
+
+export interface IdentityRecord {
+  id: string;
+  workspaceId: string;
+  /** The caller's own reference; unique among live identities of a workspace. */
+  externalId: string;
+  meta?: Record<string, unknown>;
+  ratelimits: RatelimitRecord[];
+  createdAt: number;
+  updatedAt?: number;
   deletedAt?: number;
 }
 
@@ -74,14 +124,154 @@ export interface ApiStore {
   markDeleted(workspaceId: string, id: string, at: number): Promise<boolean>;
 }
 
+export interface KeyStore {
+  insert(record: KeyRecord): Promise<void>;
+  /** The live key with this hash, or undefined (unknown or deleted). */
+  findByHash(hash: string): Promise<KeyRecord | undefined>;
+  /** A live key of the workspace. */
+  get(workspaceId: string, id: string): Promise<KeyRecord | undefined>;
+  /** Replaces a live key's record (same id, workspace, api and hash); false when it is gone. */
+  replace(record: KeyRecord): Promise<boolean>;
+  /** Soft delete; false when no live key with this id exists in the workspace. */
+  markDeleted(workspaceId: string, id: string, at: number): Promise<boolean>;
+  /** Erases the record, deleted or not; false when there was none. */
+  erase(workspaceId: string, id: string): Promise<boolean>;
+  /** Live keys of an api, ascending by id, optionally only those of one identity. */
+  listByApi(workspaceId: string, apiId: string, page: PageQuery & { identityId?: string }): Promise<KeyRecord[]>;
+  countByApi(workspaceId: string, apiId: string, filter?: { identityId?: string }): Promise<number>;
+  /** Live keys linked to an identity (to detach them when it is deleted). */
+  listByIdentity(workspaceId: string, identityId: string, page: PageQuery): Promise<KeyRecord[]>;
+}
+
+export interface IdentityStore {
+  insert(record: IdentityRecord): Promise<void>;
+  get(workspaceId: string, id: string): Promise<IdentityRecord | undefined>;
+  findByExternalId(workspaceId: string, externalId: string): Promise<IdentityRecord | undefined>;
+  replace(record: IdentityRecord): Promise<boolean>;
+  markDeleted(workspaceId: string, id: string, at: number): Promise<boolean>;
+  list(workspaceId: string, page: PageQuery): Promise<IdentityRecord[]>;
+  count(workspaceId: string): Promise<number>;
+}
+
 /** The documents side of storage: one object per backend. */
 export interface DocumentStore {
   workspaces: WorkspaceStore;
   rootKeys: RootKeyStore;
   apis: ApiStore;
+  keys: KeyStore;
+  identities: IdentityStore;
   /** Creates a workspace and its first root key in one atomic write. */
   createWorkspace(workspace: WorkspaceRecord, firstRootKey: RootKeyRecord): Promise<void>;
   /** Resolves when the backend answers; rejects otherwise. */
   ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Counters: credits and rate-limit windows. One atomic step per verification (on Redis: one Lua script, one round
+// trip). All counters of one step share `tag` (the key's identity id, else the key id) so Redis Cluster keeps them
+// in one slot. Window and refill arithmetic come precomputed from src/domain, so adapters stay simple.
+
+/** One sliding-window limit to check (and, if the whole step passes, to count). */
+export interface LimitCheck {
+  /** The bucket's name within the tag, e.g. `key:<keyId>:<limitName>` or `identity:<id>:<limitName>`. */
+  bucket: string;
+  limit: number;
+  /** Window length in ms; windows are epoch-aligned: start = floor(now / duration) * duration. */
+  duration: number;
+  /** 0 checks without counting. */
+  cost: number;
+}
+
+/** The credits part of a step: deduct `cost` from the key's balance after applying a due refill. */
+export interface CreditsCheck {
+  keyId: string;
+  cost: number;
+  /** When set, a refill is due if the balance was last refilled before this instant: balance = max(balance, amount). */
+  refill?: { boundary: number; amount: number };
+}
+
+export interface ConsumePlan {
+  tag: string;
+  now: number;
+  limits: LimitCheck[];
+  credits?: CreditsCheck;
+}
+
+export interface LimitResult {
+  limit: number;
+  remaining: number;
+  /** End of the current window, unix ms. */
+  reset: number;
+  exceeded: boolean;
+}
+
+/**
+ * VALID: every limit passed and the credits sufficed; everything was counted.
+ * RATE_LIMITED / USAGE_EXCEEDED: nothing was counted (rate limits are judged before credits).
+ */
+export interface ConsumeResult {
+  outcome: "VALID" | "RATE_LIMITED" | "USAGE_EXCEEDED";
+  /** In plan order. */
+  limits: LimitResult[];
+  /** The balance after this step (unchanged when not VALID); absent when the plan had no credits. */
+  credits?: { remaining: number };
+}
+
+export type CreditsOperation = "set" | "increment" | "decrement";
+
+export interface CounterStore {
+  consume(plan: ConsumePlan): Promise<ConsumeResult>;
+  /** Starts (or replaces) a key's balance; `lastRefillAt` = now. */
+  setCredits(tag: string, keyId: string, remaining: number, now: number): Promise<void>;
+  /** Changes a balance atomically (decrement clamps at 0) after a due refill; returns the new balance. */
+  adjustCredits(
+    tag: string,
+    keyId: string,
+    change: { operation: CreditsOperation; value: number; refill?: { boundary: number; amount: number }; now: number },
+  ): Promise<number>;
+  /** The balance after a due refill (which is stored), or undefined when the key has none. */
+  readCredits(tag: string, keyId: string, refill?: { boundary: number; amount: number }): Promise<number | undefined>;
+  /** Forgets a key's balance (credits now unlimited, or the key is gone). */
+  deleteCredits(tag: string, keyId: string): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Verification events: every verification except NOT_FOUND, recorded off the request path in batches.
+
+export interface VerificationEvent {
+  time: number;
+  workspaceId: string;
+  apiId: string;
+  keyId: string;
+  identityId?: string;
+  outcome: string;
+  tags: string[];
+  /** Credits deducted by this verification (0 unless VALID with a cost). */
+  creditsSpent: number;
+  latencyMs: number;
+  requestId: string;
+}
+
+export interface VerificationEventQuery {
+  workspaceId: string;
+  since: number;
+  until: number;
+  apiId?: string;
+  keyId?: string;
+  identityId?: string;
+  outcome?: string;
+  tag?: string;
+}
+
+export interface VerificationEventStore {
+  /** Queues an event; never blocks or fails the caller. */
+  record(event: VerificationEvent): void;
+  /** Writes everything queued so far. */
+  flush(): Promise<void>;
+  /** Counts by outcome per time bucket (bucket = floor(time / bucketMs) * bucketMs), oldest first. */
+  aggregate(query: VerificationEventQuery & { bucketMs: number }): Promise<{ time: number; outcome: string; count: number }[]>;
   close(): Promise<void>;
 }

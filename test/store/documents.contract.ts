@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { UniqueViolationError } from "../../src/store/errors.js";
 import type { ApiRecord, DocumentStore, RootKeyRecord, WorkspaceRecord } from "../../src/store/ports.js";
+import { keyAndIdentityContract } from "./documents-keys.contract.js";
 
 /**
  * The behavioural contract of the document ports (src/store/ports.ts). Every adapter runs it:
@@ -198,6 +199,8 @@ export function runDocumentStoreContract(label: string, open: () => Promise<Docu
       const store = await fresh();
       await expect(store.ping()).resolves.toBeUndefined();
     });
+
+    keyAndIdentityContract(fresh);
   });
 }
 

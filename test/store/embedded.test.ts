@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createEmbeddedDocumentStore } from "../../src/store/embedded/documents.js";
 import { openJournal, type CollectionSpec, type Journal } from "../../src/store/embedded/journal.js";
 import { UniqueViolationError } from "../../src/store/errors.js";
-import type { ApiRecord } from "../../src/store/ports.js";
+import type { ApiRecord, IdentityRecord, KeyRecord } from "../../src/store/ports.js";
 import { runDocumentStoreContract } from "./documents.contract.js";
 
 const dirs: string[] = [];
@@ -195,8 +195,42 @@ describe("embedded journal", () => {
     await expect(store.apis.insert(api(2))).rejects.toThrow(/closed/);
     await expect(store.ping()).rejects.toThrow(/closed/);
     await expect(store.apis.get("ws_a", "api_0001")).rejects.toThrow(/closed/);
+    await expect(store.keys.replace(key(1))).rejects.toThrow(/closed/);
+    await expect(store.identities.markDeleted("ws_a", "id_0001", 5)).rejects.toThrow(/closed/);
+  });
+
+  it("rebuilds the key and identity indexes on reopen: hashes, api and identity lists, live external ids", async () => {
+    const dir = await tempDir();
+    const first = await createEmbeddedDocumentStore({ dir });
+    await first.keys.insert(key(1, { identityId: "id_0002" }));
+    await first.keys.insert(key(2));
+    await first.keys.markDeleted("ws_a", "key_0002", 7);
+    await first.identities.insert(identity(1, "user_1"));
+    await first.identities.markDeleted("ws_a", "id_0001", 8);
+    await first.identities.insert(identity(2, "user_1"));
+    await first.close();
+
+    const second = await createEmbeddedDocumentStore({ dir });
+    expect(await second.keys.findByHash("khash_0001")).toEqual(key(1, { identityId: "id_0002" }));
+    expect(await second.keys.findByHash("khash_0002")).toBeUndefined();
+    await expect(second.keys.insert({ ...key(3), hash: "khash_0002" })).rejects.toBeInstanceOf(UniqueViolationError);
+    expect((await second.keys.listByApi("ws_a", "api_0001", { limit: 10 })).map((k) => k.id)).toEqual(["key_0001"]);
+    expect((await second.keys.listByIdentity("ws_a", "id_0002", { limit: 10 })).map((k) => k.id)).toEqual(["key_0001"]);
+    expect(await second.identities.findByExternalId("ws_a", "user_1")).toEqual(identity(2, "user_1"));
+    await expect(second.identities.insert(identity(3, "user_1"))).rejects.toBeInstanceOf(UniqueViolationError);
+    expect(await second.identities.count("ws_a")).toBe(1);
+    await second.close();
   });
 });
+
+function key(n: number, extra: Partial<KeyRecord> = {}): KeyRecord {
+  const id = String(n).padStart(4, "0");
+  return { id: `key_${id}`, workspaceId: "ws_a", apiId: "api_0001", hash: `khash_${id}`, start: "sk_", createdAt: n, enabled: true, ratelimits: [], permissions: [], roles: [], ...extra };
+}
+
+function identity(n: number, externalId: string): IdentityRecord {
+  return { id: `id_${String(n).padStart(4, "0")}`, workspaceId: "ws_a", externalId, ratelimits: [], createdAt: n };
+}
 
 describe("embedded data directory lock", () => {
   it("refuses a second open of the same directory until the first closes", async () => {

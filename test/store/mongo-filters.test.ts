@@ -1,6 +1,6 @@
 import { MongoServerError } from "mongodb";
 import { describe, expect, it } from "vitest";
-import type { ApiRecord, RootKeyRecord } from "../../src/store/ports.js";
+import type { ApiRecord, IdentityRecord, KeyRecord, RootKeyRecord } from "../../src/store/ports.js";
 import {
   clientOptionsFor,
   databaseNameFor,
@@ -12,13 +12,25 @@ import {
   anyDocumentQuery,
   byHashFilter,
   byIdFilter,
+  byIdInWorkspaceFilter,
   fromDocument,
+  fromIdentityDocument,
+  keyReplaceFilter,
+  keysByApiFilter,
+  keysByApiPageQuery,
+  keysByIdentityPageQuery,
+  liveByExternalIdFilter,
+  liveByHashFilter,
   liveByIdFilter,
+  liveInWorkspaceFilter,
   livePageQuery,
   markDeletedUpdate,
+  markIdentityDeletedUpdate,
   pageQuery,
   toDocument,
+  toIdentityDocument,
 } from "../../src/store/mongo/filters.js";
+import { withoutId } from "../../src/store/mongo/scoped.js";
 import { collectionNames, documentIndexes } from "../../src/store/mongo/indexes.js";
 
 const rootKey: RootKeyRecord = {
@@ -162,9 +174,149 @@ describe("mongo filters and updates", () => {
   });
 });
 
+describe("mongo key filters", () => {
+  const key: KeyRecord = {
+    id: "key_1",
+    workspaceId: "ws_1",
+    apiId: "api_1",
+    hash: "aGFzaA==",
+    start: "sk_abcd",
+    createdAt: 10,
+    enabled: true,
+    ratelimits: [],
+    permissions: [],
+    roles: [],
+  };
+
+  it("liveByHashFilter matches the hash of live keys only", () => {
+    expect(liveByHashFilter("aGFzaA==")).toStrictEqual({ hash: "aGFzaA==", deletedAt: { $exists: false } });
+  });
+
+  it("keyReplaceFilter matches the live key with the same id, workspace, api and hash", () => {
+    const named: KeyRecord = { ...key, name: "ignored" };
+    expect(keyReplaceFilter(named)).toStrictEqual({
+      _id: "key_1",
+      workspaceId: "ws_1",
+      apiId: "api_1",
+      hash: "aGFzaA==",
+      deletedAt: { $exists: false },
+    });
+  });
+
+  it("the replacement document has no _id, so the matched document keeps its own", () => {
+    expect(withoutId(toDocument({ ...key, name: undefined, expires: 99 }))).toStrictEqual({
+      workspaceId: "ws_1",
+      apiId: "api_1",
+      hash: "aGFzaA==",
+      start: "sk_abcd",
+      createdAt: 10,
+      enabled: true,
+      ratelimits: [],
+      permissions: [],
+      roles: [],
+      expires: 99,
+    });
+  });
+
+  it("byIdInWorkspaceFilter matches deleted and live documents of the workspace (erase)", () => {
+    expect(byIdInWorkspaceFilter("ws_1", "key_1")).toStrictEqual({ _id: "key_1", workspaceId: "ws_1" });
+  });
+
+  it("keysByApiFilter selects live keys of one api, narrowed to an identity only when one is given", () => {
+    expect(keysByApiFilter("ws_1", "api_1")).toStrictEqual({ workspaceId: "ws_1", apiId: "api_1", deletedAt: { $exists: false } });
+    expect(keysByApiFilter("ws_1", "api_1", undefined)).toStrictEqual({
+      workspaceId: "ws_1",
+      apiId: "api_1",
+      deletedAt: { $exists: false },
+    });
+    expect(keysByApiFilter("ws_1", "api_1", "id_7")).toStrictEqual({
+      workspaceId: "ws_1",
+      apiId: "api_1",
+      deletedAt: { $exists: false },
+      identityId: "id_7",
+    });
+  });
+
+  it("keysByApiPageQuery pages keysByApiFilter, the filter countByApi counts, by _id", () => {
+    expect(keysByApiPageQuery("ws_1", "api_1", { limit: 50 })).toStrictEqual({
+      filter: { workspaceId: "ws_1", apiId: "api_1", deletedAt: { $exists: false } },
+      options: { sort: { _id: 1 }, limit: 50 },
+    });
+    expect(keysByApiPageQuery("ws_1", "api_1", { limit: 2, after: "key_9", identityId: "id_7" })).toStrictEqual({
+      filter: { workspaceId: "ws_1", apiId: "api_1", deletedAt: { $exists: false }, identityId: "id_7", _id: { $gt: "key_9" } },
+      options: { sort: { _id: 1 }, limit: 2 },
+    });
+    expect(keysByApiPageQuery("ws_1", "api_1", { limit: 0 })).toBeNull();
+  });
+
+  it("keysByIdentityPageQuery pages the live keys of one identity by _id", () => {
+    expect(keysByIdentityPageQuery("ws_1", "id_7", { limit: 100, after: "key_3" })).toStrictEqual({
+      filter: { workspaceId: "ws_1", identityId: "id_7", deletedAt: { $exists: false }, _id: { $gt: "key_3" } },
+      options: { sort: { _id: 1 }, limit: 100 },
+    });
+    expect(keysByIdentityPageQuery("ws_1", "id_7", { limit: -1 })).toBeNull();
+  });
+});
+
+describe("mongo identity filters and mapping", () => {
+  const identity: IdentityRecord = { id: "id_1", workspaceId: "ws_1", externalId: "user_1", ratelimits: [], createdAt: 10 };
+
+  it("toIdentityDocument marks a live identity with live: true, which the partial unique index covers", () => {
+    expect(toIdentityDocument({ ...identity, meta: undefined })).toStrictEqual({
+      _id: "id_1",
+      workspaceId: "ws_1",
+      externalId: "user_1",
+      ratelimits: [],
+      createdAt: 10,
+      live: true,
+    });
+  });
+
+  it("toIdentityDocument leaves live off a deleted identity, freeing its external id", () => {
+    expect(toIdentityDocument({ ...identity, deletedAt: 20 })).toStrictEqual({
+      _id: "id_1",
+      workspaceId: "ws_1",
+      externalId: "user_1",
+      ratelimits: [],
+      createdAt: 10,
+      deletedAt: 20,
+    });
+  });
+
+  it("fromIdentityDocument drops the live marker and gives the record back exactly", () => {
+    const withMeta: IdentityRecord = { ...identity, meta: { a: 1 }, updatedAt: 11 };
+    const record = fromIdentityDocument<IdentityRecord>(toIdentityDocument(withMeta));
+    expect(record).toStrictEqual(withMeta);
+    expect(Object.keys(record)).not.toContain("live");
+    expect(fromIdentityDocument<IdentityRecord>(toIdentityDocument({ ...identity, deletedAt: 20 }))).toStrictEqual({
+      ...identity,
+      deletedAt: 20,
+    });
+  });
+
+  it("liveByExternalIdFilter names the partial index condition so the server can use that index", () => {
+    expect(liveByExternalIdFilter("ws_1", "user_1")).toStrictEqual({ workspaceId: "ws_1", externalId: "user_1", live: true });
+  });
+
+  it("markIdentityDeletedUpdate sets deletedAt and unsets live in one update", () => {
+    expect(markIdentityDeletedUpdate(30)).toStrictEqual({ $set: { deletedAt: 30 }, $unset: { live: "" } });
+  });
+
+  it("liveInWorkspaceFilter is what identities count, and livePageQuery pages", () => {
+    expect(liveInWorkspaceFilter("ws_1")).toStrictEqual({ workspaceId: "ws_1", deletedAt: { $exists: false } });
+    expect(livePageQuery("ws_1", { limit: 5 })?.filter).toStrictEqual(liveInWorkspaceFilter("ws_1"));
+  });
+});
+
 describe("mongo indexes", () => {
-  it("names the three collections", () => {
-    expect(collectionNames).toStrictEqual({ workspaces: "workspaces", rootKeys: "root_keys", apis: "apis" });
+  it("names the five collections", () => {
+    expect(collectionNames).toStrictEqual({
+      workspaces: "workspaces",
+      rootKeys: "root_keys",
+      apis: "apis",
+      keys: "keys",
+      identities: "identities",
+    });
   });
 
   it("declares every collection with explicitly named indexes", () => {
@@ -178,6 +330,35 @@ describe("mongo indexes", () => {
         ],
       },
       { collection: "apis", indexes: [{ name: "workspace_id", key: { workspaceId: 1, _id: 1 } }] },
+      {
+        collection: "keys",
+        indexes: [
+          { name: "hash", key: { hash: 1 }, unique: true },
+          { name: "workspace_api_id", key: { workspaceId: 1, apiId: 1, _id: 1 } },
+          { name: "workspace_identity_id", key: { workspaceId: 1, identityId: 1, _id: 1 } },
+        ],
+      },
+      {
+        collection: "identities",
+        indexes: [
+          {
+            name: "workspace_external_id_live",
+            key: { workspaceId: 1, externalId: 1 },
+            unique: true,
+            partialFilterExpression: { live: true },
+          },
+          { name: "workspace_id", key: { workspaceId: 1, _id: 1 } },
+        ],
+      },
+    ]);
+  });
+
+  it("the key order of each compound index is equality fields first, then _id (object key order is the index order)", () => {
+    const keys = documentIndexes().find((c) => c.collection === "keys")!;
+    expect(keys.indexes.map((i) => Object.keys(i.key))).toStrictEqual([
+      ["hash"],
+      ["workspaceId", "apiId", "_id"],
+      ["workspaceId", "identityId", "_id"],
     ]);
   });
 });

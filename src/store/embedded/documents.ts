@@ -1,5 +1,8 @@
 import type { ApiRecord, DocumentStore, PageQuery, RootKeyRecord, WorkspaceRecord } from "../ports.js";
+import { identitiesCollection, identityStoreOver } from "./identities.js";
 import { openJournal, type CollectionSpec, type Journal } from "./journal.js";
+import { keysCollection, keyStoreOver } from "./keys.js";
+import { liveOf, markDeletedIn } from "./owned.js";
 
 /**
  * Collections of the embedded store and their derived indexes. Indexes are rebuilt from the documents at every
@@ -9,12 +12,14 @@ export const embeddedCollections: Record<string, CollectionSpec> = {
   workspaces: {},
   root_keys: { unique: { hash: (d) => d.hash }, indexes: { workspace: (d) => d.workspaceId } },
   apis: {},
+  keys: keysCollection,
+  identities: identitiesCollection,
 };
 
 /**
  * Opens the default document store: every port of ports.ts over a journal in `dir` (created if missing, locked
- * against a second process). Each write resolves once fsynced; a duplicate id or root-key hash is refused with
- * UniqueViolationError.
+ * against a second process). Each write resolves once fsynced; a duplicate id, root-key or key hash, or a live
+ * identity's external id taken in its workspace, is refused with UniqueViolationError.
  */
 export async function createEmbeddedDocumentStore(options: { dir: string }): Promise<DocumentStore> {
   const journal = await openJournal({ dir: options.dir, collections: embeddedCollections });
@@ -23,15 +28,6 @@ export async function createEmbeddedDocumentStore(options: { dir: string }): Pro
 
 /** The ports over an open journal; exported so stores sharing one journal can be composed. */
 export function documentStoreOver(journal: Journal): DocumentStore {
-  // Read, check and commit run in one synchronous stretch (commit applies to memory before it returns), so two
-  // concurrent soft deletes of one record cannot both report true.
-  function markDeleted(collection: string, workspaceId: string, id: string, at: number): Promise<boolean> {
-    const doc = liveOf<Owned>(journal, collection, workspaceId, id);
-    if (!doc) return Promise.resolve(false);
-    const deleted: Owned = { ...doc, deletedAt: at };
-    return journal.commit([{ op: "put", collection, doc: deleted }]).then(() => true);
-  }
-
   return {
     workspaces: {
       get: async (id) => journal.get<WorkspaceRecord>("workspaces", id),
@@ -48,14 +44,16 @@ export function documentStoreOver(journal: Journal): DocumentStore {
         }),
       get: async (workspaceId, id) => liveOf<RootKeyRecord>(journal, "root_keys", workspaceId, id),
       insert: (record) => journal.commit([{ op: "insert", collection: "root_keys", doc: record }]),
-      markDeleted: async (workspaceId, id, at) => markDeleted("root_keys", workspaceId, id, at),
+      markDeleted: async (workspaceId, id, at) => markDeletedIn(journal, "root_keys", workspaceId, id, at),
       any: async () => journal.count("root_keys") > 0,
     },
     apis: {
       insert: (record: ApiRecord) => journal.commit([{ op: "insert", collection: "apis", doc: record }]),
       get: async (workspaceId, id) => liveOf<ApiRecord>(journal, "apis", workspaceId, id),
-      markDeleted: async (workspaceId, id, at) => markDeleted("apis", workspaceId, id, at),
+      markDeleted: async (workspaceId, id, at) => markDeletedIn(journal, "apis", workspaceId, id, at),
     },
+    keys: keyStoreOver(journal),
+    identities: identityStoreOver(journal),
     createWorkspace: (workspace, firstRootKey) =>
       journal.commit([
         { op: "insert", collection: "workspaces", doc: workspace },
@@ -64,21 +62,4 @@ export function documentStoreOver(journal: Journal): DocumentStore {
     ping: async () => journal.assertUsable(),
     close: () => journal.close(),
   };
-}
-
-/** A record that belongs to a workspace and is soft-deleted. */
-interface Owned {
-  id: string;
-  workspaceId: string;
-  deletedAt?: number;
-}
-
-function liveOf<T extends Owned>(
-  journal: Journal,
-  collection: string,
-  workspaceId: string,
-  id: string,
-): T | undefined {
-  const doc = journal.get<T>(collection, id);
-  return doc && doc.workspaceId === workspaceId && doc.deletedAt == null ? doc : undefined;
 }

@@ -2,24 +2,15 @@
  * DocumentStore over MongoDB (official driver). Every filter, update and index spec comes from the pure
  * modules beside this one; this file only hands them to the driver.
  */
-import { MongoClient, type Collection, type Db } from "mongodb";
-import { UniqueViolationError } from "../errors.js";
-import type { ApiRecord, DocumentStore, PageQuery, RootKeyRecord, WorkspaceRecord } from "../ports.js";
+import { MongoClient, type Db } from "mongodb";
+import type { ApiRecord, DocumentStore, IdentityRecord, KeyRecord, RootKeyRecord, WorkspaceRecord } from "../ports.js";
 import { clientOptionsFor, databaseNameFor, redactUrl, supportsTransactions } from "./connection.js";
-import { duplicateKeyTarget, isDuplicateKeyError, isNamespaceExistsError } from "./errors.js";
-import {
-  anyDocumentQuery,
-  byHashFilter,
-  byIdFilter,
-  fromDocument,
-  liveByIdFilter,
-  livePageQuery,
-  markDeletedUpdate,
-  pageQuery,
-  toDocument,
-  type StoredDocument,
-} from "./filters.js";
+import { isNamespaceExistsError } from "./errors.js";
+import { anyDocumentQuery, byHashFilter, byIdFilter, fromDocument, pageQuery, toDocument, type StoredDocument } from "./filters.js";
+import { mongoIdentityStore } from "./identities.js";
 import { collectionNames, documentIndexes } from "./indexes.js";
+import { mongoKeyStore } from "./keys.js";
+import { scoped, write } from "./scoped.js";
 
 export interface MongoDocumentStoreOptions {
   /** Connection string; driver options in its query (e.g. `serverSelectionTimeoutMS`) win over our defaults. */
@@ -68,42 +59,6 @@ async function ensureCollections(db: Db): Promise<void> {
     }
     if (indexes.length > 0) await db.collection(collection).createIndexes(indexes);
   }
-}
-
-/** Runs a write, turning a unique-index violation into the store's UniqueViolationError. */
-async function write<T>(collection: string, run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    // No `cause`: the server's error quotes the colliding value, which UniqueViolationError keeps out.
-    if (isDuplicateKeyError(error)) throw new UniqueViolationError(duplicateKeyTarget(error, collection));
-    throw error;
-  }
-}
-
-/** get/insert/markDeleted shared by every workspace-scoped collection with soft delete. */
-function scoped<R extends { id: string; workspaceId: string }>(docs: Collection<StoredDocument<R>>) {
-  // The driver's Filter/OptionalUnlessRequiredId types do not resolve over a generic document type.
-  const untyped = docs as unknown as Collection<{ _id: string }>;
-  return {
-    async get(workspaceId: string, id: string): Promise<R | undefined> {
-      const doc = await untyped.findOne(liveByIdFilter(workspaceId, id));
-      return doc ? fromDocument<R>(doc as StoredDocument<R>) : undefined;
-    },
-    async insert(record: R): Promise<void> {
-      await write(docs.collectionName, () => untyped.insertOne(toDocument(record)));
-    },
-    async markDeleted(workspaceId: string, id: string, at: number): Promise<boolean> {
-      const result = await untyped.updateOne(liveByIdFilter(workspaceId, id), markDeletedUpdate(at));
-      return result.matchedCount === 1;
-    },
-    async list(workspaceId: string, page: PageQuery): Promise<R[]> {
-      const query = livePageQuery(workspaceId, page);
-      if (!query) return [];
-      const found = await untyped.find(query.filter, query.options).toArray();
-      return found.map((doc) => fromDocument<R>(doc as StoredDocument<R>));
-    },
-  };
 }
 
 function storeOver(client: MongoClient, db: Db, transactional: boolean): DocumentStore {
@@ -166,6 +121,8 @@ function storeOver(client: MongoClient, db: Db, transactional: boolean): Documen
       },
     },
     apis: { get: apis.get, insert: apis.insert, markDeleted: apis.markDeleted },
+    keys: mongoKeyStore(db.collection<StoredDocument<KeyRecord>>(collectionNames.keys)),
+    identities: mongoIdentityStore(db.collection<StoredDocument<IdentityRecord>>(collectionNames.identities)),
     createWorkspace: transactional ? createWorkspaceInTransaction : createWorkspaceCompensating,
     async ping() {
       await db.command({ ping: 1 });

@@ -72,12 +72,24 @@ export function pageQuery(page: Page): PageQuery<Record<string, never>> | null {
   return keysetPage({}, page);
 }
 
+export interface LiveInWorkspaceFilter {
+  workspaceId: string;
+  deletedAt: { $exists: false };
+}
+
+/** The live documents of one workspace: what `livePageQuery` pages through and a count counts. */
+export function liveInWorkspaceFilter(workspaceId: string): LiveInWorkspaceFilter {
+  return { workspaceId, deletedAt: live };
+}
+
 /** Keyset page of the live documents of one workspace, served by the {workspaceId, _id} index. */
-export function livePageQuery(
-  workspaceId: string,
-  page: Page,
-): PageQuery<{ workspaceId: string; deletedAt: { $exists: false } }> | null {
-  return keysetPage({ workspaceId, deletedAt: live }, page);
+export function livePageQuery(workspaceId: string, page: Page): PageQuery<LiveInWorkspaceFilter> | null {
+  return keysetPage(liveInWorkspaceFilter(workspaceId), page);
+}
+
+/** One document by id in its workspace, deleted or not: what an erase removes. */
+export function byIdInWorkspaceFilter(workspaceId: string, id: string): { _id: string; workspaceId: string } {
+  return { _id: id, workspaceId };
 }
 
 function keysetPage<F extends object>(base: F, page: Page): PageQuery<F> | null {
@@ -89,4 +101,90 @@ function keysetPage<F extends object>(base: F, page: Page): PageQuery<F> | null 
 /** Any document at all, reading only its `_id`: enough to answer "does one exist". */
 export function anyDocumentQuery(): { filter: Record<string, never>; options: { projection: { _id: 1 } } } {
   return { filter: {}, options: { projection: { _id: 1 } } };
+}
+
+// --- keys ---------------------------------------------------------------------------------------------------------
+
+/** The live key with this hash; the unique `hash` index answers it. A deleted key's hash stays taken. */
+export function liveByHashFilter(hash: string): { hash: string; deletedAt: { $exists: false } } {
+  return { hash, deletedAt: live };
+}
+
+export interface KeyReplaceFilter extends LiveByIdFilter {
+  apiId: string;
+  hash: string;
+}
+
+/** What `replaceOne` must match: the live key with the replacement's id, workspace, api AND hash, so a replace can
+ * neither move a key nor change its secret; anything else matches nothing and reports "gone". */
+export function keyReplaceFilter(record: { id: string; workspaceId: string; apiId: string; hash: string }): KeyReplaceFilter {
+  return { _id: record.id, workspaceId: record.workspaceId, apiId: record.apiId, hash: record.hash, deletedAt: live };
+}
+
+export interface KeysByApiFilter {
+  workspaceId: string;
+  apiId: string;
+  deletedAt: { $exists: false };
+  identityId?: string;
+}
+
+/** Live keys of one api, optionally of one identity: the filter `countDocuments` counts and `keysByApiPageQuery`
+ * pages, served by the {workspaceId, apiId, _id} index. */
+export function keysByApiFilter(workspaceId: string, apiId: string, identityId?: string): KeysByApiFilter {
+  const filter: KeysByApiFilter = { workspaceId, apiId, deletedAt: live };
+  if (identityId !== undefined) filter.identityId = identityId;
+  return filter;
+}
+
+/** Keyset page of `keysByApiFilter`. Null for limit < 1 (see pageQuery). */
+export function keysByApiPageQuery(
+  workspaceId: string,
+  apiId: string,
+  page: Page & { identityId?: string },
+): PageQuery<KeysByApiFilter> | null {
+  return keysetPage(keysByApiFilter(workspaceId, apiId, page.identityId), { limit: page.limit, after: page.after });
+}
+
+/** Keyset page of the live keys linked to one identity, served by the {workspaceId, identityId, _id} index. */
+export function keysByIdentityPageQuery(
+  workspaceId: string,
+  identityId: string,
+  page: Page,
+): PageQuery<{ workspaceId: string; identityId: string; deletedAt: { $exists: false } }> | null {
+  return keysetPage({ workspaceId, identityId, deletedAt: live }, page);
+}
+
+// --- identities ---------------------------------------------------------------------------------------------------
+// A partial index cannot say `deletedAt: {$exists: false}`, so live identities also carry `live: true`, which the
+// unique {workspaceId, externalId} index is partial on. The field exists only in MongoDB: it is derived from
+// `deletedAt` on every write and dropped on every read.
+
+/** A stored identity: the document of an IdentityRecord, plus `live: true` while it is not deleted. */
+export type StoredIdentity<R extends { id: string; deletedAt?: number }> = StoredDocument<R> & { live?: true };
+
+/** Maps an identity to its document, with `live: true` exactly when it has no `deletedAt`. */
+export function toIdentityDocument<R extends { id: string; deletedAt?: number }>(record: R): StoredIdentity<R> {
+  const document: StoredIdentity<R> = toDocument(record);
+  if (record.deletedAt === undefined) document.live = true;
+  return document;
+}
+
+/** Maps an identity document back to its record, without the adapter's `live` marker. */
+export function fromIdentityDocument<R extends { id: string }>(document: StoredIdentity<R & { deletedAt?: number }>): R {
+  const { live: _live, ...rest } = document as StoredIdentity<R & { deletedAt?: number }> & Record<string, unknown>;
+  return fromDocument<R>(rest as unknown as StoredDocument<R>);
+}
+
+/** The live identity with this external id in the workspace; it names the partial index's condition so the server
+ * can use that index. */
+export function liveByExternalIdFilter(
+  workspaceId: string,
+  externalId: string,
+): { workspaceId: string; externalId: string; live: true } {
+  return { workspaceId, externalId, live: true };
+}
+
+/** The soft delete of an identity: also drops `live`, which frees its external id in the unique index. */
+export function markIdentityDeletedUpdate(at: number): { $set: { deletedAt: number }; $unset: { live: "" } } {
+  return { $set: { deletedAt: at }, $unset: { live: "" } };
 }

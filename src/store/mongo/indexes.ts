@@ -5,6 +5,8 @@ export const collectionNames = {
   workspaces: "workspaces",
   rootKeys: "root_keys",
   apis: "apis",
+  keys: "keys",
+  identities: "identities",
 } as const;
 
 export interface CollectionIndexes {
@@ -34,6 +36,30 @@ export function documentIndexes(): CollectionIndexes[] {
     {
       collection: collectionNames.apis,
       indexes: [{ name: "workspace_id", key: { workspaceId: 1, _id: 1 } }],
+    },
+    {
+      collection: collectionNames.keys,
+      indexes: [
+        // Verification looks keys up by hash. Deleted keys stay in the index, so a hash is never reused.
+        { name: "hash", key: { hash: 1 }, unique: true },
+        // listByApi/countByApi: equality on workspace and api, then keyset pagination on _id.
+        { name: "workspace_api_id", key: { workspaceId: 1, apiId: 1, _id: 1 } },
+        // listByIdentity, and listByApi filtered by identity.
+        { name: "workspace_identity_id", key: { workspaceId: 1, identityId: 1, _id: 1 } },
+      ],
+    },
+    {
+      collection: collectionNames.identities,
+      indexes: [
+        // Unique among LIVE identities only: deleting removes `live`, which frees the external id (filters.ts).
+        {
+          name: "workspace_external_id_live",
+          key: { workspaceId: 1, externalId: 1 },
+          unique: true,
+          partialFilterExpression: { live: true },
+        },
+        { name: "workspace_id", key: { workspaceId: 1, _id: 1 } },
+      ],
     },
   ];
 }

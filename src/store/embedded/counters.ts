@@ -1,0 +1,195 @@
+import { applyRefill, type CreditsState } from "../../domain/refill-calendar.js";
+import { evaluateWindow, windowOf } from "../../domain/sliding-window.js";
+import type { ConsumePlan, ConsumeResult, CounterStore, LimitResult } from "../ports.js";
+import { openJournal } from "./journal.js";
+
+/** A stored balance; the id joins tag and key id, since a key moving to an identity is re-set under the new tag. */
+interface CreditsDoc extends CreditsState {
+  id: string;
+  tag: string;
+  keyId: string;
+}
+
+/** Up to two windows of one bucket, newest first: only the current and the previous window ever matter. */
+type Windows = Array<{ start: number; count: number }>;
+
+const COLLECTION = "credits";
+
+/** The port plus a look inside, for tests and diagnostics. */
+export interface EmbeddedCounterStore extends CounterStore {
+  /** Rate-limit buckets held in memory and balances stored. */
+  stats(): { buckets: number; balances: number };
+}
+
+/**
+ * The counter store of a single process: credits durable in a journal under `dir` (its own directory, locked
+ * against a second process), rate-limit windows in memory only (lost on restart, which at worst lets a client
+ * start a fresh window). Every method runs its read-judge-write synchronously, so it is atomic under any JS
+ * concurrency; a credits change resolves once fsynced.
+ */
+export async function createEmbeddedCounterStore(options: { dir: string }): Promise<EmbeddedCounterStore> {
+  const journal = await openJournal({ dir: options.dir, collections: { [COLLECTION]: {} } });
+  // The journal keeps its own copy too, but reading it clones; this map is the authoritative hot path.
+  const balances = new Map<string, CreditsDoc>();
+  for (const doc of journal.scan<CreditsDoc>(COLLECTION)) balances.set(doc.id, doc);
+  const windows = new Map<string, { duration: number; slots: Windows }>();
+  let latestNow = 0;
+  let sweepAt = 1_024;
+
+  const docId = (tag: string, keyId: string) => JSON.stringify([tag, keyId]);
+
+  function save(doc: CreditsDoc): Promise<void> {
+    balances.set(doc.id, doc);
+    return journal.commit([{ op: "put", collection: COLLECTION, doc }]);
+  }
+
+  function countIn(slots: Windows | undefined, start: number): number {
+    return slots?.find((w) => w.start === start)?.count ?? 0;
+  }
+
+  function add(key: string, duration: number, start: number, cost: number): void {
+    let entry = windows.get(key);
+    if (!entry) windows.set(key, (entry = { duration, slots: [] }));
+    const slot = entry.slots.find((w) => w.start === start);
+    if (slot) slot.count += cost;
+    else entry.slots = [...entry.slots, { start, count: cost }].sort((a, b) => b.start - a.start).slice(0, 2);
+  }
+
+  /** Drops buckets whose newest window can no longer be current or previous; amortised O(1) per consume. */
+  function sweep(): void {
+    if (windows.size < sweepAt) return;
+    for (const [key, { duration, slots }] of windows) {
+      if (slots[0]!.start + 2 * duration <= latestNow) windows.delete(key);
+    }
+    sweepAt = Math.max(1_024, 2 * windows.size);
+  }
+
+  function refilled(tag: string, keyId: string, refill?: { boundary: number; amount: number }): CreditsDoc | undefined {
+    const doc = balances.get(docId(tag, keyId));
+    if (!doc) return undefined;
+    const next = applyRefill(doc, refill);
+    return next === doc ? doc : { ...doc, ...next };
+  }
+
+  return {
+    async consume(plan) {
+      journal.assertUsable();
+      checkPlan(plan);
+      const { now } = plan;
+      latestNow = Math.max(latestNow, now);
+      const judged = plan.limits.map((check) => {
+        const key = JSON.stringify([plan.tag, check.bucket, check.duration]);
+        const position = windowOf(now, check.duration);
+        const slots = windows.get(key)?.slots;
+        const verdict = evaluateWindow({
+          current: countIn(slots, position.start),
+          previous: countIn(slots, position.previousStart),
+          elapsed: position.elapsed,
+          duration: check.duration,
+          limit: check.limit,
+          cost: check.cost,
+        });
+        return { check, key, position, verdict };
+      });
+      const credits = plan.credits;
+      // A key whose balance is missing is treated as holding 0: fail closed, never hand out unpaid uses.
+      const balance = credits && (refilled(plan.tag, credits.keyId, credits.refill) ?? null);
+      const available = balance ? balance.remaining : 0;
+      const outcome: ConsumeResult["outcome"] = judged.some((j) => j.verdict.exceeded)
+        ? "RATE_LIMITED"
+        : credits && credits.cost > 0 && available < credits.cost
+          ? "USAGE_EXCEEDED"
+          : "VALID";
+      const counted = outcome === "VALID";
+      let written: Promise<void> | undefined;
+      let after = available;
+      if (counted) {
+        for (const j of judged) if (j.check.cost > 0) add(j.key, j.check.duration, j.position.start, j.check.cost);
+        if (credits && balance) {
+          after = available - credits.cost;
+          const stored = balances.get(balance.id);
+          if (after !== stored?.remaining || balance.lastRefillAt !== stored.lastRefillAt) {
+            written = save({ ...balance, remaining: after });
+          }
+        }
+        sweep();
+      }
+      const limits: LimitResult[] = judged.map(({ check, position, verdict }) => ({
+        limit: check.limit,
+        remaining: counted ? verdict.remaining : verdict.remainingIfNotCounted,
+        reset: position.reset,
+        exceeded: verdict.exceeded,
+      }));
+      await written;
+      return credits ? { outcome, limits, credits: { remaining: after } } : { outcome, limits };
+    },
+
+    async setCredits(tag, keyId, remaining, now) {
+      journal.assertUsable();
+      checkCount("remaining", remaining);
+      await save({ id: docId(tag, keyId), tag, keyId, remaining, lastRefillAt: now });
+    },
+
+    async adjustCredits(tag, keyId, change) {
+      journal.assertUsable();
+      checkCount("value", change.value);
+      const base = refilled(tag, keyId, change.refill) ?? { id: docId(tag, keyId), tag, keyId, remaining: 0, lastRefillAt: change.now };
+      const remaining =
+        change.operation === "set"
+          ? change.value
+          : change.operation === "increment"
+            ? base.remaining + change.value
+            : Math.max(0, base.remaining - change.value);
+      if (!Number.isSafeInteger(remaining)) throw new RangeError("credits balance would exceed 2^53");
+      await save({ ...base, remaining });
+      return remaining;
+    },
+
+    async readCredits(tag, keyId, refill) {
+      journal.assertUsable();
+      const doc = refilled(tag, keyId, refill);
+      if (doc && doc !== balances.get(doc.id)) await save(doc);
+      return doc?.remaining;
+    },
+
+    async deleteCredits(tag, keyId) {
+      journal.assertUsable();
+      const id = docId(tag, keyId);
+      if (!balances.delete(id)) return;
+      await journal.commit([{ op: "delete", collection: COLLECTION, id }]);
+    },
+
+    ping: async () => journal.assertUsable(),
+
+    stats: () => ({ buckets: windows.size, balances: balances.size }),
+
+    async close() {
+      windows.clear();
+      await journal.close();
+    },
+  };
+}
+
+/** Refuses plans the window math cannot judge exactly: every number a safe integer, durations positive. */
+function checkPlan(plan: ConsumePlan): void {
+  if (!plan.tag) throw new TypeError("consume plan needs a tag");
+  checkCount("now", plan.now);
+  for (const limit of plan.limits) {
+    checkCount("limit", limit.limit);
+    checkCount("cost", limit.cost);
+    if (!Number.isSafeInteger(limit.duration) || limit.duration <= 0) {
+      throw new RangeError(`duration must be a positive integer, got ${limit.duration}`);
+    }
+  }
+  if (plan.credits) {
+    checkCount("cost", plan.credits.cost);
+    if (plan.credits.refill) {
+      checkCount("refill boundary", plan.credits.refill.boundary);
+      checkCount("refill amount", plan.credits.refill.amount);
+    }
+  }
+}
+
+function checkCount(name: string, value: number): void {
+  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative safe integer, got ${value}`);
+}

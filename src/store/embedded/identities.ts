@@ -1,0 +1,43 @@
+import type { IdentityRecord, IdentityStore } from "../ports.js";
+import type { CollectionSpec, Journal } from "./journal.js";
+import { countIndexed, liveOf, markDeletedIn, replaceLive } from "./owned.js";
+
+const IDENTITIES = "identities";
+
+/** Named after the fields it covers, as the MongoDB adapter reports its compound index in UniqueViolationError. */
+const EXTERNAL_ID = "workspaceId,externalId";
+
+/** Workspace ids never contain ":", so the pair is unambiguous whatever the external id holds. */
+const externalKey = (workspaceId: string, externalId: string) => `${workspaceId}:${externalId}`;
+
+/**
+ * The `identities` collection. An external id is unique among the LIVE identities of a workspace: a deleted
+ * identity leaves the unique index, so its external id can be used again.
+ */
+export const identitiesCollection: CollectionSpec = {
+  unique: { [EXTERNAL_ID]: (d) => (d.deletedAt == null ? externalKey(d.workspaceId, d.externalId) : undefined) },
+  indexes: { workspace: (d) => d.workspaceId },
+};
+
+const isLive = (identity: Readonly<IdentityRecord>) => identity.deletedAt == null;
+
+/** IdentityStore over a journal holding `identitiesCollection` under the name "identities". */
+export function identityStoreOver(journal: Journal): IdentityStore {
+  return {
+    insert: (record) => journal.commit([{ op: "insert", collection: IDENTITIES, doc: record }]),
+    get: async (workspaceId, id) => liveOf<IdentityRecord>(journal, IDENTITIES, workspaceId, id),
+    findByExternalId: async (workspaceId, externalId) =>
+      journal.findUnique<IdentityRecord>(IDENTITIES, EXTERNAL_ID, externalKey(workspaceId, externalId)),
+    // A changed external id is checked by the unique index (UniqueViolationError when another live identity has it).
+    replace: async (record) => replaceLive(journal, IDENTITIES, record),
+    markDeleted: async (workspaceId, id, at) => markDeletedIn(journal, IDENTITIES, workspaceId, id, at),
+    list: async (workspaceId, page) =>
+      journal.scan<IdentityRecord>(IDENTITIES, {
+        index: { name: "workspace", value: workspaceId },
+        filter: isLive,
+        after: page.after,
+        limit: page.limit,
+      }),
+    count: async (workspaceId) => countIndexed<IdentityRecord>(journal, IDENTITIES, { name: "workspace", value: workspaceId }, isLive),
+  };
+}

@@ -1,0 +1,172 @@
+import { readFileSync } from "node:fs";
+import type { Redis } from "ioredis";
+import { evaluateWindow, windowOf } from "../../domain/sliding-window.js";
+import type { ConsumePlan, ConsumeResult, CounterStore, CreditsOperation, LimitResult } from "../ports.js";
+import { defineScript, pingRedis, type RedisScript } from "./connection.js";
+import { counterKey } from "./keys.js";
+
+const CONSUME_LUA = readFileSync(new URL("./consume.lua", import.meta.url), "utf8");
+const CREDITS_LUA = readFileSync(new URL("./credits.lua", import.meta.url), "utf8");
+const OUTCOMES: ConsumeResult["outcome"][] = ["VALID", "RATE_LIMITED", "USAGE_EXCEEDED"];
+
+export interface RedisCounterStoreOptions {
+  /** A client from createRedisConnection; the caller owns it (`close()` leaves it open). */
+  redis: Redis;
+  /** First segment of every key, e.g. one per deployment sharing a Redis; default `kw`. */
+  keyPrefix?: string;
+}
+
+/**
+ * Counters in Redis, shared by any number of Keyward processes. `consume` is one EVALSHA of consume.lua per plan
+ * (one round trip, atomic, all keys under the plan's hash tag); read-modify-writes of credits run credits.lua.
+ * Window counters expire 2 × duration after their last increment; balances never expire. Fails closed: when
+ * Redis is unreachable every method rejects (the caller answers 503), nothing is guessed.
+ */
+export function createRedisCounterStore(options: RedisCounterStoreOptions): CounterStore {
+  const { redis } = options;
+  const prefix = options.keyPrefix ?? "kw";
+  // Scripts take a fixed number of keys, and a plan's key count depends on its limits: one definition per count
+  // (all share one SHA, so Redis caches the script once).
+  const consumeScripts = new Map<number, RedisScript<number[]>>();
+  const creditsScript = defineScript<number | null>(redis, "kwCredits", CREDITS_LUA, 1);
+  let closed = false;
+
+  const creditsKey = (tag: string, keyId: string) => counterKey({ prefix, tag, parts: ["credits", keyId] });
+
+  function consumeScript(keys: number): RedisScript<number[]> {
+    let script = consumeScripts.get(keys);
+    if (!script) consumeScripts.set(keys, (script = defineScript<number[]>(redis, `kwConsume${keys}`, CONSUME_LUA, keys)));
+    return script;
+  }
+
+  function usable(): void {
+    if (closed) throw new Error("redis counter store is closed");
+  }
+
+  async function credits(
+    tag: string,
+    keyId: string,
+    operation: CreditsOperation | "read",
+    value: number,
+    refill: { boundary: number; amount: number } | undefined,
+    now: number,
+  ): Promise<number | null> {
+    usable();
+    if (refill) {
+      checkCount("refill boundary", refill.boundary);
+      checkCount("refill amount", refill.amount);
+    }
+    return creditsScript(
+      [creditsKey(tag, keyId)],
+      [operation, String(value), refill ? String(refill.boundary) : "", refill ? String(refill.amount) : "0", String(now)],
+    );
+  }
+
+  return {
+    async consume(plan) {
+      usable();
+      checkPlan(plan);
+      const positions = plan.limits.map((check) => windowOf(plan.now, check.duration));
+      const keys: string[] = [];
+      const args: string[] = [String(plan.limits.length), plan.credits ? "1" : "0"];
+      plan.limits.forEach((check, i) => {
+        const { start, previousStart, elapsed } = positions[i]!;
+        const window = (at: number) => counterKey({ prefix, tag: plan.tag, parts: ["rl", check.bucket, check.duration, at] });
+        keys.push(window(start), window(previousStart));
+        args.push(String(check.limit), String(check.duration), String(check.cost), String(elapsed), String(2 * check.duration));
+      });
+      if (plan.credits) {
+        const { keyId, cost, refill } = plan.credits;
+        keys.push(creditsKey(plan.tag, keyId));
+        args.push(String(cost), refill ? String(refill.boundary) : "", refill ? String(refill.amount) : "0");
+      }
+      if (keys.length === 0) return { outcome: "VALID", limits: [] };
+
+      const reply = await consumeScript(keys.length)(keys, args);
+      const outcome = OUTCOMES[reply[0]!];
+      if (!outcome) throw new Error(`consume script answered an unknown outcome ${reply[0]}`);
+      const counted = outcome === "VALID";
+      // The script judged with the counts it returns; repeating the pure math here gives the same verdicts.
+      const limits: LimitResult[] = plan.limits.map((check, i) => {
+        const { reset, elapsed } = positions[i]!;
+        const verdict = evaluateWindow({
+          current: reply[2 * i + 2]!,
+          previous: reply[2 * i + 3]!,
+          elapsed,
+          duration: check.duration,
+          limit: check.limit,
+          cost: check.cost,
+        });
+        return {
+          limit: check.limit,
+          remaining: counted ? verdict.remaining : verdict.remainingIfNotCounted,
+          reset,
+          exceeded: verdict.exceeded,
+        };
+      });
+      return plan.credits ? { outcome, limits, credits: { remaining: reply[1]! } } : { outcome, limits };
+    },
+
+    async setCredits(tag, keyId, remaining, now) {
+      usable();
+      checkCount("remaining", remaining);
+      checkCount("now", now);
+      await redis.hset(creditsKey(tag, keyId), "remaining", String(remaining), "lastRefillAt", String(now));
+    },
+
+    async adjustCredits(tag, keyId, change) {
+      checkCount("value", change.value);
+      checkCount("now", change.now);
+      const balance = await credits(tag, keyId, change.operation, change.value, change.refill, change.now);
+      if (typeof balance !== "number") throw new Error("credits script answered no balance");
+      return balance;
+    },
+
+    async readCredits(tag, keyId, refill) {
+      usable();
+      if (!refill) {
+        const stored = await redis.hget(creditsKey(tag, keyId), "remaining");
+        return stored === null ? undefined : Number(stored);
+      }
+      return (await credits(tag, keyId, "read", 0, refill, 0)) ?? undefined;
+    },
+
+    async deleteCredits(tag, keyId) {
+      usable();
+      await redis.del(creditsKey(tag, keyId));
+    },
+
+    async ping() {
+      usable();
+      if (!(await pingRedis(redis))) throw new Error("redis counter store is unreachable");
+    },
+
+    async close() {
+      closed = true;
+    },
+  };
+}
+
+/** Refuses plans the window math cannot judge exactly: every number a safe integer, durations positive. */
+function checkPlan(plan: ConsumePlan): void {
+  if (!plan.tag) throw new TypeError("consume plan needs a tag");
+  checkCount("now", plan.now);
+  for (const limit of plan.limits) {
+    checkCount("limit", limit.limit);
+    checkCount("cost", limit.cost);
+    if (!Number.isSafeInteger(limit.duration) || limit.duration <= 0) {
+      throw new RangeError(`duration must be a positive integer, got ${limit.duration}`);
+    }
+  }
+  if (plan.credits) {
+    checkCount("cost", plan.credits.cost);
+    if (plan.credits.refill) {
+      checkCount("refill boundary", plan.credits.refill.boundary);
+      checkCount("refill amount", plan.credits.refill.amount);
+    }
+  }
+}
+
+function checkCount(name: string, value: number): void {
+  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative safe integer, got ${value}`);
+}
