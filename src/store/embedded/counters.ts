@@ -93,7 +93,7 @@ export async function createEmbeddedCounterStore(options: { dir: string }): Prom
       });
       const credits = plan.credits;
       // A key whose balance is missing is treated as holding 0: fail closed, never hand out unpaid uses.
-      const balance = credits && (refilled(plan.tag, credits.keyId, credits.refill) ?? null);
+      const balance = credits ? refilled(plan.tag, credits.keyId, credits.refill) : undefined;
       const available = balance ? balance.remaining : 0;
       const outcome: ConsumeResult["outcome"] = judged.some((j) => j.verdict.exceeded)
         ? "RATE_LIMITED"

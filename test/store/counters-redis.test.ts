@@ -1,0 +1,187 @@
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { describe, expect, inject, it } from "vitest";
+import { startRedisServer } from "../../scripts/redis-server.mjs";
+import type { ConsumePlan } from "../../src/store/ports.js";
+import { closeRedis, createRedisConnection } from "../../src/store/redis/connection.js";
+import { createRedisCounterStore } from "../../src/store/redis/counters.js";
+import { hashedPart } from "../../src/store/redis/keys.js";
+import { runCounterStoreContract } from "./counters.contract.js";
+import { counterBackends, openCounterStore } from "./counters.harness.js";
+
+runCounterStoreContract("redis", () => openCounterStore("redis"));
+
+const repo = fileURLToPath(new URL("../..", import.meta.url));
+const worker = fileURLToPath(new URL("./fixtures/counters-worker.ts", import.meta.url));
+const redisBackend = counterBackends().find((b) => b.name === "redis")!;
+const T = 1_700_000_012_345;
+
+/** Starts one worker per share, releases them together once all are connected, and sums their outcomes. */
+async function runWorkers(prefix: string, plan: ConsumePlan, shares: number[]): Promise<Record<string, number>> {
+  const children = shares.map((count) =>
+    spawn(process.execPath, ["--import", "tsx", worker, JSON.stringify({ url: inject("redisUrl"), prefix, count, plan })], {
+      cwd: repo,
+      stdio: ["pipe", "pipe", "pipe"],
+    }),
+  );
+  try {
+    const runs = children.map((child) => {
+      let stderr = "";
+      child.stderr!.on("data", (chunk) => (stderr += chunk));
+      const lines = createInterface({ input: child.stdout! });
+      let onReady: () => void;
+      const ready = new Promise<void>((resolve) => (onReady = resolve));
+      const done = new Promise<Record<string, number>>((resolve, reject) => {
+        lines.on("line", (line) => {
+          if (line === "ready") onReady();
+          else if (line.startsWith("done ")) resolve(JSON.parse(line.slice(5)));
+        });
+        child.on("exit", (code) => reject(new Error(`worker exited (${code}) without a result: ${stderr}`)));
+      });
+      return { ready, done };
+    });
+    await Promise.all(runs.map((run) => run.ready));
+    for (const child of children) child.stdin!.write("go\n");
+    const totals: Record<string, number> = {};
+    for (const outcomes of await Promise.all(runs.map((run) => run.done))) {
+      for (const [outcome, n] of Object.entries(outcomes)) totals[outcome] = (totals[outcome] ?? 0) + n;
+    }
+    return totals;
+  } finally {
+    for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+  }
+}
+
+describe("redis counters across processes", () => {
+  it("3 processes firing 500 consumes at 100 credits at once get exactly 100 VALID and leave 0", async () => {
+    const handle = await redisBackend.open();
+    try {
+      const store = createRedisCounterStore({ redis: handle.redis, keyPrefix: handle.prefix });
+      await store.setCredits("key_multi", "key_multi", 100, T);
+      const plan: ConsumePlan = { tag: "key_multi", now: T, limits: [], credits: { keyId: "key_multi", cost: 1 } };
+      expect(await runWorkers(handle.prefix, plan, [167, 167, 166])).toEqual({ VALID: 100, USAGE_EXCEEDED: 400 });
+      expect(await store.readCredits("key_multi", "key_multi")).toBe(0);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it("3 processes firing 300 consumes against 100/window at once get exactly 100 VALID", async () => {
+    const handle = await redisBackend.open();
+    try {
+      const store = createRedisCounterStore({ redis: handle.redis, keyPrefix: handle.prefix });
+      const check = { bucket: "key:key_rl:default", limit: 100, duration: 60_000, cost: 1 };
+      const plan: ConsumePlan = { tag: "key_rl", now: T, limits: [check] };
+      expect(await runWorkers(handle.prefix, plan, [100, 100, 100])).toEqual({ VALID: 100, RATE_LIMITED: 200 });
+      expect((await store.consume({ ...plan, limits: [{ ...check, cost: 0 }] })).limits).toEqual([
+        { limit: 100, remaining: 0, reset: 1_700_000_040_000, exceeded: false },
+      ]);
+    } finally {
+      await handle.close();
+    }
+  });
+});
+
+describe("redis counters layout", () => {
+  it("keeps every counter of a step under the step's hash tag; windows expire after 2 × duration, balances never", async () => {
+    const handle = await redisBackend.open();
+    try {
+      const store = createRedisCounterStore({ redis: handle.redis, keyPrefix: handle.prefix });
+      await store.setCredits("id_shared", "key_1", 10, T);
+      const result = await store.consume({
+        tag: "id_shared",
+        now: T,
+        limits: [
+          { bucket: "identity:id_shared:tokens", limit: 5, duration: 60_000, cost: 2 },
+          { bucket: "key:key_1:daily{x}", limit: 100, duration: 86_400_000, cost: 1 },
+        ],
+        credits: { keyId: "key_1", cost: 3 },
+      });
+      expect(result.outcome).toBe("VALID");
+      expect(result.credits).toEqual({ remaining: 7 });
+      const [, keys] = await handle.redis.scan("0", "MATCH", `${handle.prefix}:*`, "COUNT", 1000);
+      expect(keys).toHaveLength(3);
+      expect(keys.map(hashedPart)).toEqual(["id_shared", "id_shared", "id_shared"]);
+      const byKind = Object.fromEntries(
+        await Promise.all(keys.map(async (key) => [key.includes(":rl:") ? (key.includes("tokens") ? "minute" : "day") : "credits", { key, ttl: await handle.redis.pttl(key) }])),
+      );
+      expect(await handle.redis.get(byKind.minute.key)).toBe("2");
+      expect(byKind.minute.ttl).toBeGreaterThan(110_000);
+      expect(byKind.minute.ttl).toBeLessThanOrEqual(120_000);
+      expect(byKind.day.ttl).toBeGreaterThan(2 * 86_400_000 - 10_000);
+      expect(byKind.credits.ttl).toBe(-1);
+      expect(await handle.redis.hgetall(byKind.credits.key)).toEqual({ remaining: "7", lastRefillAt: String(T) });
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it("keeps working after Redis lost its script cache (EVALSHA falls back to EVAL)", async () => {
+    const handle = await redisBackend.open();
+    try {
+      const store = createRedisCounterStore({ redis: handle.redis, keyPrefix: handle.prefix });
+      await store.setCredits("key_f", "key_f", 3, T);
+      const plan: ConsumePlan = { tag: "key_f", now: T, limits: [], credits: { keyId: "key_f", cost: 1 } };
+      expect((await store.consume(plan)).credits).toEqual({ remaining: 2 });
+      await handle.redis.script("FLUSH");
+      expect((await store.consume(plan)).credits).toEqual({ remaining: 1 });
+      await handle.redis.script("FLUSH");
+      expect(await store.adjustCredits("key_f", "key_f", { operation: "increment", value: 4, now: T })).toBe(5);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it("keeps balances up to 2^53 − 1 exact (Lua never prints a value back into Redis)", async () => {
+    const handle = await redisBackend.open();
+    try {
+      const store = createRedisCounterStore({ redis: handle.redis, keyPrefix: handle.prefix });
+      const big = 2 ** 53 - 1;
+      await store.setCredits("key_big", "key_big", big - 10, T);
+      const refill = { boundary: T + 1, amount: big };
+      const result = await store.consume({ tag: "key_big", now: T + 1, limits: [], credits: { keyId: "key_big", cost: 1, refill } });
+      expect(result.credits).toEqual({ remaining: big - 1 });
+      expect(await store.adjustCredits("key_big", "key_big", { operation: "decrement", value: 2 ** 52, now: T })).toBe(big - 1 - 2 ** 52);
+    } finally {
+      await handle.close();
+    }
+  });
+});
+
+describe("redis counters failure", () => {
+  it("fails closed: with redis-server gone every method rejects quickly, none reports VALID", async () => {
+    const server = await startRedisServer();
+    const redis = await createRedisConnection({ url: server.url });
+    try {
+      const store = createRedisCounterStore({ redis });
+      await store.setCredits("key_d", "key_d", 5, T);
+      const plan: ConsumePlan = {
+        tag: "key_d",
+        now: T,
+        limits: [{ bucket: "key:key_d:default", limit: 10, duration: 60_000, cost: 1 }],
+        credits: { keyId: "key_d", cost: 1 },
+      };
+      expect((await store.consume(plan)).outcome).toBe("VALID");
+      await server.stop();
+      const started = Date.now();
+      await expect(store.consume(plan)).rejects.toThrow();
+      await expect(store.readCredits("key_d", "key_d")).rejects.toThrow();
+      await expect(store.adjustCredits("key_d", "key_d", { operation: "increment", value: 1, now: T })).rejects.toThrow();
+      await expect(store.setCredits("key_d", "key_d", 1, T)).rejects.toThrow();
+      await expect(store.deleteCredits("key_d", "key_d")).rejects.toThrow();
+      await expect(store.ping()).rejects.toThrow(/unreachable/);
+      expect(Date.now() - started).toBeLessThan(3_000);
+    } finally {
+      await closeRedis(redis);
+      await server.stop();
+    }
+  });
+
+  it("rejects every call once closed", async () => {
+    const store = await openCounterStore("redis");
+    await store.close();
+    await expect(store.consume({ tag: "key_c", now: T, limits: [] })).rejects.toThrow(/closed/);
+    await expect(store.readCredits("key_c", "key_c")).rejects.toThrow(/closed/);
+  });
+});
