@@ -1,0 +1,124 @@
+import { appendFile, open } from "node:fs/promises";
+import type { VerificationEvent } from "../ports.js";
+
+/**
+ * Event segments on disk: one JSON-lines file per hour of event time, named by the hour's start in unix ms
+ * (`<dir>/events/1714568400000.jsonl`). The span is fixed rather than configurable so a segment's time range
+ * follows from its name alone, whatever the configuration was when it was written.
+ */
+export const SEGMENT_MS = 3_600_000;
+const NAME = /^(-?\d+)\.jsonl$/;
+const CHUNK = 1 << 20;
+const NEWLINE = 0x0a;
+
+export const segmentStart = (time: number): number => Math.floor(time / SEGMENT_MS) * SEGMENT_MS;
+export const segmentFileName = (start: number): string => `${start}.jsonl`;
+
+/** The start of the segment a file name denotes, or undefined for files that are not segments. */
+export function parseSegmentFileName(name: string): number | undefined {
+  const match = NAME.exec(name);
+  if (!match) return undefined;
+  const start = Number(match[1]);
+  return Number.isSafeInteger(start) && start % SEGMENT_MS === 0 ? start : undefined;
+}
+
+/** One event as one line. Field order is fixed: readers rely on `"workspaceId":"..."` appearing verbatim. */
+export function encodeEvent(event: VerificationEvent): string {
+  return `${JSON.stringify({
+    time: event.time,
+    workspaceId: event.workspaceId,
+    apiId: event.apiId,
+    keyId: event.keyId,
+    identityId: event.identityId,
+    outcome: event.outcome,
+    tags: event.tags ?? [],
+    creditsSpent: event.creditsSpent,
+    latencyMs: event.latencyMs,
+    requestId: event.requestId,
+  })}\n`;
+}
+
+/** The cheap pre-check for a line of this workspace: absent means the line cannot match. */
+export const workspaceNeedle = (workspaceId: string): string => `"workspaceId":${JSON.stringify(workspaceId)},`;
+
+/** Parses one line; a torn or foreign line gives undefined and is skipped by readers. */
+export function decodeEvent(line: string): VerificationEvent | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== "object" || value === null) return undefined;
+  const event = value as VerificationEvent;
+  const valid =
+    typeof event.time === "number" &&
+    typeof event.workspaceId === "string" &&
+    typeof event.outcome === "string" &&
+    Array.isArray(event.tags);
+  return valid ? event : undefined;
+}
+
+/**
+ * Streams the complete lines of a file to `onLine`, chunk by chunk, so a segment of any size reads in bounded
+ * memory. A last line without its newline is passed too: a torn one fails to decode and is skipped by the caller.
+ * A missing file (deleted by retention meanwhile) reads as empty.
+ */
+export async function readLines(path: string, onLine: (line: string) => void): Promise<void> {
+  const file = await open(path, "r").catch((e) => (e.code === "ENOENT" ? undefined : Promise.reject(e)));
+  if (!file) return;
+  try {
+    const buffer = Buffer.alloc(CHUNK);
+    let carry = Buffer.alloc(0);
+    for (;;) {
+      const { bytesRead } = await file.read(buffer, 0, CHUNK, null);
+      if (bytesRead === 0) break;
+      const data = carry.length ? Buffer.concat([carry, buffer.subarray(0, bytesRead)]) : buffer.subarray(0, bytesRead);
+      let from = 0;
+      for (let nl = data.indexOf(NEWLINE, from); nl >= 0; nl = data.indexOf(NEWLINE, from)) {
+        if (nl > from) onLine(data.toString("utf8", from, nl));
+        from = nl + 1;
+      }
+      carry = Buffer.from(data.subarray(from)); // copied: `buffer` is reused by the next read
+    }
+    if (carry.length) onLine(carry.toString("utf8"));
+  } finally {
+    await file.close();
+  }
+}
+
+/** Number of newline-terminated lines in a file (0 when missing): a segment's event count for retention. */
+export async function countLines(path: string): Promise<number> {
+  const file = await open(path, "r").catch((e) => (e.code === "ENOENT" ? undefined : Promise.reject(e)));
+  if (!file) return 0;
+  try {
+    const buffer = Buffer.alloc(CHUNK);
+    let count = 0;
+    for (;;) {
+      const { bytesRead } = await file.read(buffer, 0, CHUNK, null);
+      if (bytesRead === 0) return count;
+      const data = buffer.subarray(0, bytesRead);
+      for (let i = data.indexOf(NEWLINE); i >= 0; i = data.indexOf(NEWLINE, i + 1)) count += 1;
+    }
+  } finally {
+    await file.close();
+  }
+}
+
+/** Whether a file is empty or ends with a newline, i.e. appending to it cannot glue onto a torn line. */
+export async function endsCleanly(path: string): Promise<boolean> {
+  const file = await open(path, "r").catch((e) => (e.code === "ENOENT" ? undefined : Promise.reject(e)));
+  if (!file) return true;
+  try {
+    const { size } = await file.stat();
+    if (size === 0) return true;
+    const last = Buffer.alloc(1);
+    await file.read(last, 0, 1, size - 1);
+    return last[0] === NEWLINE;
+  } finally {
+    await file.close();
+  }
+}
+
+/** Appends lines in one write (O_APPEND: bytes already in the file are never touched). */
+export const appendLines = (path: string, text: string): Promise<void> => appendFile(path, text, "utf8");

@@ -1,0 +1,137 @@
+import { mkdir, readdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { systemClock, type Clock } from "../../domain/clock.js";
+import { createEventCounter } from "../event-aggregation.js";
+import { createEventBatcher, type EventBatchingOptions, type EventStoreStats, type WriteOutcome } from "../event-batcher.js";
+import type { VerificationEvent, VerificationEventStore } from "../ports.js";
+import {
+  SEGMENT_MS, appendLines, countLines, decodeEvent, encodeEvent, endsCleanly, parseSegmentFileName, readLines,
+  segmentFileName, segmentStart, workspaceNeedle,
+} from "./event-segments.js";
+
+export interface EventRetention {
+  /** Segments entirely older than this are deleted. Default 30 days. */
+  maxAgeMs?: number;
+  /** Past this many stored events the oldest segments are deleted (never the newest one). Default 10 million. */
+  maxEvents?: number;
+}
+
+export interface EmbeddedEventStore extends VerificationEventStore {
+  stats(): EventStoreStats & { segments: number };
+}
+
+interface Segment {
+  /** Events in the file; unknown for files found at start-up until retention first needs it. */
+  count?: number;
+  /** Known to end with a newline (or to be absent), so the next append starts a fresh line. */
+  clean: boolean;
+}
+
+const DAY = 86_400_000;
+
+/**
+ * Opens the embedded verification-event store: batches (event-batcher.ts) appended to hourly JSON-lines segments in
+ * `<dir>/events/`. Appends are not fsynced (analytics, not acknowledged writes) and never rewrite earlier bytes; a
+ * line torn by a crash is terminated before the next append and skipped on read. Retention runs at every flush:
+ * whole segments older than `maxAgeMs` go, then the oldest while more than `maxEvents` events are stored.
+ * The directory is the data directory, whose lock the document store holds; one process writes it.
+ */
+export async function createEmbeddedEventStore(
+  options: { dir: string; retention?: EventRetention; clock?: Clock } & EventBatchingOptions,
+): Promise<EmbeddedEventStore> {
+  const clock = options.clock ?? systemClock;
+  const maxAgeMs = options.retention?.maxAgeMs ?? 30 * DAY;
+  const maxEvents = options.retention?.maxEvents ?? 10_000_000;
+  const eventsDir = join(options.dir, "events");
+  await mkdir(eventsDir, { recursive: true });
+  const segments = new Map<number, Segment>();
+  for (const name of await readdir(eventsDir)) {
+    const start = parseSegmentFileName(name);
+    if (start !== undefined) segments.set(start, { clean: false });
+  }
+  const pathOf = (start: number) => join(eventsDir, segmentFileName(start));
+  const oldestFirst = () => [...segments.keys()].sort((a, b) => a - b);
+
+  async function write(batch: VerificationEvent[]): Promise<WriteOutcome> {
+    const groups = new Map<number, { events: VerificationEvent[]; text: string[] }>();
+    let dropped = 0;
+    for (const event of batch) {
+      let line: string;
+      try {
+        line = encodeEvent(event);
+      } catch {
+        dropped += 1; // not serialisable (e.g. a cycle): it could never be written
+        continue;
+      }
+      const start = segmentStart(event.time);
+      let group = groups.get(start);
+      if (!group) groups.set(start, (group = { events: [], text: [] }));
+      group.events.push(event);
+      group.text.push(line);
+    }
+    const retry: VerificationEvent[] = [];
+    let error: unknown;
+    for (const [start, group] of groups) {
+      const segment: Segment = segments.get(start) ?? { count: 0, clean: true };
+      try {
+        const lead = segment.clean || (await endsCleanly(pathOf(start))) ? "" : "\n";
+        await appendLines(pathOf(start), lead + group.text.join(""));
+        segment.clean = true;
+        if (segment.count !== undefined) segment.count += group.events.length + (lead ? 1 : 0);
+        segments.set(start, segment);
+      } catch (e) {
+        // Part of the text may be on disk: the next append terminates it first, and retention recounts the file.
+        segments.set(start, { clean: false });
+        retry.push(...group.events);
+        error = e;
+      }
+    }
+    return { retry, dropped, error };
+  }
+
+  async function enforceRetention(): Promise<void> {
+    const cutoff = clock.now() - maxAgeMs;
+    for (const start of oldestFirst()) {
+      if (start + SEGMENT_MS > cutoff) break;
+      await remove(start);
+    }
+    if (segments.size <= 1) return;
+    let total = 0;
+    for (const [start, segment] of segments) {
+      segment.count ??= await countLines(pathOf(start));
+      total += segment.count;
+    }
+    for (const start of oldestFirst()) {
+      if (total <= maxEvents || segments.size <= 1) break;
+      total -= segments.get(start)!.count!;
+      await remove(start);
+    }
+  }
+
+  async function remove(start: number): Promise<void> {
+    await rm(pathOf(start), { force: true });
+    segments.delete(start);
+  }
+
+  const batcher = createEventBatcher({ ...options, write, afterFlush: enforceRetention });
+
+  return {
+    record: batcher.record,
+    flush: batcher.flush,
+    close: batcher.close,
+    stats: () => ({ ...batcher.stats(), segments: segments.size }),
+    async aggregate(query) {
+      const counter = createEventCounter(query);
+      const needle = workspaceNeedle(query.workspaceId);
+      const overlapping = oldestFirst().filter((start) => start < query.until && start + SEGMENT_MS > query.since);
+      for (const start of overlapping) {
+        await readLines(pathOf(start), (line) => {
+          if (!line.includes(needle)) return;
+          const event = decodeEvent(line);
+          if (event) counter.add(event);
+        });
+      }
+      return counter.result();
+    },
+  };
+}

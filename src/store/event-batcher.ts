@@ -1,0 +1,184 @@
+import { clearInterval, setImmediate, setInterval } from "node:timers";
+import type { VerificationEvent } from "./ports.js";
+
+/** Counters an event store exposes beyond the port, for health pages and tests. */
+export interface EventStoreStats {
+  /** Events waiting in memory for the next write. */
+  buffered: number;
+  /** Events the backend accepted. */
+  written: number;
+  /** Events lost: buffer overflow, recorded after close, refused by the backend, or unwritten at close. */
+  dropped: number;
+  /** Writes that failed (their events were queued again, unless the backend refused them for good). */
+  failedWrites: number;
+  /** Message of the most recent write or maintenance failure. */
+  lastError?: string;
+}
+
+export interface EventBatchingOptions {
+  /** Events per write; a buffer this full triggers a write without waiting for the timer. Default 1000. */
+  batchSize?: number;
+  /** Period of the background flush. Default 1000 ms. */
+  flushIntervalMs?: number;
+  /** Hard bound on buffered events; beyond it the oldest are dropped. Default 100 000. */
+  maxBuffered?: number;
+}
+
+/** What a write did when it did not simply succeed: events to try again later, events lost for good. */
+export interface WriteOutcome {
+  retry?: VerificationEvent[];
+  dropped?: number;
+  error?: unknown;
+}
+
+export interface EventBatcher {
+  record(event: VerificationEvent): void;
+  flush(): Promise<void>;
+  close(): Promise<void>;
+  stats(): EventStoreStats;
+}
+
+/** A fixed-capacity FIFO that overwrites its oldest entry when full, so a push is O(1) and memory is bounded. */
+class EventRing {
+  private readonly slots: (VerificationEvent | undefined)[] = [];
+  private head = 0;
+  size = 0;
+  constructor(readonly capacity: number) {}
+
+  /** Appends; returns true when the oldest event had to go to make room. */
+  push(event: VerificationEvent): boolean {
+    if (this.size === this.capacity) {
+      this.slots[this.head] = event;
+      this.head = (this.head + 1) % this.capacity;
+      return true;
+    }
+    this.slots[(this.head + this.size) % this.capacity] = event;
+    this.size += 1;
+    return false;
+  }
+
+  /** Puts events back in front (they are older than anything queued); returns how many did not fit. */
+  unshift(events: VerificationEvent[]): number {
+    const room = this.capacity - this.size;
+    const kept = events.length > room ? events.slice(events.length - room) : events;
+    for (let i = kept.length - 1; i >= 0; i--) {
+      this.head = (this.head - 1 + this.capacity) % this.capacity;
+      this.slots[this.head] = kept[i];
+      this.size += 1;
+    }
+    return events.length - kept.length;
+  }
+
+  take(max: number): VerificationEvent[] {
+    const n = Math.min(max, this.size);
+    const out = new Array<VerificationEvent>(n);
+    for (let i = 0; i < n; i++) {
+      out[i] = this.slots[this.head]!;
+      this.slots[this.head] = undefined;
+      this.head = (this.head + 1) % this.capacity;
+    }
+    this.size -= n;
+    return out;
+  }
+}
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/**
+ * The buffering shared by every event adapter: `record` only pushes into a bounded ring (O(1), never awaits, never
+ * throws) and a single writer drains it in batches off the request path, on a timer, when a batch is full, or on
+ * `flush()`. `write` throwing means nothing of the batch was stored: the batch goes back in front to be retried.
+ * While writes fail, only the timer retries, so a dead backend costs one attempt per interval, not one per batch.
+ * `afterFlush` runs at the end of every drain (retention checks); its failures are recorded, never thrown.
+ * Timers are unref'ed: a batcher never keeps a process alive. After `close()` events are dropped and counted.
+ */
+export function createEventBatcher(options: EventBatchingOptions & {
+  write(batch: VerificationEvent[]): Promise<WriteOutcome | void>;
+  afterFlush?(): Promise<void>;
+}): EventBatcher {
+  const batchSize = Math.max(1, options.batchSize ?? 1000);
+  const ring = new EventRing(Math.max(batchSize, options.maxBuffered ?? 100_000));
+  const stats: Omit<EventStoreStats, "buffered"> = { written: 0, dropped: 0, failedWrites: 0 };
+  let closed = false;
+  let failing = false;
+  let scheduled = false;
+  let running: Promise<void> | undefined;
+
+  async function drain(): Promise<void> {
+    let failure: unknown;
+    while (ring.size > 0) {
+      const batch = ring.take(batchSize);
+      let outcome: WriteOutcome | void;
+      try {
+        outcome = await options.write(batch);
+      } catch (error) {
+        outcome = { retry: batch, error };
+      }
+      const retry = outcome?.retry ?? [];
+      stats.dropped += outcome?.dropped ?? 0;
+      stats.written += batch.length - retry.length - (outcome?.dropped ?? 0);
+      if (outcome?.error !== undefined || retry.length > 0) {
+        stats.failedWrites += 1;
+        stats.lastError = messageOf(outcome?.error ?? "write failed");
+        failure = outcome?.error ?? new Error(stats.lastError);
+      }
+      if (retry.length > 0) {
+        stats.dropped += ring.unshift(retry);
+        break; // the backend is failing: leave the rest for the next tick
+      }
+    }
+    failing = failure !== undefined;
+    if (options.afterFlush) {
+      await options.afterFlush().catch((error: unknown) => {
+        stats.lastError = messageOf(error);
+      });
+    }
+    if (failure !== undefined) throw failure;
+  }
+
+  /** Starts the single writer, or joins the one already draining (it drains until the ring is empty). */
+  function pump(): Promise<void> {
+    running ??= drain().finally(() => {
+      running = undefined;
+    });
+    return running;
+  }
+
+  const ignore = () => {};
+  const timer = setInterval(() => {
+    if (!closed) pump().catch(ignore);
+  }, options.flushIntervalMs ?? 1000);
+  timer.unref();
+
+  return {
+    record(event) {
+      try {
+        if (closed || typeof event !== "object" || event === null) {
+          stats.dropped += 1;
+          return;
+        }
+        if (ring.push(event)) stats.dropped += 1;
+        if (ring.size >= batchSize && !scheduled && !running && !failing) {
+          scheduled = true;
+          // Not inline: the write's serialisation would run on this request's stack.
+          setImmediate(() => {
+            scheduled = false;
+            pump().catch(ignore);
+          }).unref();
+        }
+      } catch {
+        stats.dropped += 1;
+      }
+    },
+    flush: pump,
+    async close() {
+      if (closed) return running?.catch(ignore);
+      closed = true;
+      clearInterval(timer);
+      await pump().catch(ignore);
+      // What the last attempt could not write is lost now; count it rather than keep it.
+      stats.dropped += ring.take(ring.size).length;
+    },
+    stats: () => ({ ...stats, buffered: ring.size }),
+  };
+}

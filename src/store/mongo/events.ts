@@ -1,0 +1,72 @@
+import { MongoBulkWriteError, MongoServerError, type Db } from "mongodb";
+import { createEventBatcher, type EventBatchingOptions, type EventStoreStats } from "../event-batcher.js";
+import type { VerificationEventStore } from "../ports.js";
+import {
+  EVENTS_COLLECTION, bucketRow, eventAggregatePipeline, eventDocument, eventIndexes, eventsCollectionOptions,
+  expireAfterSecondsFor, type EventDocument,
+} from "./events-filters.js";
+
+export interface MongoEventStore extends VerificationEventStore {
+  stats(): EventStoreStats;
+}
+
+const NAMESPACE_EXISTS = 48;
+
+/**
+ * Makes sure `verification_events` is a time-series collection with the wanted TTL and its index. Creating it
+ * races harmlessly with another instance (NamespaceExists is success); a TTL changed in configuration is applied
+ * with collMod; a plain collection of that name is refused rather than silently used without expiry.
+ */
+async function ensureEventsCollection(db: Db, maxAgeMs: number | undefined): Promise<void> {
+  const wanted = eventsCollectionOptions(maxAgeMs);
+  const [existing] = await db.listCollections({ name: EVENTS_COLLECTION }).toArray();
+  if (!existing) {
+    await db.createCollection(EVENTS_COLLECTION, wanted).catch((error: unknown) => {
+      if (!(error instanceof MongoServerError && error.code === NAMESPACE_EXISTS)) throw error;
+    });
+  } else if (existing.type !== "timeseries") {
+    throw new Error(`collection ${db.databaseName}.${EVENTS_COLLECTION} exists but is not a time-series collection`);
+  } else if ((existing as { options?: { expireAfterSeconds?: unknown } }).options?.expireAfterSeconds !== wanted.expireAfterSeconds) {
+    await db.command({ collMod: EVENTS_COLLECTION, expireAfterSeconds: wanted.expireAfterSeconds });
+  }
+  await db.collection(EVENTS_COLLECTION).createIndexes(eventIndexes());
+}
+
+/**
+ * Opens the MongoDB verification-event store on `db` (the caller owns and closes the client): batches
+ * (event-batcher.ts) go to a time-series collection with insertMany({ordered: false}); MongoDB expires them after
+ * `retention.maxAgeMs` (default 30 days; a count bound has no server-side equivalent and is not offered).
+ * A batch that fails as a whole is retried, so after a transient failure an event may be stored twice; documents
+ * the server refuses one by one are dropped and counted.
+ */
+export async function createMongoEventStore(
+  options: { db: Db; retention?: { maxAgeMs?: number } } & EventBatchingOptions,
+): Promise<MongoEventStore> {
+  expireAfterSecondsFor(options.retention?.maxAgeMs); // refuse a bad retention before touching the server
+  await ensureEventsCollection(options.db, options.retention?.maxAgeMs);
+  const collection = options.db.collection<EventDocument>(EVENTS_COLLECTION);
+
+  const batcher = createEventBatcher({
+    ...options,
+    async write(batch) {
+      try {
+        await collection.insertMany(batch.map(eventDocument), { ordered: false });
+      } catch (error) {
+        if (!(error instanceof MongoBulkWriteError)) throw error;
+        const refused = Array.isArray(error.writeErrors) ? error.writeErrors.length : error.writeErrors ? 1 : 0;
+        return { dropped: refused, error };
+      }
+    },
+  });
+
+  return {
+    record: batcher.record,
+    flush: batcher.flush,
+    close: batcher.close,
+    stats: batcher.stats,
+    async aggregate(query) {
+      const rows = await collection.aggregate(eventAggregatePipeline(query)).toArray();
+      return rows.map(bucketRow);
+    },
+  };
+}

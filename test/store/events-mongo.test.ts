@@ -1,0 +1,83 @@
+import { randomUUID } from "node:crypto";
+import { MongoClient, type Db } from "mongodb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMongoEventStore } from "../../src/store/mongo/events.js";
+import { runEventStoreContract } from "./events.contract.js";
+
+const mongoUrl = process.env.MONGODB_URL;
+
+// No MongoDB server can be installed on the build machines; CI or a developer with one sets MONGODB_URL.
+// The collection options, $match and pipeline are checked without a server in events-mongo-filters.test.ts.
+const skipReason = mongoUrl ? "" : " [skipped: MONGODB_URL is unset and no MongoDB server runs here]";
+
+(mongoUrl ? describe : describe.skip)(`mongo verification events${skipReason}`, () => {
+  const runPrefix = `keyward_events_${randomUUID().slice(0, 8)}`;
+  const databases: Db[] = [];
+  let client: MongoClient;
+  /** A database of its own per store, dropped after the file. */
+  const freshDb = () => {
+    const db = client.db(`${runPrefix}_${databases.length + 1}`);
+    databases.push(db);
+    return db;
+  };
+
+  beforeAll(async () => {
+    client = await new MongoClient(mongoUrl!, { serverSelectionTimeoutMS: 5000 }).connect();
+  });
+  afterAll(async () => {
+    try {
+      for (const db of databases) await db.dropDatabase();
+    } finally {
+      await client?.close();
+    }
+  });
+
+  // Retention is the server's TTL monitor (it runs once a minute), so the clock-driven cases do not apply.
+  runEventStoreContract("mongo", (options) => createMongoEventStore({ db: freshDb(), ...options }), { clockRetention: false });
+
+  describe("collection set-up", () => {
+    it("creates verification_events as a time-series collection expiring after the retention", async () => {
+      const db = freshDb();
+      const store = await createMongoEventStore({ db, retention: { maxAgeMs: 7 * 86_400_000 } });
+      await store.close();
+      const [info] = await db.listCollections({ name: "verification_events" }).toArray();
+      expect(info).toMatchObject({
+        type: "timeseries",
+        options: { expireAfterSeconds: 604_800, timeseries: { timeField: "time", metaField: "meta", granularity: "seconds" } },
+      });
+      const indexes = await db.collection("verification_events").listIndexes().toArray();
+      expect(indexes.find((index) => index.name === "workspace_time")?.key).toStrictEqual({ "meta.workspaceId": 1, time: 1 });
+    });
+
+    it("opens an existing collection again and applies a changed retention", async () => {
+      const db = freshDb();
+      await (await createMongoEventStore({ db })).close();
+      await (await createMongoEventStore({ db })).close();
+      await (await createMongoEventStore({ db, retention: { maxAgeMs: 3_600_000 } })).close();
+      const [info] = await db.listCollections({ name: "verification_events" }).toArray();
+      expect(info).toMatchObject({ type: "timeseries", options: { expireAfterSeconds: 3_600 } });
+    });
+
+    it("refuses a plain collection of the same name instead of writing events that never expire", async () => {
+      const db = freshDb();
+      await db.createCollection("verification_events");
+      await expect(createMongoEventStore({ db })).rejects.toThrow("exists but is not a time-series collection");
+    });
+
+    it("stores the event as a document with a Date time and meta", async () => {
+      const db = freshDb();
+      const store = await createMongoEventStore({ db });
+      const time = 1_700_002_800_123;
+      store.record({
+        time, workspaceId: "ws_1", apiId: "api_1", keyId: "key_1", identityId: "id_1", outcome: "VALID", tags: ["eu"],
+        creditsSpent: 1, latencyMs: 0.5, requestId: "req_1",
+      });
+      await store.close();
+      const docs = await db.collection("verification_events").find({}, { projection: { _id: 0 } }).toArray();
+      expect(docs).toStrictEqual([{
+        time: new Date(time), meta: { workspaceId: "ws_1", apiId: "api_1", keyId: "key_1", identityId: "id_1" },
+        outcome: "VALID", tags: ["eu"], creditsSpent: 1, latencyMs: 0.5, requestId: "req_1",
+      }]);
+    });
+  });
+});
