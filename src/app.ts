@@ -11,7 +11,11 @@ import { createApisService } from "./services/apis-service.js";
 import { createLivenessService } from "./services/liveness-service.js";
 import { createRootKeysService } from "./services/root-keys-service.js";
 import { createWorkspacesService } from "./services/workspaces-service.js";
-import type { DocumentStore } from "./store/ports.js";
+import { KeysService } from "../gen/keyward/v1/keys_pb.js";
+import { createKeyCache, createLocalInvalidationBus, type InvalidationBus } from "./services/key-cache.js";
+import { viewKey } from "./services/keys/key-context.js";
+import { createKeysService } from "./services/keys/keys-service.js";
+import type { CounterStore, DocumentStore, VerificationEventStore } from "./store/ports.js";
 import { registerOperations } from "./transport/connect.js";
 import { registerHealth } from "./transport/health.js";
 import { createPipeline, operationsOf } from "./transport/pipeline.js";
@@ -20,6 +24,10 @@ import { routesOf } from "./transport/rest/routes.js";
 
 export interface AppOptions {
   documents: DocumentStore;
+  counters: CounterStore;
+  events: VerificationEventStore;
+  /** Carries key-cache invalidations to other instances; local when there are none. */
+  bus?: InvalidationBus;
   clock?: Clock;
   randomBytes?: RandomBytes;
   encryptionKey?: Buffer;
@@ -28,7 +36,7 @@ export interface AppOptions {
   ready?: () => Promise<boolean>;
 }
 
-const SERVICES: DescService[] = [ApisService, RootKeysService, WorkspacesService, LivenessService];
+const SERVICES: DescService[] = [ApisService, KeysService, RootKeysService, WorkspacesService, LivenessService];
 
 /**
  * Wires services, the pipeline and the transports into one request handler: Connect, gRPC and gRPC-Web through
@@ -38,8 +46,15 @@ export function createApp(options: AppOptions) {
   const clock = options.clock ?? systemClock;
   const randomBytes = options.randomBytes ?? ((size: number) => new Uint8Array(nodeRandomBytes(size)));
   const deps = { documents: options.documents, clock, randomBytes };
+  const cache = createKeyCache({ clock, bus: options.bus ?? createLocalInvalidationBus() });
+  const keysDeps = { ...deps, counters: options.counters, events: options.events, cache, encryptionKey: options.encryptionKey };
   const operations = [
-    ...operationsOf(ApisService, createApisService({ ...deps, encryptionConfigured: options.encryptionKey !== undefined })),
+    ...operationsOf(KeysService, createKeysService(keysDeps)),
+    ...operationsOf(ApisService, createApisService({
+      ...keysDeps,
+      encryptionConfigured: options.encryptionKey !== undefined,
+      viewKey: (key, view) => viewKey(keysDeps, key, view),
+    })),
     ...operationsOf(RootKeysService, createRootKeysService(deps)),
     ...operationsOf(WorkspacesService, createWorkspacesService(deps)),
     ...operationsOf(LivenessService, createLivenessService()),

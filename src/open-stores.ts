@@ -1,5 +1,20 @@
+import { join } from "node:path";
 import type { Config } from "./config.js";
-import type { DocumentStore } from "./store/ports.js";
+import { createLocalInvalidationBus, type InvalidationBus } from "./services/key-cache.js";
+import type { CounterStore, DocumentStore, VerificationEventStore } from "./store/ports.js";
+import { closeRedis, createRedisConnection, pingRedis } from "./store/redis/connection.js";
+
+/** Every backend the service runs on, chosen from the configuration. */
+export interface Stores {
+  documents: DocumentStore;
+  counters: CounterStore;
+  events: VerificationEventStore;
+  bus: InvalidationBus;
+  /** Readiness of what is configured beyond the documents (Redis). */
+  ready: () => Promise<boolean>;
+  describe: string;
+  close(): Promise<void>;
+}
 
 /** Opens the document store the configuration names: MongoDB when MONGODB_URL is set, else the embedded store. */
 export async function openDocumentStore(config: Pick<Config, "mongodbUrl" | "dataDir">): Promise<DocumentStore> {
@@ -9,4 +24,60 @@ export async function openDocumentStore(config: Pick<Config, "mongodbUrl" | "dat
   }
   const { createEmbeddedDocumentStore } = await import("./store/embedded/documents.js");
   return createEmbeddedDocumentStore({ dir: config.dataDir });
+}
+
+/**
+ * Documents in MongoDB or the embedded store; counters and cache invalidation in Redis or embedded; verification
+ * events beside the documents. The embedded parts keep their data under KEYWARD_DATA_DIR.
+ */
+export async function openStores(config: Pick<Config, "mongodbUrl" | "dataDir" | "redisUrl">): Promise<Stores> {
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    const documents = await openDocumentStore(config);
+    closers.push(() => documents.close());
+
+    let events: VerificationEventStore;
+    if (config.mongodbUrl) {
+      // Events get a client of their own: their batches never queue behind document operations.
+      const { MongoClient } = await import("mongodb");
+      const { clientOptionsFor, databaseNameFor } = await import("./store/mongo/connection.js");
+      const { createMongoEventStore } = await import("./store/mongo/events.js");
+      const client = await new MongoClient(config.mongodbUrl, clientOptionsFor(config.mongodbUrl)).connect();
+      closers.push(() => client.close());
+      events = await createMongoEventStore({ db: client.db(databaseNameFor(config.mongodbUrl)) });
+    } else {
+      const { createEmbeddedEventStore } = await import("./store/embedded/events.js");
+      events = await createEmbeddedEventStore({ dir: config.dataDir });
+    }
+    closers.push(() => events.close());
+
+    let counters: CounterStore;
+    let bus: InvalidationBus;
+    let ready = async () => true;
+    if (config.redisUrl) {
+      const redis = await createRedisConnection({ url: config.redisUrl, name: "keyward" });
+      closers.push(() => closeRedis(redis));
+      const { createRedisCounterStore } = await import("./store/redis/counters.js");
+      const { createRedisInvalidationBus } = await import("./store/redis/invalidation-bus.js");
+      counters = createRedisCounterStore({ redis });
+      bus = await createRedisInvalidationBus({ redis });
+      ready = () => pingRedis(redis);
+    } else {
+      const { createEmbeddedCounterStore } = await import("./store/embedded/counters.js");
+      counters = await createEmbeddedCounterStore({ dir: join(config.dataDir, "counters") });
+      closers.push(() => counters.close());
+      bus = createLocalInvalidationBus();
+    }
+    closers.push(() => bus.close());
+
+    const describe = `${config.mongodbUrl ? "mongodb" : `embedded (${config.dataDir})`}${config.redisUrl ? " + redis" : ""}`;
+    return { documents, counters, events, bus, ready, describe, close: () => closeAll(closers) };
+  } catch (error) {
+    await closeAll(closers);
+    throw error;
+  }
+}
+
+async function closeAll(closers: (() => Promise<void>)[]) {
+  for (const close of closers.reverse()) await close().catch(() => {});
 }

@@ -2,7 +2,10 @@ import type { ApisService } from "../../gen/keyward/v1/apis_pb.js";
 import type { Clock } from "../domain/clock.js";
 import { KeywardError, notFound } from "../domain/errors.js";
 import { newId, type RandomBytes } from "../domain/ids.js";
-import type { ApiRecord, DocumentStore } from "../store/ports.js";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { KeySchema } from "../../gen/keyward/v1/keys_pb.js";
+import type { ApiRecord, DocumentStore, KeyRecord } from "../store/ports.js";
+import { paginate } from "./pagination.js";
 import { authorize, type ServiceHandlers } from "./context.js";
 
 export interface ApisServiceDeps {
@@ -11,6 +14,8 @@ export interface ApisServiceDeps {
   randomBytes: RandomBytes;
   /** Whether recoverable keys can be stored: decides the default of `storeEncryptedKeys`. */
   encryptionConfigured: boolean;
+  /** A key as management calls show it (the keys service owns that view). */
+  viewKey: (key: KeyRecord, options: { decrypt: boolean }) => Promise<MessageInitShape<typeof KeySchema>>;
 }
 
 /** apis.*: create, read, soft-delete apis, and list their keys. */
@@ -62,9 +67,17 @@ export function createApisService(deps: ApisServiceDeps): ServiceHandlers<typeof
 
     async listKeys(request, { principal }) {
       authorize(principal, { resourceType: "api", action: "read_key", resourceId: request.apiId });
-      await loadApi(principal.workspaceId, request.apiId);
-      // Keys arrive with the keys issue; until then every api has none.
-      return { data: [], pagination: { hasMore: false }, total: 0n };
+      const api = await loadApi(principal.workspaceId, request.apiId);
+      if (request.decrypt) authorize(principal, { resourceType: "api", action: "decrypt_key", resourceId: api.id });
+      // v2 filters by externalId, v1 by ownerId: both name the identity.
+      const externalId = request.externalId ?? request.ownerId;
+      const identity = externalId === undefined ? undefined : await documents.identities.findByExternalId(principal.workspaceId, externalId);
+      if (externalId !== undefined && !identity) return { data: [], pagination: { hasMore: false }, total: 0n };
+      const filter = { identityId: identity?.id };
+      const page = await paginate(request, (p) => documents.keys.listByApi(principal.workspaceId, api.id, { ...p, ...filter }));
+      const total = await documents.keys.countByApi(principal.workspaceId, api.id, filter);
+      const data = await Promise.all(page.items.map((key) => deps.viewKey(key, { decrypt: request.decrypt ?? false })));
+      return { data, pagination: { cursor: page.cursor, hasMore: page.hasMore }, total: BigInt(total) };
     },
   };
 }

@@ -17,8 +17,8 @@ export interface ListeningServer {
  * first bytes decide: the HTTP/2 preface goes to the HTTP/2 server, anything else to the HTTP/1.1 server.
  */
 export async function listen(handler: Handler, options: { port: number; host: string }): Promise<ListeningServer> {
-  const http1 = createHttp1Server({ keepAliveTimeout: 65_000 }, handler);
-  const http2 = createHttp2Server({}, handler);
+  const http1 = createHttp1Server({ keepAliveTimeout: 65_000 }, drainUnreadBody(handler));
+  const http2 = createHttp2Server({}, drainUnreadBody(handler));
   const sockets = new Set<Socket>();
   const sessions = new Set<Http2Session>();
   http2.on("session", (session) => {
@@ -64,5 +64,24 @@ export async function listen(handler: Handler, options: { port: number; host: st
       for (const socket of sockets) socket.destroy();
       await closed;
     },
+  };
+}
+
+/**
+ * A handler that refuses a body part-way (Connect's readMaxBytes, the REST 413) stops iterating the request; by
+ * default that destroys it, and with it the HTTP/1.1 socket, often before the error response is flushed, so the
+ * client sees a reset or hangs. Iterating without destroy-on-return and discarding whatever is still unread once
+ * the response is finished delivers the error and keeps the connection usable.
+ */
+function drainUnreadBody(handler: Handler): Handler {
+  return (req, res) => {
+    const readable = req as typeof req & { iterator?: (options: { destroyOnReturn: boolean }) => AsyncIterator<unknown> };
+    if (typeof readable.iterator === "function") {
+      Object.defineProperty(req, Symbol.asyncIterator, { value: () => readable.iterator!({ destroyOnReturn: false }) });
+    }
+    res.once("finish", () => {
+      if (!req.complete && !req.destroyed) req.resume();
+    });
+    handler(req, res);
   };
 }

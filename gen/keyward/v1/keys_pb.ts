@@ -2,19 +2,158 @@
 // @generated from file keyward/v1/keys.proto (package keyward.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
-import { file_google_protobuf_struct } from "@bufbuild/protobuf/wkt";
+import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import { file_buf_validate_validate } from "@bufbuild/protovalidate/gen/buf/validate/validate_pb.js";
+import { file_google_api_annotations } from "../../google/api/annotations_pb.js";
+import type { FieldMask, Value } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_field_mask, file_google_protobuf_struct } from "@bufbuild/protobuf/wkt";
+import { file_keyward_v1_options } from "./options_pb.js";
 import type { JsonObject, Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file keyward/v1/keys.proto.
  */
 export const file_keyward_v1_keys: GenFile = /*@__PURE__*/
-  fileDesc("ChVrZXl3YXJkL3YxL2tleXMucHJvdG8SCmtleXdhcmQudjEizAIKA0tleRIOCgZrZXlfaWQYASABKAkSDQoFc3RhcnQYAiABKAkSDgoGYXBpX2lkGAMgASgJEhQKDHdvcmtzcGFjZV9pZBgEIAEoCRIRCgRuYW1lGAUgASgJSACIAQESJQoEbWV0YRgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEgoKY3JlYXRlZF9hdBgHIAEoAxIXCgp1cGRhdGVkX2F0GAggASgDSAGIAQESFAoHZXhwaXJlcxgJIAEoA0gCiAEBEg8KB2VuYWJsZWQYCiABKAgSFgoJcGxhaW50ZXh0GAsgASgJSAOIAQESGAoLZXh0ZXJuYWxfaWQYDCABKAlIBIgBAUIHCgVfbmFtZUINCgtfdXBkYXRlZF9hdEIKCghfZXhwaXJlc0IMCgpfcGxhaW50ZXh0Qg4KDF9leHRlcm5hbF9pZGIGcHJvdG8z", [file_google_protobuf_struct]);
+  fileDesc("ChVrZXl3YXJkL3YxL2tleXMucHJvdG8SCmtleXdhcmQudjEitgEKBlJlZmlsbBInCghpbnRlcnZhbBgBIAEoCUIVukgSchBSBWRhaWx5Ugdtb250aGx5EiAKBmFtb3VudBgCIAEoA0IQukgNIgsY/////////w8oARIiCgpyZWZpbGxfZGF5GAMgASgFQgm6SAYaBBgfKAFIAIgBARIbCg5sYXN0X3JlZmlsbF9hdBgEIAEoA0gBiAEBQg0KC19yZWZpbGxfZGF5QhEKD19sYXN0X3JlZmlsbF9hdCJlCgdDcmVkaXRzEigKCXJlbWFpbmluZxgBIAEoA0IQukgNIgsY/////////w8oAEgAiAEBEiIKBnJlZmlsbBgCIAEoCzISLmtleXdhcmQudjEuUmVmaWxsQgwKCl9yZW1haW5pbmcikQEKD1JhdGVsaW1pdENvbmZpZxIKCgJpZBgBIAEoCRIYCgRuYW1lGAIgASgJQgq6SAdyBRABGIABEh8KBWxpbWl0GAMgASgDQhC6SA0iCxj/////////DygBEiMKCGR1cmF0aW9uGAQgASgDQhG6SA4iDBj/////////DyjoBxISCgphdXRvX2FwcGx5GAUgASgIIoMBCghJZGVudGl0eRIKCgJpZBgBIAEoCRITCgtleHRlcm5hbF9pZBgCIAEoCRIlCgRtZXRhGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIvCgpyYXRlbGltaXRzGAQgAygLMhsua2V5d2FyZC52MS5SYXRlbGltaXRDb25maWci7wMKA0tleRIOCgZrZXlfaWQYASABKAkSDQoFc3RhcnQYAiABKAkSDgoGYXBpX2lkGAMgASgJEhQKDHdvcmtzcGFjZV9pZBgEIAEoCRIRCgRuYW1lGAUgASgJSACIAQESJQoEbWV0YRgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEgoKY3JlYXRlZF9hdBgHIAEoAxIXCgp1cGRhdGVkX2F0GAggASgDSAGIAQESFAoHZXhwaXJlcxgJIAEoA0gCiAEBEg8KB2VuYWJsZWQYCiABKAgSFgoJcGxhaW50ZXh0GAsgASgJSAOIAQESJAoHY3JlZGl0cxgMIAEoCzITLmtleXdhcmQudjEuQ3JlZGl0cxIvCgpyYXRlbGltaXRzGA0gAygLMhsua2V5d2FyZC52MS5SYXRlbGltaXRDb25maWcSJgoIaWRlbnRpdHkYDiABKAsyFC5rZXl3YXJkLnYxLklkZW50aXR5EhMKC3Blcm1pc3Npb25zGA8gAygJEg0KBXJvbGVzGBAgAygJEhgKC2Vudmlyb25tZW50GBEgASgJSASIAQFCBwoFX25hbWVCDQoLX3VwZGF0ZWRfYXRCCgoIX2V4cGlyZXNCDAoKX3BsYWludGV4dEIOCgxfZW52aXJvbm1lbnQipwUKEENyZWF0ZUtleVJlcXVlc3QSKwoGYXBpX2lkGAEgASgJQhu6SBhyFhADGP8BMg9eW2EtekEtWjAtOV9dKyQSLwoGcHJlZml4GAIgASgJQhq6SBdyFRABGBAyD15bYS16QS1aMC05X10rJEgAiAEBEh0KBG5hbWUYAyABKAlCCrpIB3IFEAEY/wFIAYgBARIkCgtieXRlX2xlbmd0aBgEIAEoBUIKukgHGgUY/wEoEEgCiAEBEjcKC2V4dGVybmFsX2lkGAUgASgJQh26SBpyGBABGP8BMhFeW2EtekEtWjAtOV8uLV0rJEgDiAEBEiUKBG1ldGEYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Eh8KBXJvbGVzGAcgAygJQhC6SA2SAQoQZCIGcgQQARhkEiYKC3Blcm1pc3Npb25zGAggAygJQhG6SA6SAQsQ6AciBnIEEAEYZBIkCgdleHBpcmVzGAkgASgDQg66SAsiCRiAsI/msncoAEgEiAEBEiQKB2NyZWRpdHMYCiABKAsyEy5rZXl3YXJkLnYxLkNyZWRpdHMSOQoKcmF0ZWxpbWl0cxgLIAMoCzIbLmtleXdhcmQudjEuUmF0ZWxpbWl0Q29uZmlnQgi6SAWSAQIQMhIUCgdlbmFibGVkGAwgASgISAWIAQESGAoLcmVjb3ZlcmFibGUYDSABKAhIBogBARIkCgtlbnZpcm9ubWVudBgOIAEoCUIKukgHcgUQARj/AUgHiAEBQgkKB19wcmVmaXhCBwoFX25hbWVCDgoMX2J5dGVfbGVuZ3RoQg4KDF9leHRlcm5hbF9pZEIKCghfZXhwaXJlc0IKCghfZW5hYmxlZEIOCgxfcmVjb3ZlcmFibGVCDgoMX2Vudmlyb25tZW50IjAKEUNyZWF0ZUtleVJlc3BvbnNlEg4KBmtleV9pZBgBIAEoCRILCgNrZXkYAiABKAkiLgoOR2V0S2V5UmVzcG9uc2USHAoDa2V5GAEgASgLMg8ua2V5d2FyZC52MS5LZXkiLgoOV2hvQW1JUmVzcG9uc2USHAoDa2V5GAEgASgLMg8ua2V5d2FyZC52MS5LZXkiPQoVVXBkYXRlQ3JlZGl0c1Jlc3BvbnNlEiQKB2NyZWRpdHMYASABKAsyEy5rZXl3YXJkLnYxLkNyZWRpdHMiMAoRUmVyb2xsS2V5UmVzcG9uc2USDgoGa2V5X2lkGAEgASgJEgsKA2tleRgCIAEoCSJeCg1HZXRLZXlSZXF1ZXN0EisKBmtleV9pZBgBIAEoCUIbukgYchYQAxj/ATIPXlthLXpBLVowLTlfXSskEhQKB2RlY3J5cHQYAiABKAhIAIgBAUIKCghfZGVjcnlwdCIoCg1XaG9BbUlSZXF1ZXN0EhcKA2tleRgBIAEoCUIKukgHcgUQARiABCK8BAoQVXBkYXRlS2V5UmVxdWVzdBIrCgZrZXlfaWQYASABKAlCG7pIGHIWEAMY/wEyD15bYS16QS1aMC05X10rJBIdCgRuYW1lGAIgASgJQgq6SAdyBRABGP8BSACIAQESNwoLZXh0ZXJuYWxfaWQYAyABKAlCHbpIGnIYEAEY/wEyEV5bYS16QS1aMC05Xy4tXSskSAGIAQESJQoEbWV0YRgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJAoHZXhwaXJlcxgFIAEoA0IOukgLIgkYgLCP5rJ3KABIAogBARIkCgdjcmVkaXRzGAYgASgLMhMua2V5d2FyZC52MS5DcmVkaXRzEjkKCnJhdGVsaW1pdHMYByADKAsyGy5rZXl3YXJkLnYxLlJhdGVsaW1pdENvbmZpZ0IIukgFkgECEDISFAoHZW5hYmxlZBgIIAEoCEgDiAEBEh8KBXJvbGVzGAkgAygJQhC6SA2SAQoQZCIGcgQQARhkEiYKC3Blcm1pc3Npb25zGAogAygJQhG6SA6SAQsQ6AciBnIEEAEYZBIkCgtlbnZpcm9ubWVudBgLIAEoCUIKukgHcgUQARj/AUgEiAEBEi8KC3VwZGF0ZV9tYXNrGAwgASgLMhouZ29vZ2xlLnByb3RvYnVmLkZpZWxkTWFza0IHCgVfbmFtZUIOCgxfZXh0ZXJuYWxfaWRCCgoIX2V4cGlyZXNCCgoIX2VuYWJsZWRCDgoMX2Vudmlyb25tZW50IhMKEVVwZGF0ZUtleVJlc3BvbnNlImUKEERlbGV0ZUtleVJlcXVlc3QSKwoGa2V5X2lkGAEgASgJQhu6SBhyFhADGP8BMg9eW2EtekEtWjAtOV9dKyQSFgoJcGVybWFuZW50GAIgASgISACIAQFCDAoKX3Blcm1hbmVudCITChFEZWxldGVLZXlSZXNwb25zZSKXAQoUVXBkYXRlQ3JlZGl0c1JlcXVlc3QSGgoGa2V5X2lkGAEgASgJQgq6SAdyBRADGP8BEjMKCW9wZXJhdGlvbhgCIAEoCUIgukgdchtSA3NldFIJaW5jcmVtZW50UglkZWNyZW1lbnQSJAoFdmFsdWUYAyABKANCELpIDSILGP////////8PKABIAIgBAUIICgZfdmFsdWUiYwoQUmVyb2xsS2V5UmVxdWVzdBIrCgZrZXlfaWQYASABKAlCG7pIGHIWEAMY/wEyD15bYS16QS1aMC05X10rJBIiCgpleHBpcmF0aW9uGAIgASgDQg66SAsiCRiAsI/msncoACKrAQoQUmF0ZWxpbWl0UmVxdWVzdBIYCgRuYW1lGAEgASgJQgq6SAdyBRABGP8BEiAKBGNvc3QYAiABKANCDbpICiIIGICU69wDKABIAIgBARIbCgVsaW1pdBgDIAEoA0IHukgEIgIoAEgBiAEBEh4KCGR1cmF0aW9uGAQgASgDQge6SAQiAigASAKIAQFCBwoFX2Nvc3RCCAoGX2xpbWl0QgsKCV9kdXJhdGlvbiKeAgoQVmVyaWZ5S2V5UmVxdWVzdBIXCgNrZXkYASABKAlCCrpIB3IFEAEYgAQSHwoEdGFncxgCIAMoCUIRukgOkgELEAoiB3IFEAEYgAESJAoLcGVybWlzc2lvbnMYAyABKAlCCrpIB3IFEAEY6AdIAIgBARIoCgdjcmVkaXRzGAQgASgLMhcua2V5d2FyZC52MS5DcmVkaXRzQ29zdBI6CgpyYXRlbGltaXRzGAUgAygLMhwua2V5d2FyZC52MS5SYXRlbGltaXRSZXF1ZXN0Qgi6SAWSAQIQMhIjCgxtaWdyYXRpb25faWQYBiABKAlCCLpIBXIDGIACSAGIAQFCDgoMX3Blcm1pc3Npb25zQg8KDV9taWdyYXRpb25faWQiKgoLQ3JlZGl0c0Nvc3QSGwoEY29zdBgBIAEoA0INukgKIggYgJTr3AMoACKUAQoPUmF0ZWxpbWl0UmVzdWx0EhAKCGV4Y2VlZGVkGAEgASgIEgoKAmlkGAIgASgJEgwKBG5hbWUYAyABKAkSDQoFbGltaXQYBCABKAMSEAoIZHVyYXRpb24YBSABKAMSDQoFcmVzZXQYBiABKAMSEQoJcmVtYWluaW5nGAcgASgDEhIKCmF1dG9fYXBwbHkYCCABKAgi9gIKEVZlcmlmeUtleVJlc3BvbnNlEg0KBXZhbGlkGAEgASgIEgwKBGNvZGUYAiABKAkSEwoGa2V5X2lkGAMgASgJSACIAQESEQoEbmFtZRgEIAEoCUgBiAEBEiUKBG1ldGEYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhQKB2V4cGlyZXMYBiABKANIAogBARIUCgdjcmVkaXRzGAcgASgDSAOIAQESFAoHZW5hYmxlZBgIIAEoCEgEiAEBEhMKC3Blcm1pc3Npb25zGAkgAygJEg0KBXJvbGVzGAogAygJEiYKCGlkZW50aXR5GAsgASgLMhQua2V5d2FyZC52MS5JZGVudGl0eRIvCgpyYXRlbGltaXRzGAwgAygLMhsua2V5d2FyZC52MS5SYXRlbGltaXRSZXN1bHRCCQoHX2tleV9pZEIHCgVfbmFtZUIKCghfZXhwaXJlc0IKCghfY3JlZGl0c0IKCghfZW5hYmxlZCLCAgoSVmVyaWZ5S2V5VjFSZXF1ZXN0EhcKA2tleRgBIAEoCUIKukgHcgUQARiABBIfCgZhcGlfaWQYAiABKAlCCrpIB3IFEAEY/wFIAIgBARIfCgR0YWdzGAMgAygJQhG6SA6SAQsQCiIHcgUQARiAARIwCg1hdXRob3JpemF0aW9uGAQgASgLMhkua2V5d2FyZC52MS5BdXRob3JpemF0aW9uEioKCXJlbWFpbmluZxgFIAEoCzIXLmtleXdhcmQudjEuQ3JlZGl0c0Nvc3QSLAoJcmF0ZWxpbWl0GAYgASgLMhkua2V5d2FyZC52MS5SYXRlbGltaXRDb3N0EjoKCnJhdGVsaW1pdHMYByADKAsyHC5rZXl3YXJkLnYxLlJhdGVsaW1pdFJlcXVlc3RCCLpIBZIBAhAyQgkKB19hcGlfaWQiPAoNQXV0aG9yaXphdGlvbhIrCgtwZXJtaXNzaW9ucxgBIAEoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZSI6Cg1SYXRlbGltaXRDb3N0EiAKBGNvc3QYASABKANCDbpICiIIGICU69wDKABIAIgBAUIHCgVfY29zdCJBCg5SYXRlbGltaXRTdGF0ZRINCgVsaW1pdBgBIAEoAxIRCglyZW1haW5pbmcYAiABKAMSDQoFcmVzZXQYAyABKAMihAQKE1ZlcmlmeUtleVYxUmVzcG9uc2USEwoGa2V5X2lkGAEgASgJSACIAQESDQoFdmFsaWQYAiABKAgSEQoEbmFtZRgDIAEoCUgBiAEBEhUKCG93bmVyX2lkGAQgASgJSAKIAQESJQoEbWV0YRgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSFAoHZXhwaXJlcxgGIAEoA0gDiAEBEi0KCXJhdGVsaW1pdBgHIAEoCzIaLmtleXdhcmQudjEuUmF0ZWxpbWl0U3RhdGUSFgoJcmVtYWluaW5nGAggASgDSASIAQESDAoEY29kZRgJIAEoCRIUCgdlbmFibGVkGAogASgISAWIAQESEwoLcGVybWlzc2lvbnMYCyADKAkSDQoFcm9sZXMYDCADKAkSGAoLZW52aXJvbm1lbnQYDSABKAlIBogBARImCghpZGVudGl0eRgOIAEoCzIULmtleXdhcmQudjEuSWRlbnRpdHkSEgoKcmVxdWVzdF9pZBgPIAEoCRIXCgpjcmVhdGVkX2F0GBAgASgDSAeIAQFCCQoHX2tleV9pZEIHCgVfbmFtZUILCglfb3duZXJfaWRCCgoIX2V4cGlyZXNCDAoKX3JlbWFpbmluZ0IKCghfZW5hYmxlZEIOCgxfZW52aXJvbm1lbnRCDQoLX2NyZWF0ZWRfYXQyywoKC0tleXNTZXJ2aWNlEqQBCglDcmVhdGVLZXkSHC5rZXl3YXJkLnYxLkNyZWF0ZUtleVJlcXVlc3QaHS5rZXl3YXJkLnYxLkNyZWF0ZUtleVJlc3BvbnNlIlrK8xgREgNhcGkaCmNyZWF0ZV9rZXmC0+STAj86ASpaFzoBKiISL3YxL2tleXMuY3JlYXRlS2V5Wg06ASoiCC92MS9rZXlzIhIvdjIva2V5cy5jcmVhdGVLZXkSiwEKBkdldEtleRIZLmtleXdhcmQudjEuR2V0S2V5UmVxdWVzdBoaLmtleXdhcmQudjEuR2V0S2V5UmVzcG9uc2UiSsrzGA8SA2FwaRoIcmVhZF9rZXmC0+STAjE6ASpaFmIDa2V5Eg8vdjEva2V5cy5nZXRLZXliA2tleSIPL3YyL2tleXMuZ2V0S2V5Eo4BCgZXaG9BbUkSGS5rZXl3YXJkLnYxLldob0FtSVJlcXVlc3QaGi5rZXl3YXJkLnYxLldob0FtSVJlc3BvbnNlIk3K8xgPEgNhcGkaCHJlYWRfa2V5gtPkkwI0OgEqWhk6ASpiA2tleSIPL3YxL2tleXMud2hvYW1pYgNrZXkiDy92Mi9rZXlzLndob2FtaRKVAQoJVXBkYXRlS2V5Ehwua2V5d2FyZC52MS5VcGRhdGVLZXlSZXF1ZXN0Gh0ua2V5d2FyZC52MS5VcGRhdGVLZXlSZXNwb25zZSJLyvMYERIDYXBpGgp1cGRhdGVfa2V5gtPkkwIwOgEqWhc6ASoiEi92MS9rZXlzLnVwZGF0ZUtleSISL3YyL2tleXMudXBkYXRlS2V5EpUBCglEZWxldGVLZXkSHC5rZXl3YXJkLnYxLkRlbGV0ZUtleVJlcXVlc3QaHS5rZXl3YXJkLnYxLkRlbGV0ZUtleVJlc3BvbnNlIkvK8xgREgNhcGkaCmRlbGV0ZV9rZXmC0+STAjA6ASpaFzoBKiISL3YxL2tleXMuZGVsZXRlS2V5IhIvdjIva2V5cy5kZWxldGVLZXkSvQEKDVVwZGF0ZUNyZWRpdHMSIC5rZXl3YXJkLnYxLlVwZGF0ZUNyZWRpdHNSZXF1ZXN0GiEua2V5d2FyZC52MS5VcGRhdGVDcmVkaXRzUmVzcG9uc2UiZ8rzGBESA2FwaRoKdXBkYXRlX2tleYLT5JMCTDoBKlomOgEqYgdjcmVkaXRzIhgvdjEva2V5cy51cGRhdGVSZW1haW5pbmdiB2NyZWRpdHMiFi92Mi9rZXlzLnVwZGF0ZUNyZWRpdHMSfAoJUmVyb2xsS2V5Ehwua2V5d2FyZC52MS5SZXJvbGxLZXlSZXF1ZXN0Gh0ua2V5d2FyZC52MS5SZXJvbGxLZXlSZXNwb25zZSIyyvMYERIDYXBpGgpjcmVhdGVfa2V5gtPkkwIXOgEqIhIvdjIva2V5cy5yZXJvbGxLZXkSfAoJVmVyaWZ5S2V5Ehwua2V5d2FyZC52MS5WZXJpZnlLZXlSZXF1ZXN0Gh0ua2V5d2FyZC52MS5WZXJpZnlLZXlSZXNwb25zZSIyyvMYERIDYXBpGgp2ZXJpZnlfa2V5gtPkkwIXOgEqIhIvdjIva2V5cy52ZXJpZnlLZXkSiQEKC1ZlcmlmeUtleVYxEh4ua2V5d2FyZC52MS5WZXJpZnlLZXlWMVJlcXVlc3QaHy5rZXl3YXJkLnYxLlZlcmlmeUtleVYxUmVzcG9uc2UiOcrzGAIIAYLT5JMCLToBKloUOgEqIg8vdjEva2V5cy92ZXJpZnkiEi92MS9rZXlzLnZlcmlmeUtleWIGcHJvdG8z", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_field_mask, file_google_protobuf_struct, file_keyward_v1_options]);
 
 /**
- * Key is a key's record as management calls return it; never holds the secret unless `plaintext` was asked for.
+ * @generated from message keyward.v1.Refill
+ */
+export type Refill = Message<"keyward.v1.Refill"> & {
+  /**
+   * "daily" or "monthly".
+   *
+   * @generated from field: string interval = 1;
+   */
+  interval: string;
+
+  /**
+   * @generated from field: int64 amount = 2;
+   */
+  amount: bigint;
+
+  /**
+   * Day of the month for monthly refills (1-31, clamped to the month's last day).
+   *
+   * @generated from field: optional int32 refill_day = 3;
+   */
+  refillDay?: number | undefined;
+
+  /**
+   * When the balance was last refilled (responses only).
+   *
+   * @generated from field: optional int64 last_refill_at = 4;
+   */
+  lastRefillAt?: bigint | undefined;
+};
+
+/**
+ * Describes the message keyward.v1.Refill.
+ * Use `create(RefillSchema)` to create a new message.
+ */
+export const RefillSchema: GenMessage<Refill> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 0);
+
+/**
+ * @generated from message keyward.v1.Credits
+ */
+export type Credits = Message<"keyward.v1.Credits"> & {
+  /**
+   * Uses left; absent means unlimited.
+   *
+   * @generated from field: optional int64 remaining = 1;
+   */
+  remaining?: bigint | undefined;
+
+  /**
+   * @generated from field: keyward.v1.Refill refill = 2;
+   */
+  refill?: Refill | undefined;
+};
+
+/**
+ * Describes the message keyward.v1.Credits.
+ * Use `create(CreditsSchema)` to create a new message.
+ */
+export const CreditsSchema: GenMessage<Credits> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 1);
+
+/**
+ * @generated from message keyward.v1.RatelimitConfig
+ */
+export type RatelimitConfig = Message<"keyward.v1.RatelimitConfig"> & {
+  /**
+   * Set by the service; ignored in requests.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: int64 limit = 3;
+   */
+  limit: bigint;
+
+  /**
+   * Window length in milliseconds.
+   *
+   * @generated from field: int64 duration = 4;
+   */
+  duration: bigint;
+
+  /**
+   * @generated from field: bool auto_apply = 5;
+   */
+  autoApply: boolean;
+};
+
+/**
+ * Describes the message keyward.v1.RatelimitConfig.
+ * Use `create(RatelimitConfigSchema)` to create a new message.
+ */
+export const RatelimitConfigSchema: GenMessage<RatelimitConfig> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 2);
+
+/**
+ * @generated from message keyward.v1.Identity
+ */
+export type Identity = Message<"keyward.v1.Identity"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string external_id = 2;
+   */
+  externalId: string;
+
+  /**
+   * @generated from field: google.protobuf.Struct meta = 3;
+   */
+  meta?: JsonObject | undefined;
+
+  /**
+   * @generated from field: repeated keyward.v1.RatelimitConfig ratelimits = 4;
+   */
+  ratelimits: RatelimitConfig[];
+};
+
+/**
+ * Describes the message keyward.v1.Identity.
+ * Use `create(IdentitySchema)` to create a new message.
+ */
+export const IdentitySchema: GenMessage<Identity> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 3);
+
+/**
+ * Key is a key's record as management calls return it; it holds the secret only when `plaintext` was asked for.
  *
  * @generated from message keyward.v1.Key
  */
@@ -75,9 +214,34 @@ export type Key = Message<"keyward.v1.Key"> & {
   plaintext?: string | undefined;
 
   /**
-   * @generated from field: optional string external_id = 12;
+   * @generated from field: keyward.v1.Credits credits = 12;
    */
-  externalId?: string | undefined;
+  credits?: Credits | undefined;
+
+  /**
+   * @generated from field: repeated keyward.v1.RatelimitConfig ratelimits = 13;
+   */
+  ratelimits: RatelimitConfig[];
+
+  /**
+   * @generated from field: keyward.v1.Identity identity = 14;
+   */
+  identity?: Identity | undefined;
+
+  /**
+   * @generated from field: repeated string permissions = 15;
+   */
+  permissions: string[];
+
+  /**
+   * @generated from field: repeated string roles = 16;
+   */
+  roles: string[];
+
+  /**
+   * @generated from field: optional string environment = 17;
+   */
+  environment?: string | undefined;
 };
 
 /**
@@ -85,5 +249,911 @@ export type Key = Message<"keyward.v1.Key"> & {
  * Use `create(KeySchema)` to create a new message.
  */
 export const KeySchema: GenMessage<Key> = /*@__PURE__*/
-  messageDesc(file_keyward_v1_keys, 0);
+  messageDesc(file_keyward_v1_keys, 4);
+
+/**
+ * @generated from message keyward.v1.CreateKeyRequest
+ */
+export type CreateKeyRequest = Message<"keyward.v1.CreateKeyRequest"> & {
+  /**
+   * @generated from field: string api_id = 1;
+   */
+  apiId: string;
+
+  /**
+   * @generated from field: optional string prefix = 2;
+   */
+  prefix?: string | undefined;
+
+  /**
+   * @generated from field: optional string name = 3;
+   */
+  name?: string | undefined;
+
+  /**
+   * @generated from field: optional int32 byte_length = 4;
+   */
+  byteLength?: number | undefined;
+
+  /**
+   * @generated from field: optional string external_id = 5;
+   */
+  externalId?: string | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Struct meta = 6;
+   */
+  meta?: JsonObject | undefined;
+
+  /**
+   * @generated from field: repeated string roles = 7;
+   */
+  roles: string[];
+
+  /**
+   * @generated from field: repeated string permissions = 8;
+   */
+  permissions: string[];
+
+  /**
+   * @generated from field: optional int64 expires = 9;
+   */
+  expires?: bigint | undefined;
+
+  /**
+   * @generated from field: keyward.v1.Credits credits = 10;
+   */
+  credits?: Credits | undefined;
+
+  /**
+   * @generated from field: repeated keyward.v1.RatelimitConfig ratelimits = 11;
+   */
+  ratelimits: RatelimitConfig[];
+
+  /**
+   * @generated from field: optional bool enabled = 12;
+   */
+  enabled?: boolean | undefined;
+
+  /**
+   * @generated from field: optional bool recoverable = 13;
+   */
+  recoverable?: boolean | undefined;
+
+  /**
+   * @generated from field: optional string environment = 14;
+   */
+  environment?: string | undefined;
+};
+
+/**
+ * Describes the message keyward.v1.CreateKeyRequest.
+ * Use `create(CreateKeyRequestSchema)` to create a new message.
+ */
+export const CreateKeyRequestSchema: GenMessage<CreateKeyRequest> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 5);
+
+/**
+ * @generated from message keyward.v1.CreateKeyResponse
+ */
+export type CreateKeyResponse = Message<"keyward.v1.CreateKeyResponse"> & {
+  /**
+   * @generated from field: string key_id = 1;
+   */
+  keyId: string;
+
+  /**
+   * The key itself; shown once, stored only as a hash (and encrypted when recoverable).
+   *
+   * @generated from field: string key = 2;
+   */
+  key: string;
+};
+
+/**
+ * Describes the message keyward.v1.CreateKeyResponse.
+ * Use `create(CreateKeyResponseSchema)` to create a new message.
+ */
+export const CreateKeyResponseSchema: GenMessage<CreateKeyResponse> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 6);
+
+/**
+ * @generated from message keyward.v1.GetKeyResponse
+ */
+export type GetKeyResponse = Message<"keyward.v1.GetKeyResponse"> & {
+  /**
+   * @generated from field: keyward.v1.Key key = 1;
+   */
+  key?: Key | undefined;
+};
+
+/**
+ * Describes the message keyward.v1.GetKeyResponse.
+ * Use `create(GetKeyResponseSchema)` to create a new message.
+ */
+export const GetKeyResponseSchema: GenMessage<GetKeyResponse> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 7);
+
+/**
+ * @generated from message keyward.v1.WhoAmIResponse
+ */
+export type WhoAmIResponse = Message<"keyward.v1.WhoAmIResponse"> & {
+  /**
+   * @generated from field: keyward.v1.Key key = 1;
+   */
+  key?: Key | undefined;
+};
+
+/**
+ * Describes the message keyward.v1.WhoAmIResponse.
+ * Use `create(WhoAmIResponseSchema)` to create a new message.
+ */
+export const WhoAmIResponseSchema: GenMessage<WhoAmIResponse> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 8);
+
+/**
+ * @generated from message keyward.v1.UpdateCreditsResponse
+ */
+export type UpdateCreditsResponse = Message<"keyward.v1.UpdateCreditsResponse"> & {
+  /**
+   * @generated from field: keyward.v1.Credits credits = 1;
+   */
+  credits?: Credits | undefined;
+};
+
+/**
+ * Describes the message keyward.v1.UpdateCreditsResponse.
+ * Use `create(UpdateCreditsResponseSchema)` to create a new message.
+ */
+export const UpdateCreditsResponseSchema: GenMessage<UpdateCreditsResponse> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 9);
+
+/**
+ * @generated from message keyward.v1.RerollKeyResponse
+ */
+export type RerollKeyResponse = Message<"keyward.v1.RerollKeyResponse"> & {
+  /**
+   * @generated from field: string key_id = 1;
+   */
+  keyId: string;
+
+  /**
+   * The new key; the original keeps verifying until `expiration` has passed.
+   *
+   * @generated from field: string key = 2;
+   */
+  key: string;
+};
+
+/**
+ * Describes the message keyward.v1.RerollKeyResponse.
+ * Use `create(RerollKeyResponseSchema)` to create a new message.
+ */
+export const RerollKeyResponseSchema: GenMessage<RerollKeyResponse> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 10);
+
+/**
+ * @generated from message keyward.v1.GetKeyRequest
+ */
+export type GetKeyRequest = Message<"keyward.v1.GetKeyRequest"> & {
+  /**
+   * @generated from field: string key_id = 1;
+   */
+  keyId: string;
+
+  /**
+   * @generated from field: optional bool decrypt = 2;
+   */
+  decrypt?: boolean | undefined;
+};
+
+/**
+ * Describes the message keyward.v1.GetKeyRequest.
+ * Use `create(GetKeyRequestSchema)` to create a new message.
+ */
+export const GetKeyRequestSchema: GenMessage<GetKeyRequest> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 11);
+
+/**
+ * @generated from message keyward.v1.WhoAmIRequest
+ */
+export type WhoAmIRequest = Message<"keyward.v1.WhoAmIRequest"> & {
+  /**
+   * @generated from field: string key = 1;
+   */
+  key: string;
+};
+
+/**
+ * Describes the message keyward.v1.WhoAmIRequest.
+ * Use `create(WhoAmIRequestSchema)` to create a new message.
+ */
+export const WhoAmIRequestSchema: GenMessage<WhoAmIRequest> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 12);
+
+/**
+ * @generated from message keyward.v1.UpdateKeyRequest
+ */
+export type UpdateKeyRequest = Message<"keyward.v1.UpdateKeyRequest"> & {
+  /**
+   * @generated from field: string key_id = 1;
+   */
+  keyId: string;
+
+  /**
+   * @generated from field: optional string name = 2;
+   */
+  name?: string | undefined;
+
+  /**
+   * @generated from field: optional string external_id = 3;
+   */
+  externalId?: string | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Struct meta = 4;
+   */
+  meta?: JsonObject | undefined;
+
+  /**
+   * @generated from field: optional int64 expires = 5;
+   */
+  expires?: bigint | undefined;
+
+  /**
+   * @generated from field: keyward.v1.Credits credits = 6;
+   */
+  credits?: Credits | undefined;
+
+  /**
+   * @generated from field: repeated keyward.v1.RatelimitConfig ratelimits = 7;
+   */
+  ratelimits: RatelimitConfig[];
+
+  /**
+   * @generated from field: optional bool enabled = 8;
+   */
+  enabled?: boolean | undefined;
+
+  /**
+   * @generated from field: repeated string roles = 9;
+   */
+  roles: string[];
+
+  /**
+   * @generated from field: repeated string permissions = 10;
+   */
+  permissions: string[];
+
+  /**
+   * @generated from field: optional string environment = 11;
+   */
+  environment?: string | undefined;
+
+  /**
+   * The fields to change (AIP-134): a listed field takes the request's value, or is cleared when unset there.
+   * REST fills it with the fields present in the body (null = clear). Empty: every field set in the request.
+   *
+   * @generated from field: google.protobuf.FieldMask update_mask = 12;
+   */
+  updateMask?: FieldMask | undefined;
+};
+
+/**
+ * Describes the message keyward.v1.UpdateKeyRequest.
+ * Use `create(UpdateKeyRequestSchema)` to create a new message.
+ */
+export const UpdateKeyRequestSchema: GenMessage<UpdateKeyRequest> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 13);
+
+/**
+ * @generated from message keyward.v1.UpdateKeyResponse
+ */
+export type UpdateKeyResponse = Message<"keyward.v1.UpdateKeyResponse"> & {
+};
+
+/**
+ * Describes the message keyward.v1.UpdateKeyResponse.
+ * Use `create(UpdateKeyResponseSchema)` to create a new message.
+ */
+export const UpdateKeyResponseSchema: GenMessage<UpdateKeyResponse> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 14);
+
+/**
+ * @generated from message keyward.v1.DeleteKeyRequest
+ */
+export type DeleteKeyRequest = Message<"keyward.v1.DeleteKeyRequest"> & {
+  /**
+   * @generated from field: string key_id = 1;
+   */
+  keyId: string;
+
+  /**
+   * Erase the key instead of marking it deleted.
+   *
+   * @generated from field: optional bool permanent = 2;
+   */
+  permanent?: boolean | undefined;
+};
+
+/**
+ * Describes the message keyward.v1.DeleteKeyRequest.
+ * Use `create(DeleteKeyRequestSchema)` to create a new message.
+ */
+export const DeleteKeyRequestSchema: GenMessage<DeleteKeyRequest> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 15);
+
+/**
+ * @generated from message keyward.v1.DeleteKeyResponse
+ */
+export type DeleteKeyResponse = Message<"keyward.v1.DeleteKeyResponse"> & {
+};
+
+/**
+ * Describes the message keyward.v1.DeleteKeyResponse.
+ * Use `create(DeleteKeyResponseSchema)` to create a new message.
+ */
+export const DeleteKeyResponseSchema: GenMessage<DeleteKeyResponse> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 16);
+
+/**
+ * @generated from message keyward.v1.UpdateCreditsRequest
+ */
+export type UpdateCreditsRequest = Message<"keyward.v1.UpdateCreditsRequest"> & {
+  /**
+   * @generated from field: string key_id = 1;
+   */
+  keyId: string;
+
+  /**
+   * "set", "increment" or "decrement".
+   *
+   * @generated from field: string operation = 2;
+   */
+  operation: string;
+
+  /**
+   * Absent with "set" makes the key unlimited; required otherwise.
+   *
+   * @generated from field: optional int64 value = 3;
+   */
+  value?: bigint | undefined;
+};
+
+/**
+ * Describes the message keyward.v1.UpdateCreditsRequest.
+ * Use `create(UpdateCreditsRequestSchema)` to create a new message.
+ */
+export const UpdateCreditsRequestSchema: GenMessage<UpdateCreditsRequest> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 17);
+
+/**
+ * @generated from message keyward.v1.RerollKeyRequest
+ */
+export type RerollKeyRequest = Message<"keyward.v1.RerollKeyRequest"> & {
+  /**
+   * @generated from field: string key_id = 1;
+   */
+  keyId: string;
+
+  /**
+   * Milliseconds until the original key stops verifying; 0 revokes it now.
+   *
+   * @generated from field: int64 expiration = 2;
+   */
+  expiration: bigint;
+};
+
+/**
+ * Describes the message keyward.v1.RerollKeyRequest.
+ * Use `create(RerollKeyRequestSchema)` to create a new message.
+ */
+export const RerollKeyRequestSchema: GenMessage<RerollKeyRequest> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 18);
+
+/**
+ * @generated from message keyward.v1.RatelimitRequest
+ */
+export type RatelimitRequest = Message<"keyward.v1.RatelimitRequest"> & {
+  /**
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * @generated from field: optional int64 cost = 2;
+   */
+  cost?: bigint | undefined;
+
+  /**
+   * @generated from field: optional int64 limit = 3;
+   */
+  limit?: bigint | undefined;
+
+  /**
+   * @generated from field: optional int64 duration = 4;
+   */
+  duration?: bigint | undefined;
+};
+
+/**
+ * Describes the message keyward.v1.RatelimitRequest.
+ * Use `create(RatelimitRequestSchema)` to create a new message.
+ */
+export const RatelimitRequestSchema: GenMessage<RatelimitRequest> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 19);
+
+/**
+ * @generated from message keyward.v1.VerifyKeyRequest
+ */
+export type VerifyKeyRequest = Message<"keyward.v1.VerifyKeyRequest"> & {
+  /**
+   * @generated from field: string key = 1;
+   */
+  key: string;
+
+  /**
+   * @generated from field: repeated string tags = 2;
+   */
+  tags: string[];
+
+  /**
+   * Permission query: names joined by AND / OR with parentheses.
+   *
+   * @generated from field: optional string permissions = 3;
+   */
+  permissions?: string | undefined;
+
+  /**
+   * @generated from field: keyward.v1.CreditsCost credits = 4;
+   */
+  credits?: CreditsCost | undefined;
+
+  /**
+   * @generated from field: repeated keyward.v1.RatelimitRequest ratelimits = 5;
+   */
+  ratelimits: RatelimitRequest[];
+
+  /**
+   * @generated from field: optional string migration_id = 6;
+   */
+  migrationId?: string | undefined;
+};
+
+/**
+ * Describes the message keyward.v1.VerifyKeyRequest.
+ * Use `create(VerifyKeyRequestSchema)` to create a new message.
+ */
+export const VerifyKeyRequestSchema: GenMessage<VerifyKeyRequest> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 20);
+
+/**
+ * @generated from message keyward.v1.CreditsCost
+ */
+export type CreditsCost = Message<"keyward.v1.CreditsCost"> & {
+  /**
+   * @generated from field: int64 cost = 1;
+   */
+  cost: bigint;
+};
+
+/**
+ * Describes the message keyward.v1.CreditsCost.
+ * Use `create(CreditsCostSchema)` to create a new message.
+ */
+export const CreditsCostSchema: GenMessage<CreditsCost> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 21);
+
+/**
+ * @generated from message keyward.v1.RatelimitResult
+ */
+export type RatelimitResult = Message<"keyward.v1.RatelimitResult"> & {
+  /**
+   * @generated from field: bool exceeded = 1;
+   */
+  exceeded: boolean;
+
+  /**
+   * @generated from field: string id = 2;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string name = 3;
+   */
+  name: string;
+
+  /**
+   * @generated from field: int64 limit = 4;
+   */
+  limit: bigint;
+
+  /**
+   * @generated from field: int64 duration = 5;
+   */
+  duration: bigint;
+
+  /**
+   * @generated from field: int64 reset = 6;
+   */
+  reset: bigint;
+
+  /**
+   * @generated from field: int64 remaining = 7;
+   */
+  remaining: bigint;
+
+  /**
+   * @generated from field: bool auto_apply = 8;
+   */
+  autoApply: boolean;
+};
+
+/**
+ * Describes the message keyward.v1.RatelimitResult.
+ * Use `create(RatelimitResultSchema)` to create a new message.
+ */
+export const RatelimitResultSchema: GenMessage<RatelimitResult> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 22);
+
+/**
+ * @generated from message keyward.v1.VerifyKeyResponse
+ */
+export type VerifyKeyResponse = Message<"keyward.v1.VerifyKeyResponse"> & {
+  /**
+   * @generated from field: bool valid = 1;
+   */
+  valid: boolean;
+
+  /**
+   * @generated from field: string code = 2;
+   */
+  code: string;
+
+  /**
+   * @generated from field: optional string key_id = 3;
+   */
+  keyId?: string | undefined;
+
+  /**
+   * @generated from field: optional string name = 4;
+   */
+  name?: string | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Struct meta = 5;
+   */
+  meta?: JsonObject | undefined;
+
+  /**
+   * @generated from field: optional int64 expires = 6;
+   */
+  expires?: bigint | undefined;
+
+  /**
+   * Credits left; absent when unlimited.
+   *
+   * @generated from field: optional int64 credits = 7;
+   */
+  credits?: bigint | undefined;
+
+  /**
+   * @generated from field: optional bool enabled = 8;
+   */
+  enabled?: boolean | undefined;
+
+  /**
+   * @generated from field: repeated string permissions = 9;
+   */
+  permissions: string[];
+
+  /**
+   * @generated from field: repeated string roles = 10;
+   */
+  roles: string[];
+
+  /**
+   * @generated from field: keyward.v1.Identity identity = 11;
+   */
+  identity?: Identity | undefined;
+
+  /**
+   * @generated from field: repeated keyward.v1.RatelimitResult ratelimits = 12;
+   */
+  ratelimits: RatelimitResult[];
+};
+
+/**
+ * Describes the message keyward.v1.VerifyKeyResponse.
+ * Use `create(VerifyKeyResponseSchema)` to create a new message.
+ */
+export const VerifyKeyResponseSchema: GenMessage<VerifyKeyResponse> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 23);
+
+/**
+ * @generated from message keyward.v1.VerifyKeyV1Request
+ */
+export type VerifyKeyV1Request = Message<"keyward.v1.VerifyKeyV1Request"> & {
+  /**
+   * @generated from field: string key = 1;
+   */
+  key: string;
+
+  /**
+   * @generated from field: optional string api_id = 2;
+   */
+  apiId?: string | undefined;
+
+  /**
+   * @generated from field: repeated string tags = 3;
+   */
+  tags: string[];
+
+  /**
+   * @generated from field: keyward.v1.Authorization authorization = 4;
+   */
+  authorization?: Authorization | undefined;
+
+  /**
+   * @generated from field: keyward.v1.CreditsCost remaining = 5;
+   */
+  remaining?: CreditsCost | undefined;
+
+  /**
+   * @generated from field: keyward.v1.RatelimitCost ratelimit = 6;
+   */
+  ratelimit?: RatelimitCost | undefined;
+
+  /**
+   * @generated from field: repeated keyward.v1.RatelimitRequest ratelimits = 7;
+   */
+  ratelimits: RatelimitRequest[];
+};
+
+/**
+ * Describes the message keyward.v1.VerifyKeyV1Request.
+ * Use `create(VerifyKeyV1RequestSchema)` to create a new message.
+ */
+export const VerifyKeyV1RequestSchema: GenMessage<VerifyKeyV1Request> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 24);
+
+/**
+ * @generated from message keyward.v1.Authorization
+ */
+export type Authorization = Message<"keyward.v1.Authorization"> & {
+  /**
+   * A permission name, or {"and": [...]} / {"or": [...]} nested.
+   *
+   * @generated from field: google.protobuf.Value permissions = 1;
+   */
+  permissions?: Value | undefined;
+};
+
+/**
+ * Describes the message keyward.v1.Authorization.
+ * Use `create(AuthorizationSchema)` to create a new message.
+ */
+export const AuthorizationSchema: GenMessage<Authorization> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 25);
+
+/**
+ * @generated from message keyward.v1.RatelimitCost
+ */
+export type RatelimitCost = Message<"keyward.v1.RatelimitCost"> & {
+  /**
+   * @generated from field: optional int64 cost = 1;
+   */
+  cost?: bigint | undefined;
+};
+
+/**
+ * Describes the message keyward.v1.RatelimitCost.
+ * Use `create(RatelimitCostSchema)` to create a new message.
+ */
+export const RatelimitCostSchema: GenMessage<RatelimitCost> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 26);
+
+/**
+ * @generated from message keyward.v1.RatelimitState
+ */
+export type RatelimitState = Message<"keyward.v1.RatelimitState"> & {
+  /**
+   * @generated from field: int64 limit = 1;
+   */
+  limit: bigint;
+
+  /**
+   * @generated from field: int64 remaining = 2;
+   */
+  remaining: bigint;
+
+  /**
+   * @generated from field: int64 reset = 3;
+   */
+  reset: bigint;
+};
+
+/**
+ * Describes the message keyward.v1.RatelimitState.
+ * Use `create(RatelimitStateSchema)` to create a new message.
+ */
+export const RatelimitStateSchema: GenMessage<RatelimitState> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 27);
+
+/**
+ * @generated from message keyward.v1.VerifyKeyV1Response
+ */
+export type VerifyKeyV1Response = Message<"keyward.v1.VerifyKeyV1Response"> & {
+  /**
+   * @generated from field: optional string key_id = 1;
+   */
+  keyId?: string | undefined;
+
+  /**
+   * @generated from field: bool valid = 2;
+   */
+  valid: boolean;
+
+  /**
+   * @generated from field: optional string name = 3;
+   */
+  name?: string | undefined;
+
+  /**
+   * @generated from field: optional string owner_id = 4;
+   */
+  ownerId?: string | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Struct meta = 5;
+   */
+  meta?: JsonObject | undefined;
+
+  /**
+   * @generated from field: optional int64 expires = 6;
+   */
+  expires?: bigint | undefined;
+
+  /**
+   * @generated from field: keyward.v1.RatelimitState ratelimit = 7;
+   */
+  ratelimit?: RatelimitState | undefined;
+
+  /**
+   * @generated from field: optional int64 remaining = 8;
+   */
+  remaining?: bigint | undefined;
+
+  /**
+   * @generated from field: string code = 9;
+   */
+  code: string;
+
+  /**
+   * @generated from field: optional bool enabled = 10;
+   */
+  enabled?: boolean | undefined;
+
+  /**
+   * @generated from field: repeated string permissions = 11;
+   */
+  permissions: string[];
+
+  /**
+   * @generated from field: repeated string roles = 12;
+   */
+  roles: string[];
+
+  /**
+   * @generated from field: optional string environment = 13;
+   */
+  environment?: string | undefined;
+
+  /**
+   * @generated from field: keyward.v1.Identity identity = 14;
+   */
+  identity?: Identity | undefined;
+
+  /**
+   * @generated from field: string request_id = 15;
+   */
+  requestId: string;
+
+  /**
+   * @generated from field: optional int64 created_at = 16;
+   */
+  createdAt?: bigint | undefined;
+};
+
+/**
+ * Describes the message keyward.v1.VerifyKeyV1Response.
+ * Use `create(VerifyKeyV1ResponseSchema)` to create a new message.
+ */
+export const VerifyKeyV1ResponseSchema: GenMessage<VerifyKeyV1Response> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 28);
+
+/**
+ * KeysService manages keys and verifies them.
+ *
+ * @generated from service keyward.v1.KeysService
+ */
+export const KeysService: GenService<{
+  /**
+   * @generated from rpc keyward.v1.KeysService.CreateKey
+   */
+  createKey: {
+    methodKind: "unary";
+    input: typeof CreateKeyRequestSchema;
+    output: typeof CreateKeyResponseSchema;
+  },
+  /**
+   * @generated from rpc keyward.v1.KeysService.GetKey
+   */
+  getKey: {
+    methodKind: "unary";
+    input: typeof GetKeyRequestSchema;
+    output: typeof GetKeyResponseSchema;
+  },
+  /**
+   * @generated from rpc keyward.v1.KeysService.WhoAmI
+   */
+  whoAmI: {
+    methodKind: "unary";
+    input: typeof WhoAmIRequestSchema;
+    output: typeof WhoAmIResponseSchema;
+  },
+  /**
+   * @generated from rpc keyward.v1.KeysService.UpdateKey
+   */
+  updateKey: {
+    methodKind: "unary";
+    input: typeof UpdateKeyRequestSchema;
+    output: typeof UpdateKeyResponseSchema;
+  },
+  /**
+   * @generated from rpc keyward.v1.KeysService.DeleteKey
+   */
+  deleteKey: {
+    methodKind: "unary";
+    input: typeof DeleteKeyRequestSchema;
+    output: typeof DeleteKeyResponseSchema;
+  },
+  /**
+   * @generated from rpc keyward.v1.KeysService.UpdateCredits
+   */
+  updateCredits: {
+    methodKind: "unary";
+    input: typeof UpdateCreditsRequestSchema;
+    output: typeof UpdateCreditsResponseSchema;
+  },
+  /**
+   * @generated from rpc keyward.v1.KeysService.RerollKey
+   */
+  rerollKey: {
+    methodKind: "unary";
+    input: typeof RerollKeyRequestSchema;
+    output: typeof RerollKeyResponseSchema;
+  },
+  /**
+   * v2 verification: needs a root key with api.*.verify_key or api.<apiId>.verify_key.
+   *
+   * @generated from rpc keyward.v1.KeysService.VerifyKey
+   */
+  verifyKey: {
+    methodKind: "unary";
+    input: typeof VerifyKeyRequestSchema;
+    output: typeof VerifyKeyResponseSchema;
+  },
+  /**
+   * v1 verification: no root key; the optional api id must match the key's api.
+   *
+   * @generated from rpc keyward.v1.KeysService.VerifyKeyV1
+   */
+  verifyKeyV1: {
+    methodKind: "unary";
+    input: typeof VerifyKeyV1RequestSchema;
+    output: typeof VerifyKeyV1ResponseSchema;
+  },
+}> = /*@__PURE__*/
+  serviceDesc(file_keyward_v1_keys, 0);
 

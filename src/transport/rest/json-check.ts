@@ -1,8 +1,12 @@
-import { ScalarType, type DescField, type DescMessage } from "@bufbuild/protobuf";
+import { ScalarType, type DescEnum, type DescField, type DescMessage } from "@bufbuild/protobuf";
 import type { Violation } from "../../domain/errors.js";
 
-const INT32_TYPES = new Set([ScalarType.INT32, ScalarType.SINT32, ScalarType.SFIXED32, ScalarType.UINT32, ScalarType.FIXED32]);
-const INT64_TYPES = new Set([ScalarType.INT64, ScalarType.SINT64, ScalarType.SFIXED64, ScalarType.UINT64, ScalarType.FIXED64]);
+const INT32_TYPES = new Set([ScalarType.INT32, ScalarType.SINT32, ScalarType.SFIXED32]);
+const UINT32_TYPES = new Set([ScalarType.UINT32, ScalarType.FIXED32]);
+const INT64_TYPES = new Set([ScalarType.INT64, ScalarType.SINT64, ScalarType.SFIXED64]);
+const UINT64_TYPES = new Set([ScalarType.UINT64, ScalarType.FIXED64]);
+// Standard or URL-safe base64, padding optional: what proto JSON accepts for bytes.
+const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
 const FREE_FORM = new Set(["google.protobuf.Struct", "google.protobuf.Value"]);
 
 /**
@@ -20,6 +24,10 @@ export function checkJson(
 }
 
 function checkMessage(schema: DescMessage, value: unknown, at: string, allowUnknown: boolean, out: Violation[]) {
+  if (schema.typeName === "google.protobuf.FieldMask") {
+    if (typeof value !== "string") out.push({ location: at, message: "must be a string of comma-separated field paths" });
+    return;
+  }
   if (FREE_FORM.has(schema.typeName)) {
     if (schema.typeName === "google.protobuf.Struct" && !isObject(value)) out.push({ location: at, message: "must be an object" });
     return;
@@ -48,7 +56,7 @@ function checkField(field: DescField, value: unknown, at: string, allowUnknown: 
         const location = `${at}[${i}]`;
         if (field.listKind === "message") checkMessage(field.message, item, location, allowUnknown, out);
         else if (field.listKind === "scalar") checkScalar(field.scalar, item, location, out);
-        else if (typeof item !== "string") out.push({ location, message: "must be a string" });
+        else checkEnum(field.enum, item, location, out);
       });
       return;
     case "map":
@@ -62,27 +70,41 @@ function checkField(field: DescField, value: unknown, at: string, allowUnknown: 
     case "message":
       return checkMessage(field.message, value, at, allowUnknown, out);
     case "enum":
-      if (typeof value !== "string") out.push({ location: at, message: "must be a string" });
-      return;
+      return checkEnum(field.enum, value, at, out);
     case "scalar":
       return checkScalar(field.scalar, value, at, out);
   }
 }
 
 function checkScalar(type: ScalarType, value: unknown, at: string, out: Violation[]) {
-  if (type === ScalarType.STRING || type === ScalarType.BYTES) {
+  if (type === ScalarType.STRING) {
     if (typeof value !== "string") out.push({ location: at, message: "must be a string" });
+  } else if (type === ScalarType.BYTES) {
+    if (typeof value !== "string" || !BASE64.test(value)) out.push({ location: at, message: "must be a base64 string" });
   } else if (type === ScalarType.BOOL) {
     if (typeof value !== "boolean") out.push({ location: at, message: "must be a boolean" });
   } else if (INT32_TYPES.has(type)) {
-    if (!Number.isInteger(value) || Math.abs(value as number) > 2 ** 31 - 1) {
-      out.push({ location: at, message: "must be an integer (32 bit)" });
-    }
+    if (!isIntegerIn(value, -(2 ** 31), 2 ** 31 - 1)) out.push({ location: at, message: "must be an integer (32 bit)" });
+  } else if (UINT32_TYPES.has(type)) {
+    if (!isIntegerIn(value, 0, 2 ** 32 - 1)) out.push({ location: at, message: "must be a non-negative integer (32 bit)" });
   } else if (INT64_TYPES.has(type)) {
     if (!Number.isSafeInteger(value)) out.push({ location: at, message: "must be an integer below 2^53" });
+  } else if (UINT64_TYPES.has(type)) {
+    if (!isIntegerIn(value, 0, Number.MAX_SAFE_INTEGER)) out.push({ location: at, message: "must be a non-negative integer below 2^53" });
   } else if (typeof value !== "number" || !Number.isFinite(value)) {
     out.push({ location: at, message: "must be a number" });
   }
+}
+
+/** Proto JSON names an enum value by its name; anything else would fail later, inside the decoder. */
+function checkEnum(schema: DescEnum, value: unknown, at: string, out: Violation[]) {
+  if (typeof value !== "string" || !schema.values.some((v) => v.name === value)) {
+    out.push({ location: at, message: `must be one of ${schema.values.map((v) => v.name).join(", ")}` });
+  }
+}
+
+function isIntegerIn(value: unknown, min: number, max: number): boolean {
+  return Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

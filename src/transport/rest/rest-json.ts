@@ -24,7 +24,10 @@ function numberify(schema: DescMessage, json: Record<string, unknown>): void {
       numberify(field.message, value as Record<string, unknown>);
     } else if (field.fieldKind === "list" && field.listKind === "message" && !field.message.typeName.startsWith("google.protobuf.")) {
       for (const item of value as Record<string, unknown>[]) numberify(field.message, item);
-    } else if (field.fieldKind === "map" && field.mapKind === "message") {
+    } else if (field.fieldKind === "map" && field.mapKind === "scalar" && INT64_TYPES.has(field.scalar)) {
+      const map = value as Record<string, unknown>;
+      for (const key of Object.keys(map)) map[key] = toSafeNumber(map[key]);
+    } else if (field.fieldKind === "map" && field.mapKind === "message" && !field.message.typeName.startsWith("google.protobuf.")) {
       for (const item of Object.values(value as Record<string, Record<string, unknown>>)) numberify(field.message, item);
     }
   }

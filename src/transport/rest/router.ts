@@ -7,7 +7,7 @@ import { restErrorBody, type Dialect } from "./errors.js";
 import { checkJson } from "./json-check.js";
 import { toRestJson } from "./rest-json.js";
 import type { Route } from "./routes.js";
-import { v1Mappings } from "./v1-dialect.js";
+import { v1Mappings, v2Mappings } from "./v1-dialect.js";
 import { v2Envelope } from "./v2-dialect.js";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -42,25 +42,33 @@ export function createRestRouter(options: { routes: Route[]; invoke: Invoke; doc
         throw new KeywardError("method_not_allowed", `${req.method} is not allowed on ${url.pathname}; use ${[...verbs.keys()].join(" or ")}.`);
       }
       const schema = route.operation.method.input;
-      const mapping = route.dialect === "v1" ? v1Mappings[route.path] : undefined;
-      let input: unknown;
+      const mapping = (route.dialect === "v1" ? v1Mappings : v2Mappings)[route.path];
+      // The body is read (and its size enforced) now, but parsed only inside `decode`, which the pipeline calls
+      // after authentication: a request without a valid root key gets 401 whatever its body.
+      let readInput: () => unknown;
       if (route.verb === "GET") {
         locationPrefix = "query";
-        input = queryToJson(schema, url.searchParams);
+        const query = queryToJson(schema, url.searchParams);
+        readInput = () => query;
       } else {
-        input = parseJson(await readBody(req));
+        const text = await readBody(req);
+        readInput = () => parseJson(text);
       }
-      if (mapping?.request) input = mapping.request(input);
       const allowUnknown = route.dialect === "v1";
       const output = await options.invoke(route.operation, {
         authorization: req.headers.authorization,
         requestId,
-        decode: () => decodeInput(schema, input, { allowUnknown, prefix: locationPrefix }),
+        decode: () => {
+          const input = mapping?.request ? mapping.request(readInput()) : readInput();
+          return decodeInput(schema, input, { allowUnknown, prefix: locationPrefix });
+        },
       });
-      const json = toRestJson(route.operation.method.output, output as never);
+      const full = toRestJson(route.operation.method.output, output as never);
+      const json = route.responseField ? ((full[route.responseField] ?? {}) as Record<string, unknown>) : full;
+      const mapped = mapping?.response ? (mapping.response(json) as Record<string, unknown>) : json;
       const body = route.dialect === "v1"
-        ? (mapping?.response ? mapping.response(json) : json)
-        : v2Envelope(route.operation.method.output, json, requestId);
+        ? mapped
+        : route.responseField ? { meta: { requestId }, data: mapped } : v2Envelope(route.operation.method.output, mapped, requestId);
       send(res, 200, body, requestId);
     } catch (error) {
       const known = error instanceof KeywardError ? error : internalError(error, requestId);
@@ -71,11 +79,49 @@ export function createRestRouter(options: { routes: Route[]; invoke: Invoke; doc
 }
 
 function decodeInput(schema: DescMessage, input: unknown, options: { allowUnknown: boolean; prefix: string }) {
+  input = withUpdateMask(schema, input);
   const violations = checkJson(schema, input, { allowUnknown: options.allowUnknown, prefix: "" });
   if (violations.length > 0) {
     throw invalid(violations.map((v) => `${options.prefix}${v.location ? "." + v.location : ""}: ${v.message}`).join("; "), violations);
   }
   return fromJson(schema, input as JsonValue, { ignoreUnknownFields: options.allowUnknown });
+}
+
+/**
+ * For a request with an `update_mask` (AIP-134), REST derives the mask from the body: every field present is
+ * listed, nested messages by their present sub-fields (`{"credits":{"refill":null}}` → `credits.refill`), and a
+ * null is dropped from the body so the listed field reads as unset, i.e. cleared. Elsewhere null means absent.
+ */
+function withUpdateMask(schema: DescMessage, input: unknown): unknown {
+  const maskField = schema.fields.find((f) => f.name === "update_mask" && f.message?.typeName === "google.protobuf.FieldMask");
+  if (!maskField || !isPlainObject(input) || maskField.jsonName in input) return input;
+  const paths: string[] = [];
+  const collect = (value: Record<string, unknown>, message: DescMessage, prefix: string): Record<string, unknown> => {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      const field = message.fields.find((f) => f.jsonName === key || f.name === key);
+      if (!field) {
+        out[key] = item; // left for the unknown-field check
+        continue;
+      }
+      const nested = field.fieldKind === "message" && !field.message.typeName.startsWith("google.protobuf.");
+      if (nested && isPlainObject(item) && Object.keys(item).length > 0) {
+        out[key] = collect(item, field.message, `${prefix}${field.name}.`);
+        continue;
+      }
+      paths.push(prefix + field.name);
+      if (item !== null) out[key] = item;
+    }
+    return out;
+  };
+  const body = collect(input, schema, "");
+  // FieldMask JSON is comma-separated lowerCamelCase paths.
+  body[maskField.jsonName] = paths.map((p) => p.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())).join(",");
+  return body;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Query parameters as the JSON object of the input message: integers and booleans converted by field type. */

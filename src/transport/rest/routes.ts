@@ -9,6 +9,8 @@ export interface Route {
   path: string;
   dialect: Dialect;
   operation: Operation;
+  /** The JSON name of the response field that is the whole REST payload (`response_body`), if any. */
+  responseField?: string;
 }
 
 /** Reads every operation's `google.api.http` binding (and its additional bindings) into REST routes. */
@@ -23,5 +25,9 @@ function routeOf(binding: HttpRule, operation: Operation): Route[] {
   const { case: verb, value } = binding.pattern;
   if (verb !== "get" && verb !== "post") return [];
   const path = value as string;
-  return [{ verb: verb === "get" ? "GET" : "POST", path, dialect: path.startsWith("/v1/") ? "v1" : "v2", operation }];
+  const responseField = binding.responseBody
+    ? operation.method.output.fields.find((f) => f.name === binding.responseBody)?.jsonName
+    : undefined;
+  if (binding.responseBody && !responseField) throw new Error(`${path}: response_body names no field`);
+  return [{ verb: verb === "get" ? "GET" : "POST", path, dialect: path.startsWith("/v1/") ? "v1" : "v2", operation, responseField }];
 }

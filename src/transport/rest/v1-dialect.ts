@@ -1,13 +1,22 @@
+import { invalid } from "../../domain/errors.js";
+
 /**
- * v1 is a thin dialect over the same RPCs: per route, how v1 names and shapes map onto the proto JSON. Routes
- * absent here use the proto JSON unchanged (without the v2 envelope).
+ * v1 is a thin dialect over the same RPCs: per route, how v1 names and shapes map onto the proto JSON and back.
+ * Routes absent here use the proto JSON unchanged (without the v2 envelope).
  */
-export interface V1Mapping {
+export interface DialectMapping {
   request?: (input: unknown) => unknown;
   response?: (json: Record<string, unknown>) => unknown;
 }
 
-type Json = Record<string, unknown>;
+type Json = Record<string, any>;
+
+const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** Drops keys whose value is undefined, so absent stays absent. */
+function compact(json: Json): Json {
+  return Object.fromEntries(Object.entries(json).filter(([, v]) => v !== undefined));
+}
 
 /** A v1 list: items under their own name, the cursor only while more pages exist, and the total. */
 function v1List(itemsName: string, mapItem: (item: Json) => unknown = (item) => item) {
@@ -21,18 +30,118 @@ function v1List(itemsName: string, mapItem: (item: Json) => unknown = (item) => 
   };
 }
 
-/** The v1 key record: `id` where v2 says `keyId`. */
-function v1Key(key: Json): Json {
-  const { keyId, ...rest } = key;
-  return { id: keyId, ...rest };
+/** The v1 legacy single rate limit is the limit named `default`, applied automatically. */
+function legacyLimit(ratelimit: unknown): unknown {
+  if (ratelimit === null) return null;
+  if (!isObject(ratelimit)) return ratelimit;
+  const duration = ratelimit.duration ?? ratelimit.refillInterval;
+  return [compact({ name: "default", limit: ratelimit.limit, duration, autoApply: true })];
 }
 
-export const v1Mappings: Record<string, V1Mapping> = {
+/** v1 create/update fields onto the v2 shapes: ownerId → externalId, remaining/refill → credits, ratelimit → ratelimits. */
+function v1KeyFields(input: unknown, options: { update: boolean }): unknown {
+  if (!isObject(input)) return input;
+  const { ownerId, remaining, refill, ratelimit, roles, permissions, ...rest } = input;
+  const out: Json = { ...rest };
+  if (ownerId !== undefined && out.externalId === undefined) out.externalId = ownerId;
+  if (remaining !== undefined || refill !== undefined) {
+    const v1Refill = isObject(refill) && refill.interval === "monthly" && refill.refillDay === undefined ? { ...refill, refillDay: 1 } : refill;
+    out.credits = options.update ? compact({ remaining, refill: v1Refill }) : compact({ remaining, refill: v1Refill });
+  }
+  if (ratelimit !== undefined) out.ratelimits = legacyLimit(ratelimit);
+  // v1 names roles and permissions by name (create/update) or as {id|name} objects (updateKey).
+  const names = (list: unknown) => (Array.isArray(list) ? list.map((item) => (isObject(item) ? item.name ?? item.id : item)) : list);
+  if (roles !== undefined) out.roles = names(roles);
+  if (permissions !== undefined) out.permissions = names(permissions);
+  return out;
+}
+
+/** The v1 key record (getKey, listKeys items). */
+function v1Key(key: Json): Json {
+  const credits = key.credits as Json | undefined;
+  const defaultLimit = (key.ratelimits as Json[] | undefined)?.find((l) => l.name === "default");
+  const identity = key.identity as Json | undefined;
+  return compact({
+    id: key.keyId,
+    start: key.start,
+    workspaceId: key.workspaceId,
+    apiId: key.apiId,
+    name: key.name,
+    ownerId: identity?.externalId,
+    meta: key.meta,
+    createdAt: key.createdAt,
+    updatedAt: key.updatedAt,
+    expires: key.expires,
+    remaining: credits?.remaining,
+    refill: credits?.refill,
+    ratelimit: defaultLimit && { async: false, limit: defaultLimit.limit, duration: defaultLimit.duration },
+    roles: key.roles,
+    permissions: key.permissions,
+    enabled: key.enabled,
+    plaintext: key.plaintext,
+    identity: identity && compact({ id: identity.id, externalId: identity.externalId, meta: identity.meta }),
+    environment: key.environment,
+  });
+}
+
+/** Verification answers for unknown keys carry no key data. */
+function withoutKeyDataWhenNotFound(json: Json): Json {
+  return json.code === "NOT_FOUND" ? compact({ valid: json.valid ?? false, code: json.code, requestId: json.requestId }) : json;
+}
+
+export const v1Mappings: Record<string, DialectMapping> = {
   "/v1/apis.listKeys": { response: v1List("keys", v1Key) },
   "/v1/liveness": {
-    response: () => ({
-      status: "ok",
-      services: { metrics: "ok", logger: "ok", ratelimit: "ok", usagelimit: "ok" },
-    }),
+    response: () => ({ status: "ok", services: { metrics: "ok", logger: "ok", ratelimit: "ok", usagelimit: "ok" } }),
   },
+  "/v1/keys.createKey": { request: (input) => v1KeyFields(input, { update: false }) },
+  "/v1/keys": {
+    request(input) {
+      if (isObject(input) && typeof input.prefix === "string" && input.prefix.length > 8) {
+        throw invalid("The legacy endpoint allows prefixes of at most 8 characters.", [{ location: "prefix", message: "at most 8 characters" }]);
+      }
+      return v1KeyFields(input, { update: false });
+    },
+  },
+  "/v1/keys.getKey": { response: v1Key },
+  "/v1/keys.whoami": {
+    response: (key) => {
+      const v1 = v1Key(key);
+      return compact({
+        id: v1.id, name: v1.name, remaining: v1.remaining, meta: v1.meta, createdAt: v1.createdAt,
+        enabled: v1.enabled, environment: v1.environment,
+        identity: v1.identity && { id: v1.identity.id, externalId: v1.identity.externalId },
+      });
+    },
+  },
+  "/v1/keys.updateKey": { request: (input) => v1KeyFields(input, { update: true }) },
+  "/v1/keys.updateRemaining": {
+    request: (input) => {
+      if (!isObject(input)) return input;
+      const { op, value, ...rest } = input;
+      return compact({ ...rest, operation: op, value: value === null ? undefined : value });
+    },
+    response: (credits) => ({ remaining: credits.remaining ?? null }),
+  },
+  "/v1/keys.verifyKey": {
+    response: (json) => {
+      const { createdAt: _createdAt, ...rest } = withoutKeyDataWhenNotFound(json);
+      return rest;
+    },
+  },
+  "/v1/keys/verify": {
+    response: (json) => {
+      const out = withoutKeyDataWhenNotFound(json);
+      if (json.code === "NOT_FOUND") return out;
+      return compact({
+        keyId: out.keyId, valid: out.valid, name: out.name, ownerId: out.ownerId, meta: out.meta,
+        createdAt: out.createdAt, expires: out.expires, ratelimit: out.ratelimit, remaining: out.remaining, code: out.code,
+      });
+    },
+  },
+};
+
+/** v2 routes whose JSON needs more than the envelope. */
+export const v2Mappings: Record<string, DialectMapping> = {
+  "/v2/keys.verifyKey": { response: withoutKeyDataWhenNotFound },
 };

@@ -1,0 +1,107 @@
+/** The verification outcomes (spec: Verification codes). */
+export type VerificationCode =
+  | "VALID"
+  | "NOT_FOUND"
+  | "FORBIDDEN"
+  | "USAGE_EXCEEDED"
+  | "RATE_LIMITED"
+  | "DISABLED"
+  | "INSUFFICIENT_PERMISSIONS"
+  | "EXPIRED";
+
+/** What the checks before the counters need to know about a found key. */
+export interface KeyFacts {
+  enabled: boolean;
+  apiId: string;
+  expires?: number;
+}
+
+/**
+ * The checks that need no counter, in DESIGN.md §3 order after NOT_FOUND: DISABLED → FORBIDDEN (v1 api id) →
+ * EXPIRED → FORBIDDEN (ip whitelist) → INSUFFICIENT_PERMISSIONS. Returns the first failure, or undefined.
+ */
+export function checkBeforeCounters(input: {
+  key: KeyFacts;
+  now: number;
+  expectedApiId?: string;
+  ipWhitelist?: readonly string[];
+  clientIp?: string;
+  permissionsSatisfied: boolean;
+}): VerificationCode | undefined {
+  const { key } = input;
+  if (!key.enabled) return "DISABLED";
+  if (input.expectedApiId !== undefined && input.expectedApiId !== key.apiId) return "FORBIDDEN";
+  if (key.expires !== undefined && key.expires <= input.now) return "EXPIRED";
+  if (input.ipWhitelist && input.ipWhitelist.length > 0 && !input.ipWhitelist.includes(input.clientIp ?? "")) {
+    return "FORBIDDEN";
+  }
+  if (!input.permissionsSatisfied) return "INSUFFICIENT_PERMISSIONS";
+  return undefined;
+}
+
+export interface ConfiguredLimit {
+  id: string;
+  name: string;
+  limit: number;
+  duration: number;
+  autoApply: boolean;
+}
+
+export interface RequestedLimit {
+  name: string;
+  cost?: number;
+  limit?: number;
+  duration?: number;
+}
+
+/** A limit this verification checks: where its counter lives and what it costs. */
+export interface AppliedLimit extends ConfiguredLimit {
+  cost: number;
+  /** Identity-owned limits are shared by every key of the identity. */
+  owner: "key" | "identity";
+}
+
+/**
+ * Decides which limits run: every autoApply limit (cost 1 unless requested otherwise), every requested one by
+ * name — a key's limit wins over its identity's of the same name — and ad-hoc ones given `limit` and `duration`.
+ * A requested name that is neither configured nor ad-hoc is reported as `unknown`.
+ */
+export function resolveLimits(input: {
+  keyLimits: readonly ConfiguredLimit[];
+  identityLimits: readonly ConfiguredLimit[];
+  requested: readonly RequestedLimit[];
+}): { limits: AppliedLimit[] } | { unknown: string } {
+  const configured = new Map<string, AppliedLimit>();
+  for (const limit of input.identityLimits) configured.set(limit.name, { ...limit, cost: 1, owner: "identity" });
+  for (const limit of input.keyLimits) configured.set(limit.name, { ...limit, cost: 1, owner: "key" });
+
+  const applied = new Map<string, AppliedLimit>();
+  for (const limit of configured.values()) if (limit.autoApply) applied.set(limit.name, limit);
+  for (const request of input.requested) {
+    const cost = request.cost ?? 1;
+    const known = configured.get(request.name);
+    if (known) {
+      applied.set(request.name, { ...known, cost });
+    } else if (request.limit !== undefined && request.duration !== undefined && request.duration > 0) {
+      applied.set(request.name, {
+        id: `adhoc:${request.name}`, name: request.name, limit: request.limit, duration: request.duration,
+        autoApply: false, cost, owner: "key",
+      });
+    } else {
+      return { unknown: request.name };
+    }
+  }
+  return { limits: [...applied.values()] };
+}
+
+/** The counter bucket of a limit: identity-owned ones are shared across the identity's keys. */
+export function bucketOf(limit: AppliedLimit, ids: { keyId: string; identityId?: string }): string {
+  return limit.owner === "identity" && ids.identityId
+    ? `identity:${ids.identityId}:${limit.name}`
+    : `key:${ids.keyId}:${limit.name}`;
+}
+
+/** All counters of one verification share this hash tag (DESIGN.md §3 Scale). */
+export function counterTag(ids: { keyId: string; identityId?: string }): string {
+  return ids.identityId ?? ids.keyId;
+}

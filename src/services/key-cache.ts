@@ -1,0 +1,80 @@
+import type { Clock } from "../domain/clock.js";
+import type { ApiRecord, IdentityRecord, KeyRecord } from "../store/ports.js";
+
+/** Everything verification needs about a key, resolved once and cached by hash. */
+export interface VerifiableKey {
+  key: KeyRecord;
+  api: ApiRecord;
+  identity?: IdentityRecord;
+}
+
+/** What other instances are told after a change; the same messages clear this instance's cache. */
+export type Invalidation = { kind: "hash"; hash: string } | { kind: "all" };
+
+export interface InvalidationBus {
+  publish(message: Invalidation): void;
+  subscribe(handler: (message: Invalidation) => void): void;
+  close(): Promise<void>;
+}
+
+/** A bus for one process: there is no one else to tell. */
+export function createLocalInvalidationBus(): InvalidationBus {
+  const handlers: ((message: Invalidation) => void)[] = [];
+  return {
+    publish: (message) => handlers.forEach((handler) => handler(message)),
+    subscribe: (handler) => void handlers.push(handler),
+    close: async () => {},
+  };
+}
+
+interface Entry {
+  value: VerifiableKey | null;
+  expiresAt: number;
+}
+
+/**
+ * A bounded LRU of verifiable keys by hash, including "no such key" answers. Mutations call `invalidate` before
+ * they answer, so the next verification on this instance sees them; the bus carries them to other instances. The
+ * TTL bounds staleness should a message be lost.
+ */
+export function createKeyCache(options: { clock: Clock; bus: InvalidationBus; maxEntries?: number; ttlMs?: number }) {
+  const maxEntries = options.maxEntries ?? 10_000;
+  const ttlMs = options.ttlMs ?? 60_000;
+  const entries = new Map<string, Entry>();
+
+  function drop(message: Invalidation) {
+    if (message.kind === "all") entries.clear();
+    else entries.delete(message.hash);
+  }
+  options.bus.subscribe(drop);
+
+  return {
+    /** undefined: not cached; null: cached as unknown. */
+    get(hash: string): VerifiableKey | null | undefined {
+      const entry = entries.get(hash);
+      if (!entry) return undefined;
+      if (entry.expiresAt <= options.clock.now()) {
+        entries.delete(hash);
+        return undefined;
+      }
+      entries.delete(hash);
+      entries.set(hash, entry); // most recently used last
+      return entry.value;
+    },
+    set(hash: string, value: VerifiableKey | null) {
+      entries.delete(hash);
+      entries.set(hash, { value, expiresAt: options.clock.now() + ttlMs });
+      if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
+    },
+    /** Clears here at once and tells the other instances. */
+    invalidate(message: Invalidation) {
+      drop(message);
+      options.bus.publish(message);
+    },
+    get size() {
+      return entries.size;
+    },
+  };
+}
+
+export type KeyCache = ReturnType<typeof createKeyCache>;

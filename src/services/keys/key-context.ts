@@ -1,0 +1,62 @@
+import type { Clock } from "../../domain/clock.js";
+import { KeywardError, notFound } from "../../domain/errors.js";
+import type { RandomBytes } from "../../domain/ids.js";
+import { latestRefillBoundary } from "../../domain/refill-calendar.js";
+import { counterTag } from "../../domain/verification.js";
+import { decryptKey } from "../../domain/key-encryption.js";
+import type { CounterStore, DocumentStore, KeyRecord, VerificationEventStore } from "../../store/ports.js";
+import { authorize, type Principal } from "../context.js";
+import type { KeyCache } from "../key-cache.js";
+import { keyView } from "./key-view.js";
+
+/** What every keys operation is built from. */
+export interface KeysDeps {
+  documents: DocumentStore;
+  counters: CounterStore;
+  cache: KeyCache;
+  events: VerificationEventStore;
+  clock: Clock;
+  randomBytes: RandomBytes;
+  /** KEYWARD_ENCRYPTION_KEY; recoverable keys are refused without it. */
+  encryptionKey?: Buffer;
+}
+
+/** Loads a live key of the caller's workspace and checks `api.*.<action>` or `api.<its api>.<action>`. */
+export async function loadKeyFor(deps: KeysDeps, principal: Principal, keyId: string, action: string): Promise<KeyRecord> {
+  const key = await deps.documents.keys.get(principal.workspaceId, keyId);
+  if (!key) throw notFound(`The key ${keyId} does not exist.`);
+  authorize(principal, { resourceType: "api", action, resourceId: key.apiId });
+  return key;
+}
+
+/** The refill due at `now` for a key with a refill rule, in the counters' terms. */
+export function refillAt(key: Pick<KeyRecord, "credits">, now: number) {
+  const rule = key.credits?.refill;
+  return rule ? { boundary: latestRefillBoundary(rule, now), amount: rule.amount } : undefined;
+}
+
+/** The key's current balance (after a due refill), or undefined when its credits are unlimited. */
+export async function balanceOf(deps: KeysDeps, key: KeyRecord): Promise<number | undefined> {
+  if (!key.credits) return undefined;
+  return withCounters(() => deps.counters.readCredits(counterTag({ keyId: key.id, identityId: key.identityId }), key.id, refillAt(key, deps.clock.now())));
+}
+
+/** Counter failures fail closed: 503, never a guess. */
+export async function withCounters<T>(step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    // A RangeError is a plan we built wrong, not an outage.
+    if (error instanceof KeywardError || error instanceof RangeError) throw error;
+    throw new KeywardError("unavailable", "The counter store is unavailable; try again shortly.");
+  }
+}
+
+/** A key as management calls show it: its identity, current balance and, when asked and stored, its plaintext. */
+export async function viewKey(deps: KeysDeps, key: KeyRecord, options: { decrypt: boolean }) {
+  const identity = key.identityId ? await deps.documents.identities.get(key.workspaceId, key.identityId) : undefined;
+  const plaintext = options.decrypt && key.encrypted && deps.encryptionKey
+    ? decryptKey(deps.encryptionKey, key.encrypted, key.id)
+    : undefined;
+  return keyView(key, { identity, remaining: await balanceOf(deps, key), plaintext });
+}

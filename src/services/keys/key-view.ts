@@ -1,0 +1,47 @@
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { IdentitySchema, KeySchema } from "../../../gen/keyward/v1/keys_pb.js";
+import type { IdentityRecord, KeyRecord, RatelimitRecord } from "../../store/ports.js";
+
+type KeyInit = MessageInitShape<typeof KeySchema>;
+
+const big = (n: number | undefined) => (n === undefined ? undefined : BigInt(n));
+
+export function ratelimitView(limit: RatelimitRecord) {
+  return { id: limit.id, name: limit.name, limit: BigInt(limit.limit), duration: BigInt(limit.duration), autoApply: limit.autoApply };
+}
+
+export function identityView(identity: IdentityRecord): MessageInitShape<typeof IdentitySchema> {
+  return {
+    id: identity.id,
+    externalId: identity.externalId,
+    meta: (identity.meta ?? {}) as never,
+    ratelimits: identity.ratelimits.map(ratelimitView),
+  };
+}
+
+/** A key record as management calls return it; the secret appears only as `plaintext` when decrypted. */
+export function keyView(key: KeyRecord, extra: { identity?: IdentityRecord; remaining?: number; plaintext?: string; lastRefillAt?: number }): KeyInit {
+  const refill = key.credits?.refill;
+  return {
+    keyId: key.id,
+    start: key.start,
+    apiId: key.apiId,
+    workspaceId: key.workspaceId,
+    name: key.name,
+    meta: key.meta as never,
+    createdAt: BigInt(key.createdAt),
+    updatedAt: big(key.updatedAt),
+    expires: big(key.expires),
+    enabled: key.enabled,
+    plaintext: extra.plaintext,
+    credits: key.credits && {
+      remaining: big(extra.remaining),
+      refill: refill && { interval: refill.interval, amount: BigInt(refill.amount), refillDay: refill.refillDay },
+    },
+    ratelimits: key.ratelimits.map(ratelimitView),
+    identity: extra.identity && identityView(extra.identity),
+    permissions: key.permissions,
+    roles: key.roles,
+    environment: key.environment,
+  };
+}

@@ -1,0 +1,235 @@
+import type { KeysService, UpdateKeyRequest } from "../../../gen/keyward/v1/keys_pb.js";
+import { encryptKey } from "../../domain/key-encryption.js";
+import { KeywardError, invalid, notFound } from "../../domain/errors.js";
+import { newId } from "../../domain/ids.js";
+import { newSecret } from "../../domain/key-material.js";
+import { counterTag } from "../../domain/verification.js";
+import type { KeyRecord } from "../../store/ports.js";
+import { authorize, type Principal, type ServiceHandlers } from "../context.js";
+import { identityFor, moveCredits } from "./identities.js";
+import { checkedMeta, creditsConfig, ratelimitRecords } from "./key-input.js";
+import { balanceOf, loadKeyFor, refillAt, viewKey, withCounters, type KeysDeps } from "./key-context.js";
+import { createVerifier } from "./verify-key.js";
+
+/** keys.*: the key lifecycle and verification. */
+export function createKeysService(deps: KeysDeps): ServiceHandlers<typeof KeysService> {
+  const { documents, counters, clock, cache } = deps;
+  const verifier = createVerifier(deps);
+
+  function checkRecoverable(principal: Principal, apiId: string, storeEncryptedKeys: boolean) {
+    if (!deps.encryptionKey) {
+      throw new KeywardError("precondition", "Recoverable keys need KEYWARD_ENCRYPTION_KEY to be configured.");
+    }
+    if (!storeEncryptedKeys) throw new KeywardError("precondition", `The api ${apiId} does not store encrypted keys.`);
+    authorize(principal, { resourceType: "api", action: "encrypt_key", resourceId: apiId });
+  }
+
+  /** Makes a key's secret and record; shared by create and reroll. */
+  async function mint(principal: Principal, template: Omit<KeyRecord, "id" | "hash" | "start" | "encrypted">, options: { prefix?: string; byteLength: number; recoverable: boolean }) {
+    const secret = newSecret({ prefix: options.prefix, byteLength: options.byteLength, randomBytes: deps.randomBytes });
+    const id = newId("key", template.createdAt, deps.randomBytes);
+    const record: KeyRecord = { ...template, id, hash: secret.hash, start: secret.start };
+    if (options.recoverable) record.encrypted = encryptKey(deps.encryptionKey as Buffer, secret.key, id);
+    return { record, key: secret.key };
+  }
+
+  return {
+    async createKey(request, { principal }) {
+      authorize(principal, { resourceType: "api", action: "create_key", resourceId: request.apiId });
+      const api = await documents.apis.get(principal.workspaceId, request.apiId);
+      if (!api) throw notFound(`The api ${request.apiId} does not exist.`);
+      if (request.recoverable) checkRecoverable(principal, api.id, api.storeEncryptedKeys);
+      const now = clock.now();
+      const credits = creditsConfig(request.credits);
+      const identity = request.externalId ? await identityFor(deps, principal.workspaceId, request.externalId) : undefined;
+      const { record, key } = await mint(principal, {
+        workspaceId: principal.workspaceId,
+        apiId: api.id,
+        name: request.name,
+        meta: checkedMeta(request.meta),
+        createdAt: now,
+        expires: request.expires === undefined ? undefined : Number(request.expires),
+        enabled: request.enabled ?? true,
+        environment: request.environment,
+        identityId: identity?.id,
+        credits: credits.config,
+        ratelimits: ratelimitRecords(request.ratelimits, { now, randomBytes: deps.randomBytes }),
+        permissions: [...new Set(request.permissions)],
+        roles: [...new Set(request.roles)],
+      }, { prefix: request.prefix, byteLength: request.byteLength ?? 16, recoverable: request.recoverable ?? false });
+      dropUndefined(record);
+      if (credits.remaining !== undefined) {
+        await withCounters(() => counters.setCredits(counterTag({ keyId: record.id, identityId: record.identityId }), record.id, credits.remaining as number, now));
+      }
+      await documents.keys.insert(record);
+      cache.invalidate({ kind: "hash", hash: record.hash });
+      return { keyId: record.id, key };
+    },
+
+    async getKey(request, { principal }) {
+      const key = await loadKeyFor(deps, principal, request.keyId, "read_key");
+      const decrypt = request.decrypt ?? false;
+      if (decrypt) authorize(principal, { resourceType: "api", action: "decrypt_key", resourceId: key.apiId });
+      return { key: await viewKey(deps, key, { decrypt }) };
+    },
+
+    async whoAmI(request, { principal }) {
+      const found = await verifier.find(request.key);
+      if (!found || found.key.workspaceId !== principal.workspaceId) throw notFound("The key does not exist.");
+      authorize(principal, { resourceType: "api", action: "read_key", resourceId: found.key.apiId });
+      return { key: await viewKey(deps, found.key, { decrypt: false }) };
+    },
+
+    async updateKey(request, { principal }) {
+      const key = await loadKeyFor(deps, principal, request.keyId, "update_key");
+      const updated = await applyUpdate(key, request, principal);
+      if (!(await documents.keys.replace(updated))) throw notFound(`The key ${key.id} does not exist.`);
+      cache.invalidate({ kind: "hash", hash: key.hash });
+      return {};
+    },
+
+    async deleteKey(request, { principal }) {
+      const key = await loadKeyFor(deps, principal, request.keyId, "delete_key");
+      const done = request.permanent
+        ? await documents.keys.erase(principal.workspaceId, key.id)
+        : await documents.keys.markDeleted(principal.workspaceId, key.id, clock.now());
+      if (!done) throw notFound(`The key ${key.id} does not exist.`);
+      cache.invalidate({ kind: "hash", hash: key.hash });
+      if (key.credits) await withCounters(() => counters.deleteCredits(counterTag({ keyId: key.id, identityId: key.identityId }), key.id));
+      return {};
+    },
+
+    async updateCredits(request, { principal }) {
+      const key = await loadKeyFor(deps, principal, request.keyId, "update_key");
+      const tag = counterTag({ keyId: key.id, identityId: key.identityId });
+      const now = clock.now();
+      if (request.operation === "set" && request.value === undefined) {
+        // Unlimited: the balance and any refill rule go away.
+        if (key.credits) {
+          await documents.keys.replace({ ...withoutCredits(key), updatedAt: now });
+          await withCounters(() => counters.deleteCredits(tag, key.id));
+          cache.invalidate({ kind: "hash", hash: key.hash });
+        }
+        return { credits: {} };
+      }
+      if (request.value === undefined) {
+        throw invalid(`${request.operation} needs a value.`, [{ location: "value", message: "required for increment and decrement" }]);
+      }
+      const value = Number(request.value);
+      let remaining: number;
+      if (!key.credits) {
+        if (request.operation !== "set") {
+          throw new KeywardError("precondition", `The key ${key.id} has unlimited credits; set a balance first.`);
+        }
+        await withCounters(() => counters.setCredits(tag, key.id, value, now));
+        await documents.keys.replace({ ...key, credits: {}, updatedAt: now });
+        cache.invalidate({ kind: "hash", hash: key.hash });
+        remaining = value;
+      } else {
+        remaining = await withCounters(() => counters.adjustCredits(tag, key.id, { operation: request.operation as "set", value, refill: refillAt(key, now), now }));
+      }
+      const refill = key.credits?.refill;
+      return { credits: { remaining: BigInt(remaining), refill: refill && { interval: refill.interval, amount: BigInt(refill.amount), refillDay: refill.refillDay } } };
+    },
+
+    async rerollKey(request, { principal }) {
+      const original = await loadKeyFor(deps, principal, request.keyId, "create_key");
+      const api = await documents.apis.get(principal.workspaceId, original.apiId);
+      if (!api) throw notFound(`The key ${original.id} does not exist.`);
+      const recoverable = original.encrypted !== undefined;
+      if (recoverable) checkRecoverable(principal, api.id, api.storeEncryptedKeys);
+      const now = clock.now();
+      const prefix = original.start.includes("_") ? original.start.slice(0, original.start.lastIndexOf("_")) : undefined;
+      const { id: _id, hash: _hash, start: _start, encrypted: _encrypted, updatedAt: _updatedAt, ...settings } = original;
+      const { record, key } = await mint(principal, { ...settings, createdAt: now }, { prefix, byteLength: 16, recoverable });
+      if (original.credits) {
+        const balance = await balanceOf(deps, original);
+        await withCounters(() => counters.setCredits(counterTag({ keyId: record.id, identityId: record.identityId }), record.id, balance ?? 0, now));
+      }
+      await documents.keys.insert(record);
+      const expiration = Number(request.expiration);
+      if (expiration === 0) await documents.keys.markDeleted(principal.workspaceId, original.id, now);
+      else await documents.keys.replace({ ...original, expires: Math.min(original.expires ?? Infinity, now + expiration), updatedAt: now });
+      cache.invalidate({ kind: "hash", hash: original.hash });
+      cache.invalidate({ kind: "hash", hash: record.hash });
+      return { keyId: record.id, key };
+    },
+
+    verifyKey: (request, context) => verifier.verifyV2(request, context),
+    verifyKeyV1: (request, context) => verifier.verifyV1(request, context),
+  };
+
+  /** AIP-134: a listed field takes the request's value, or is cleared when unset there. */
+  async function applyUpdate(key: KeyRecord, request: UpdateKeyRequest, principal: Principal): Promise<KeyRecord> {
+    const now = clock.now();
+    const paths = request.updateMask?.paths.length ? new Set(request.updateMask.paths) : presentFields(request);
+    const next: KeyRecord = { ...key, updatedAt: now };
+    for (const path of paths) {
+      switch (path) {
+        case "name": next.name = request.name; break;
+        case "meta": next.meta = checkedMeta(request.meta); break;
+        case "expires": next.expires = request.expires === undefined ? undefined : Number(request.expires); break;
+        case "enabled": if (request.enabled !== undefined) next.enabled = request.enabled; break;
+        case "environment": next.environment = request.environment; break;
+        case "ratelimits": next.ratelimits = ratelimitRecords(request.ratelimits, { now, randomBytes: deps.randomBytes }); break;
+        case "permissions": next.permissions = [...new Set(request.permissions)]; break;
+        case "roles": next.roles = [...new Set(request.roles)]; break;
+        case "external_id": {
+          const identity = request.externalId ? await identityFor(deps, principal.workspaceId, request.externalId) : undefined;
+          await moveCredits(deps, key, identity?.id);
+          next.identityId = identity?.id;
+          break;
+        }
+        case "key_id": break; // names the key, changes nothing
+        case "credits": case "credits.remaining": case "credits.refill": break; // below, once
+        default: throw invalid(`Cannot update ${path}.`, [{ location: "updateMask", message: `unknown field ${path}` }]);
+      }
+    }
+    await applyCreditsUpdate(next, request, paths, now);
+    dropUndefined(next);
+    return next;
+  }
+
+  async function applyCreditsUpdate(next: KeyRecord, request: UpdateKeyRequest, paths: Set<string>, now: number) {
+    const tag = counterTag({ keyId: next.id, identityId: next.identityId });
+    const setRemaining = paths.has("credits") || paths.has("credits.remaining");
+    const setRefill = paths.has("credits") || paths.has("credits.refill");
+    if (!setRemaining && !setRefill) return;
+    const remaining = setRemaining ? request.credits?.remaining : undefined;
+    if (setRemaining && remaining === undefined) {
+      delete next.credits;
+      await withCounters(() => counters.deleteCredits(tag, next.id));
+      return;
+    }
+    const refillConfig = setRefill ? creditsConfig({ ...request.credits, remaining: remaining ?? 0n } as never).config?.refill : next.credits?.refill;
+    if (!next.credits && remaining === undefined) {
+      throw invalid("A refill needs a credit balance.", [{ location: "credits.remaining", message: "required with refill on an unlimited key" }]);
+    }
+    next.credits = refillConfig ? { refill: refillConfig } : {};
+    if (remaining !== undefined) await withCounters(() => counters.setCredits(tag, next.id, Number(remaining), now));
+  }
+}
+
+/** Without a mask, every field the request sets (AIP-134's "no mask" rule; lists only when non-empty). */
+function presentFields(request: UpdateKeyRequest): Set<string> {
+  const fields = new Set<string>();
+  const scalars: [string, unknown][] = [
+    ["name", request.name], ["meta", request.meta], ["expires", request.expires], ["enabled", request.enabled],
+    ["environment", request.environment], ["external_id", request.externalId], ["credits", request.credits],
+  ];
+  for (const [name, value] of scalars) if (value !== undefined) fields.add(name);
+  if (request.ratelimits.length > 0) fields.add("ratelimits");
+  if (request.permissions.length > 0) fields.add("permissions");
+  if (request.roles.length > 0) fields.add("roles");
+  return fields;
+}
+
+function withoutCredits(key: KeyRecord): KeyRecord {
+  const { credits: _credits, ...rest } = key;
+  return rest;
+}
+
+/** Records keep absent optional fields absent, never undefined-valued. */
+function dropUndefined(record: object) {
+  for (const [k, v] of Object.entries(record)) if (v === undefined) delete (record as Record<string, unknown>)[k];
+}

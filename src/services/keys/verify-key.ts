@@ -1,0 +1,199 @@
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type {
+  VerifyKeyRequest, VerifyKeyResponseSchema, VerifyKeyV1Request, VerifyKeyV1ResponseSchema,
+} from "../../../gen/keyward/v1/keys_pb.js";
+import { invalid, KeywardError } from "../../domain/errors.js";
+import { hashKey } from "../../domain/key-material.js";
+import {
+  evaluatePermissionQuery, parsePermissionQuery, permissionQueryFromV1, type PermissionQuery,
+} from "../../domain/permission-query.js";
+import { satisfies } from "../../domain/permissions.js";
+import {
+  bucketOf, checkBeforeCounters, counterTag, resolveLimits, type AppliedLimit, type RequestedLimit, type VerificationCode,
+} from "../../domain/verification.js";
+import type { ConsumeResult, LimitResult } from "../../store/ports.js";
+import type { CallContext, Principal } from "../context.js";
+import type { VerifiableKey } from "../key-cache.js";
+import { balanceOf, refillAt, withCounters, type KeysDeps } from "./key-context.js";
+import { identityView } from "./key-view.js";
+
+interface VerifyInput {
+  plaintext: string;
+  requestId: string;
+  /** v2: keys the caller's root key may not verify answer NOT_FOUND. */
+  visibleTo?: Principal;
+  /** v1: the key must belong to this api (else FORBIDDEN). */
+  expectedApiId?: string;
+  query?: PermissionQuery;
+  requested: RequestedLimit[];
+  cost: number;
+  tags: string[];
+  /** How an unknown requested rate-limit name is refused: v1 400, v2 412. */
+  unknownLimit: "invalid" | "precondition";
+}
+
+interface Outcome {
+  code: VerificationCode;
+  found?: VerifiableKey;
+  limits: { applied: AppliedLimit; result: LimitResult }[];
+  remaining?: number;
+}
+
+/** The verification engine behind v1 and v2: one pipeline, two response shapes. */
+export function createVerifier(deps: KeysDeps) {
+  const { documents, cache, clock } = deps;
+
+  async function find(plaintext: string): Promise<VerifiableKey | undefined> {
+    const hash = hashKey(plaintext);
+    const cached = cache.get(hash);
+    if (cached !== undefined) return cached ?? undefined;
+    const key = await documents.keys.findByHash(hash);
+    const api = key && (await documents.apis.get(key.workspaceId, key.apiId));
+    const identity = key?.identityId ? await documents.identities.get(key.workspaceId, key.identityId) : undefined;
+    const found = key && api ? { key, api, identity } : undefined;
+    cache.set(hash, found ?? null);
+    return found;
+  }
+
+  async function verify(input: VerifyInput): Promise<Outcome> {
+    const started = performance.now();
+    const now = clock.now();
+    const found = await find(input.plaintext);
+    const visible = found && (!input.visibleTo || (found.key.workspaceId === input.visibleTo.workspaceId
+      && satisfies(input.visibleTo.permissions, { resourceType: "api", action: "verify_key", resourceId: found.key.apiId })));
+    if (!found || !visible) return { code: "NOT_FOUND", limits: [] };
+
+    const { key, api, identity } = found;
+    const granted = new Set(key.permissions);
+    const failed = checkBeforeCounters({
+      key, now, expectedApiId: input.expectedApiId, ipWhitelist: api.ipWhitelist,
+      permissionsSatisfied: input.query ? evaluatePermissionQuery(input.query, granted) : true,
+    });
+    let outcome: Outcome;
+    if (failed) {
+      outcome = { code: failed, found, limits: [], remaining: await balanceOf(deps, key) };
+    } else {
+      const resolved = resolveLimits({ keyLimits: key.ratelimits, identityLimits: identity?.ratelimits ?? [], requested: input.requested });
+      if ("unknown" in resolved) {
+        const detail = `The key has no rate limit named "${resolved.unknown}"; configure it or pass limit and duration.`;
+        throw input.unknownLimit === "invalid" ? invalid(detail, [{ location: "ratelimits", message: detail }]) : new KeywardError("precondition", detail);
+      }
+      outcome = await consume(found, resolved.limits, input.cost, now);
+    }
+    deps.events.record({
+      time: now, workspaceId: key.workspaceId, apiId: key.apiId, keyId: key.id, identityId: key.identityId,
+      outcome: outcome.code, tags: input.tags, creditsSpent: outcome.code === "VALID" && key.credits ? input.cost : 0,
+      latencyMs: performance.now() - started, requestId: input.requestId,
+    });
+    return outcome;
+  }
+
+  async function consume(found: VerifiableKey, limits: AppliedLimit[], cost: number, now: number): Promise<Outcome> {
+    const { key } = found;
+    if (limits.length === 0 && !key.credits) return { code: "VALID", found, limits: [] };
+    const ids = { keyId: key.id, identityId: key.identityId };
+    const result: ConsumeResult = await withCounters(() => deps.counters.consume({
+      tag: counterTag(ids),
+      now,
+      limits: limits.map((limit) => ({ bucket: bucketOf(limit, ids), limit: limit.limit, duration: limit.duration, cost: limit.cost })),
+      credits: key.credits && { keyId: key.id, cost, refill: refillAt(key, now) },
+    }));
+    return {
+      code: result.outcome,
+      found,
+      limits: limits.map((applied, i) => ({ applied, result: result.limits[i] })),
+      remaining: result.credits?.remaining,
+    };
+  }
+
+  return {
+    find,
+
+    async verifyV2(request: VerifyKeyRequest, context: CallContext): Promise<MessageInitShape<typeof VerifyKeyResponseSchema>> {
+      let query: PermissionQuery | undefined;
+      if (request.permissions !== undefined) {
+        const parsed = parsePermissionQuery(request.permissions);
+        if ("error" in parsed) {
+          const { message } = parsed.error; // it names the position already
+          throw invalid(`The permission query is invalid: ${message}`, [{ location: "permissions", message }]);
+        }
+        query = parsed.query;
+      }
+      const outcome = await verify({
+        plaintext: request.key, requestId: context.requestId, visibleTo: context.principal, query,
+        requested: request.ratelimits.map(requestedLimit), cost: request.credits ? Number(request.credits.cost) : 1,
+        tags: request.tags, unknownLimit: "precondition",
+      });
+      const { found } = outcome;
+      if (!found) return { valid: false, code: outcome.code };
+      const { key, identity } = found;
+      return {
+        valid: outcome.code === "VALID",
+        code: outcome.code,
+        keyId: key.id,
+        name: key.name,
+        meta: key.meta as never,
+        expires: key.expires === undefined ? undefined : BigInt(key.expires),
+        credits: outcome.remaining === undefined ? undefined : BigInt(outcome.remaining),
+        enabled: key.enabled,
+        permissions: key.permissions,
+        roles: key.roles,
+        identity: identity && identityView(identity),
+        ratelimits: outcome.limits.map(({ applied, result }) => ({
+          exceeded: result.exceeded, id: applied.id, name: applied.name, limit: BigInt(applied.limit),
+          duration: BigInt(applied.duration), reset: BigInt(result.reset), remaining: BigInt(result.remaining),
+          autoApply: applied.autoApply,
+        })),
+      };
+    },
+
+    async verifyV1(request: VerifyKeyV1Request, context: CallContext): Promise<MessageInitShape<typeof VerifyKeyV1ResponseSchema>> {
+      let query: PermissionQuery | undefined;
+      const rawQuery = request.authorization?.permissions;
+      if (rawQuery !== undefined && rawQuery !== null) {
+        const parsed = permissionQueryFromV1(rawQuery);
+        if ("error" in parsed) {
+          const location = `authorization.permissions${parsed.error.path}`;
+          throw invalid(`The permission query is invalid: ${parsed.error.message}`, [{ location, message: parsed.error.message }]);
+        }
+        query = parsed.query;
+      }
+      const requested = request.ratelimits.map(requestedLimit);
+      const found = await find(request.key);
+      // The deprecated `ratelimit:{cost}` is the `default` limit with that cost, when the key has one.
+      if (request.ratelimit && found?.key.ratelimits.some((l) => l.name === "default")) {
+        requested.push({ name: "default", cost: request.ratelimit.cost === undefined ? 1 : Number(request.ratelimit.cost) });
+      }
+      const outcome = await verify({
+        plaintext: request.key, requestId: context.requestId, expectedApiId: request.apiId, query, requested,
+        cost: request.remaining ? Number(request.remaining.cost) : 1, tags: request.tags, unknownLimit: "invalid",
+      });
+      if (!outcome.found) return { valid: false, code: outcome.code, requestId: context.requestId };
+      const { key, identity } = outcome.found;
+      const shown = outcome.limits.find((l) => l.applied.name === "default") ?? outcome.limits[0];
+      return {
+        keyId: key.id,
+        valid: outcome.code === "VALID",
+        name: key.name,
+        ownerId: identity?.externalId,
+        meta: key.meta as never,
+        expires: key.expires === undefined ? undefined : BigInt(key.expires),
+        ratelimit: shown && { limit: BigInt(shown.applied.limit), remaining: BigInt(shown.result.remaining), reset: BigInt(shown.result.reset) },
+        remaining: outcome.remaining === undefined ? undefined : BigInt(outcome.remaining),
+        code: outcome.code,
+        enabled: key.enabled,
+        permissions: key.permissions,
+        roles: key.roles,
+        environment: key.environment,
+        identity: identity && { id: identity.id, externalId: identity.externalId, meta: (identity.meta ?? {}) as never },
+        requestId: context.requestId,
+        createdAt: BigInt(key.createdAt),
+      };
+    },
+  };
+}
+
+function requestedLimit(request: { name: string; cost?: bigint; limit?: bigint; duration?: bigint }): RequestedLimit {
+  const n = (v: bigint | undefined) => (v === undefined ? undefined : Number(v));
+  return { name: request.name, cost: n(request.cost), limit: n(request.limit), duration: n(request.duration) };
+}

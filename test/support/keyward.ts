@@ -1,0 +1,65 @@
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createApp } from "../../src/app.js";
+import { bootstrap } from "../../src/bootstrap.js";
+import type { Clock } from "../../src/domain/clock.js";
+import { openStores, type Stores } from "../../src/open-stores.js";
+import type { DocumentStore } from "../../src/store/ports.js";
+import { listen } from "../../src/transport/server.js";
+
+export interface RunningKeyward {
+  baseUrl: string;
+  port: number;
+  /** The bootstrap root key: every permission in the default workspace. */
+  rootKey: string;
+  workspaceId: string;
+  documents: DocumentStore;
+  stores: Stores;
+  stop(): Promise<void>;
+}
+
+/** A settable clock for tests that move time instead of sleeping. */
+export function manualClock(start = Date.now()): Clock & { set(ms: number): void; advance(ms: number): void } {
+  let now = start;
+  return { now: () => now, set: (ms) => void (now = ms), advance: (ms) => void (now += ms) };
+}
+
+/**
+ * Starts Keyward in this process on a free loopback port, on fresh embedded stores in a temp dir (counters in
+ * Redis when `redisUrl` is given), bootstrapped
+ * with a known root key. `stop()` closes the server and deletes the data.
+ */
+export async function startKeyward(
+  options: { clock?: Clock; encryptionKey?: Buffer; redisUrl?: string } = {},
+): Promise<RunningKeyward> {
+  const dir = await mkdtemp(join(tmpdir(), "keyward-test-"));
+  const stores = await openStores({ dataDir: dir, redisUrl: options.redisUrl });
+  const { documents } = stores;
+  const clock = options.clock ?? { now: () => Date.now() };
+  const rootKey = `kw_test_${randomBytes(12).toString("hex")}`;
+  await bootstrap({
+    documents,
+    clock,
+    randomBytes: (size) => new Uint8Array(randomBytes(size)),
+    rootKey,
+    print: () => {},
+  });
+  const [workspace] = await documents.workspaces.list({ limit: 1 });
+  const app = createApp({ ...stores, clock, encryptionKey: options.encryptionKey });
+  const server = await listen(app.handler, { port: 0, host: "127.0.0.1" });
+  return {
+    baseUrl: `http://127.0.0.1:${server.port}`,
+    port: server.port,
+    rootKey,
+    workspaceId: workspace.id,
+    documents,
+    stores,
+    async stop() {
+      await server.close();
+      await stores.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
