@@ -11,7 +11,8 @@ import { availableParallelism, cpus } from "node:os";
 import { join } from "node:path";
 import { ensureH2load, runH2load, type LoadResult } from "./h2load.js";
 import { probe } from "./probe.js";
-import { repoRoot, startServer, tail, tempDir } from "./servers.js";
+import { startRedisServer } from "../scripts/redis-server.mjs";
+import { repoRoot, startServer, tail, tempDir, type ServerSpec } from "./servers.js";
 import { baselineName, servers, targets, type ServerName, type Target } from "./targets.js";
 
 interface Row extends LoadResult {
@@ -55,7 +56,12 @@ function byServer(list: Target[]): Map<ServerName, Target[]> {
 
 async function measureServer(name: ServerName, group: Target[], config: Config, workDir: string): Promise<Row[]> {
   console.log(`\nbench: starting ${name} (${servers[name].entry})`);
-  const server = await startServer(servers[name]);
+  const spec: ServerSpec = servers[name];
+  const redis = spec.redis ? await startRedisServer() : undefined;
+  const server = await startServer(redis ? { ...spec, env: { ...spec.env, REDIS_URL: redis.url } } : spec).catch(async (error) => {
+    await redis?.stop();
+    throw error;
+  });
   const rows: Row[] = [];
   try {
     for (const target of group) {
@@ -81,6 +87,7 @@ async function measureServer(name: ServerName, group: Target[], config: Config, 
     throw error;
   } finally {
     await server.stop();
+    await redis?.stop();
   }
   return rows;
 }

@@ -19,6 +19,8 @@ export const repoRoot = fileURLToPath(new URL("..", import.meta.url));
 export interface ServerSpec {
   entry: string;
   env?: Record<string, string>;
+  /** Start a private redis-server for this server and pass it as REDIS_URL. */
+  redis?: boolean;
 }
 
 export interface RunningServer {

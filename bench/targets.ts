@@ -5,11 +5,13 @@
  */
 import { create, toBinary } from "@bufbuild/protobuf";
 import { GetApiRequestSchema } from "../gen/keyward/v1/apis_pb.js";
+import { VerifyKeyRequestSchema } from "../gen/keyward/v1/keys_pb.js";
 import type { ServerSpec } from "./servers.js";
 
 export const servers = {
   bare: { entry: "bench/bare-handler.ts" },
   keyward: { entry: "src/main.ts" },
+  "keyward+redis": { entry: "src/main.ts", redis: true },
 } satisfies Record<string, ServerSpec>;
 
 export type ServerName = keyof typeof servers;
@@ -63,6 +65,39 @@ export async function seedApi({ baseUrl, rootKey }: { baseUrl: string; rootKey: 
   return { apiId };
 }
 
+/**
+ * Creates an api and a key with credits and one rate limit, both far from running out, so every verification
+ * does the full work (lookup, limit window, credit deduction) and answers VALID. The seed is `{ apiId, key }`.
+ */
+export async function seedKey(server: { baseUrl: string; rootKey: string }): Promise<Seed> {
+  const { apiId } = await seedApi(server);
+  const res = await fetch(`${server.baseUrl}/v2/keys.createKey`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${server.rootKey}`, "content-type": "application/json" },
+    body: JSON.stringify({
+      apiId,
+      prefix: "bench",
+      credits: { remaining: 1_000_000_000 },
+      ratelimits: [{ name: "requests", limit: 1_000_000_000, duration: 60_000, autoApply: true }],
+    }),
+  });
+  const text = await res.text();
+  const key = res.status === 200 ? (JSON.parse(text) as { data?: { key?: string } }).data?.key : undefined;
+  if (typeof key !== "string") throw new Error(`seeding keys.createKey answered ${res.status}: ${text}`);
+  return { apiId, key };
+}
+
+const restVerify = (server: ServerName, label: string): Target => ({
+  name: `REST v2 keys.verifyKey (${label})`,
+  server,
+  protocol: "h1",
+  method: "POST",
+  path: "/v2/keys.verifyKey",
+  setup: seedKey,
+  headers: (ctx) => ({ ...bearer(ctx), "content-type": "application/json" }),
+  body: ({ seed }) => json({ key: seed.key }),
+});
+
 export const targets: Target[] = [
   {
     name: baselineName,
@@ -103,4 +138,16 @@ export const targets: Target[] = [
     headers: (ctx) => ({ ...bearer(ctx), "content-type": "application/grpc", te: "trailers" }),
     body: ({ seed }) => grpcFrame(toBinary(GetApiRequestSchema, create(GetApiRequestSchema, { apiId: seed.apiId }))),
   },
+  restVerify("keyward", "embedded"),
+  {
+    name: "gRPC VerifyKey (embedded)",
+    server: "keyward",
+    protocol: "h2c",
+    method: "POST",
+    path: "/keyward.v1.KeysService/VerifyKey",
+    setup: seedKey,
+    headers: (ctx) => ({ ...bearer(ctx), "content-type": "application/grpc", te: "trailers" }),
+    body: ({ seed }) => grpcFrame(toBinary(VerifyKeyRequestSchema, create(VerifyKeyRequestSchema, { key: seed.key }))),
+  },
+  restVerify("keyward+redis", "redis counters"),
 ];

@@ -1,9 +1,29 @@
 import type { DescService } from "@bufbuild/protobuf";
-import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
+import {
+  Code, ConnectError, createContextKey, createContextValues, type ConnectRouter, type ContextValues, type HandlerContext,
+} from "@connectrpc/connect";
 import { KeywardError } from "../domain/errors.js";
 import type { Invoke, Operation } from "./pipeline.js";
 import { newRequestId, REQUEST_ID_HEADER } from "./request-id.js";
 import { STATUS_BY_KIND } from "./status.js";
+
+const REQUEST_ID = createContextKey<string | undefined>(undefined, { description: "the request id of this RPC" });
+const assigned = new WeakMap<object, string>();
+
+/**
+ * Gives an RPC request its id and `x-request-id` header before the Connect adapter sees it, so that failures the
+ * adapter raises before any handler runs (oversized or undecodable messages) and the health service carry one too.
+ */
+export function assignRequestId(req: object, res: { setHeader(name: string, value: string): unknown }): void {
+  const requestId = newRequestId();
+  assigned.set(req, requestId);
+  res.setHeader(REQUEST_ID_HEADER, requestId);
+}
+
+/** The Connect adapter's `contextValues`: hands the id `assignRequestId` gave the request to its handler. */
+export function requestIdValues(req: object): ContextValues {
+  return createContextValues().set(REQUEST_ID, assigned.get(req));
+}
 
 /**
  * Registers every operation on a Connect router (serving Connect, gRPC and gRPC-Web): each RPC runs the shared
@@ -14,7 +34,7 @@ export function registerOperations(router: ConnectRouter, services: DescService[
     const impl: Record<string, (request: unknown, context: HandlerContext) => Promise<unknown>> = {};
     for (const operation of operations.filter((op) => op.method.parent === service)) {
       impl[operation.method.localName] = async (request, context) => {
-        const requestId = newRequestId();
+        const requestId = context.values.get(REQUEST_ID) ?? newRequestId();
         context.responseHeader.set(REQUEST_ID_HEADER, requestId);
         try {
           return await invoke(operation, {

@@ -25,10 +25,18 @@ export interface EmbeddedCounterStore extends CounterStore {
  * The counter store of a single process: credits durable in a journal under `dir` (its own directory, locked
  * against a second process), rate-limit windows in memory only (lost on restart, which at worst lets a client
  * start a fresh window). Every method runs its read-judge-write synchronously, so it is atomic under any JS
- * concurrency; a credits change resolves once fsynced.
+ * concurrency. A credits change resolves once written to the OS: a crash or kill -9 of the process loses none,
+ * and fdatasync follows within `syncIntervalMs` (default 50 ms), so only a power loss could lose that last
+ * interval. Waiting for fdatasync on every verification would put the disk's tail latency (tens of ms) into the
+ * verification's; `syncIntervalMs: 0` does exactly that for those who want it.
  */
-export async function createEmbeddedCounterStore(options: { dir: string }): Promise<EmbeddedCounterStore> {
-  const journal = await openJournal({ dir: options.dir, collections: { [COLLECTION]: {} } });
+export async function createEmbeddedCounterStore(options: { dir: string; syncIntervalMs?: number }): Promise<EmbeddedCounterStore> {
+  const syncIntervalMs = options.syncIntervalMs ?? 50;
+  const journal = await openJournal({
+    dir: options.dir,
+    collections: { [COLLECTION]: {} },
+    sync: syncIntervalMs === 0 ? "always" : { intervalMs: syncIntervalMs },
+  });
   // The journal keeps its own copy too, but reading it clones; this map is the authoritative hot path.
   const balances = new Map<string, CreditsDoc>();
   for (const doc of journal.scan<CreditsDoc>(COLLECTION)) balances.set(doc.id, doc);

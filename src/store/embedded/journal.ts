@@ -16,6 +16,12 @@ export interface JournalOptions {
   collections: Record<string, CollectionSpec>;
   /** Compact at open when the journal holds more than `ratio` × live documents ops and at least `minOps`. */
   compaction?: { ratio?: number; minOps?: number };
+  /**
+   * When a commit resolves. "always" (default): after fdatasync, so even a power loss keeps it. `{ intervalMs }`:
+   * once written to the OS, which keeps it through a crash or kill of this process, with fdatasync at most
+   * `intervalMs` later — a power loss may lose that last interval (Redis' `appendfsync everysec` trade-off).
+   */
+  sync?: "always" | { intervalMs: number };
 }
 
 export interface JournalStats {
@@ -35,7 +41,7 @@ export interface Journal {
   /**
    * Applies all mutations or none. Validation (unique keys, inserts) happens and memory changes synchronously in
    * this call, so a read-then-commit in one synchronous stretch is atomic; the promise resolves once the change
-   * is fsynced. Commits of the same moment share one write and one fdatasync (group commit).
+   * is durable as `sync` says. Commits of the same moment share one write and one fdatasync (group commit).
    */
   commit(mutations: readonly Mutation[]): Promise<void>;
   /** Throws when the journal is closed or broken by a failed write. */
@@ -89,6 +95,26 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
   let closed = false;
   let broken: Error | undefined;
   let idle: (() => void) | undefined;
+  const sync = options.sync ?? "always";
+  let syncTimer: NodeJS.Timeout | undefined;
+  let syncing: Promise<void> | undefined;
+
+  function fail(error: unknown): Error {
+    // Memory is now ahead of the disk and the file may end in a partial batch: refuse everything until a
+    // restart replays what is really on disk (and drops the torn tail).
+    broken ??= new Error("embedded store write failed; restart to recover", { cause: error });
+    return broken;
+  }
+
+  /** Background fdatasync for `sync: { intervalMs }`: at most one pending, started at most intervalMs after a write. */
+  function scheduleSync(intervalMs: number): void {
+    if (syncTimer || closed) return;
+    syncTimer = setTimeout(() => {
+      syncTimer = undefined;
+      syncing = file.datasync().catch((error) => void fail(error)).finally(() => (syncing = undefined));
+    }, intervalMs);
+    syncTimer.unref();
+  }
 
   function schedule(): void {
     if (flushing || scheduled || queue.length === 0) return;
@@ -105,14 +131,13 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
     try {
       const data = Buffer.from(batch.length === 1 ? batch[0].line : batch.map((p) => p.line).join(""));
       await writeAll(file, data);
-      await file.datasync();
+      if (sync === "always") await file.datasync();
+      else scheduleSync(sync.intervalMs);
       bytes += data.length;
       for (const p of batch) p.resolve();
     } catch (error) {
-      // Memory is now ahead of the disk and the file may end in a partial batch: refuse everything until a
-      // restart replays what is really on disk (and drops the torn tail).
-      broken = new Error("embedded store write failed; restart to recover", { cause: error });
-      for (const p of [...batch, ...queue]) p.reject(broken);
+      const failure = fail(error);
+      for (const p of [...batch, ...queue]) p.reject(failure);
       queue = [];
     } finally {
       flushing = false;
@@ -172,6 +197,9 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
       if (closed) return;
       closed = true;
       if (flushing || scheduled) await new Promise<void>((resolve) => (idle = resolve));
+      clearTimeout(syncTimer);
+      await syncing;
+      if (sync !== "always" && !broken) await file.datasync();
       await file.close();
       await lock.release();
     },

@@ -126,6 +126,9 @@ export const v1Mappings: Record<string, DialectMapping> = {
   "/v1/keys.verifyKey": {
     response: (json) => {
       const { createdAt: _createdAt, ...rest } = withoutKeyDataWhenNotFound(json);
+      // The v1 identity is {id, externalId, meta}; the proto's identity also carries ratelimits.
+      const identity = rest.identity as Json | undefined;
+      if (identity) rest.identity = { id: identity.id, externalId: identity.externalId, meta: identity.meta ?? {} };
       return rest;
     },
   },
@@ -144,4 +147,6 @@ export const v1Mappings: Record<string, DialectMapping> = {
 /** v2 routes whose JSON needs more than the envelope. */
 export const v2Mappings: Record<string, DialectMapping> = {
   "/v2/keys.verifyKey": { response: withoutKeyDataWhenNotFound },
+  // v2 KeyCreditsData requires `remaining`; null says unlimited (the proto leaves it unset).
+  "/v2/keys.updateCredits": { response: (credits) => ({ remaining: credits.remaining ?? null, ...compact({ refill: credits.refill }) }) },
 };

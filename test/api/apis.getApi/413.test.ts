@@ -1,0 +1,11 @@
+import { describe } from "vitest";
+import { tooLargeMatrix } from "../../support/too-large.js";
+import { useKeyward } from "../../support/use-keyward.js";
+
+describe("apis.getApi", () => {
+  const harness = useKeyward();
+  tooLargeMatrix(harness, "apis.getApi", {
+    validInput: async (h) => ({ apiId: await h.seed.api() }),
+    field: "apiId",
+  });
+});

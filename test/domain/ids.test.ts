@@ -1,0 +1,57 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { encodeBase58 } from "../../src/domain/base58.js";
+import { newId, type IdPrefix } from "../../src/domain/ids.js";
+
+const fixed = (byte: number) => (size: number) => new Uint8Array(size).fill(byte);
+const ID = /^([a-z]+)_([1-9A-HJ-NP-Za-km-z]{22})$/;
+
+describe("newId", () => {
+  it("is `<prefix>_` followed by exactly 22 base58 characters for every prefix", () => {
+    const prefixes: IdPrefix[] = ["key", "api", "ws", "perm", "role", "id", "rl", "rlns", "rlor", "req", "log"];
+    for (const prefix of prefixes) {
+      const id = newId(prefix, Date.UTC(2030, 0, 1), fixed(0xab));
+      expect(id).toMatch(ID);
+      expect(ID.exec(id)?.[1]).toBe(prefix);
+    }
+  });
+
+  it("encodes 6 bytes of big-endian milliseconds then the 10 random bytes", () => {
+    const now = 0x0102_0304_0506;
+    const random = Uint8Array.from([10, 11, 12, 13, 14, 15, 16, 17, 18, 19]);
+    const id = newId("api", now, () => random);
+    expect(id).toBe(`api_${encodeBase58(Uint8Array.from([1, 2, 3, 4, 5, 6, ...random]), 22)}`);
+  });
+
+  it("asks for exactly 10 random bytes and is deterministic given time and randomness", () => {
+    const sizes: number[] = [];
+    const a = newId("key", 1_700_000_000_000, (size) => (sizes.push(size), fixed(7)(size)));
+    const b = newId("key", 1_700_000_000_000, fixed(7));
+    expect(sizes).toEqual([10]);
+    expect(a).toBe(b);
+  });
+
+  it("sorts by creation time to the millisecond, whatever the random part", () => {
+    const later = newId("api", 1_700_000_000_001, fixed(0x00));
+    const earlier = newId("api", 1_700_000_000_000, fixed(0xff));
+    expect(earlier < later).toBe(true);
+    fc.assert(fc.property(
+      fc.integer({ min: 0, max: 2 ** 47 }), fc.integer({ min: 1, max: 2 ** 20 }),
+      fc.uint8Array({ minLength: 10, maxLength: 10 }), fc.uint8Array({ minLength: 10, maxLength: 10 }),
+      (t, dt, r1, r2) => {
+        expect(newId("key", t, () => r1) < newId("key", t + dt, () => r2)).toBe(true);
+      },
+    ), { numRuns: 1000 });
+  });
+
+  it("within one millisecond, orders by the random bytes", () => {
+    const low = newId("req", 5, () => Uint8Array.from([0, 0, 0, 0, 0, 0, 0, 0, 0, 1]));
+    const high = newId("req", 5, () => Uint8Array.from([0, 0, 0, 0, 0, 0, 0, 0, 0, 2]));
+    expect(low < high).toBe(true);
+  });
+
+  it("clamps negative and fractional times to whole milliseconds from 0", () => {
+    expect(newId("log", -5, fixed(1))).toBe(newId("log", 0, fixed(1)));
+    expect(newId("log", 10.9, fixed(1))).toBe(newId("log", 10, fixed(1)));
+  });
+});

@@ -1,0 +1,68 @@
+import { it } from "vitest";
+import { OPERATIONS, RPC_VIAS, type OperationName, type Via } from "./operations.js";
+import { bearerOf, expectRefusal } from "./refusal.js";
+import type { Harness } from "./use-keyward.js";
+
+/** One bad request and what the 400 must say about it. */
+export interface BadInput {
+  what: string;
+  input: string | Record<string, unknown>;
+  /** v2 `errors[].location`s, exactly. */
+  locations?: string[];
+  /** Text the detail (v1 message, RPC message) must contain; defaults to nothing beyond the status. */
+  detail?: string | RegExp;
+  /** Where to send it; defaults to v2 plus v1 when v1 binds the operation with a JSON body. */
+  vias?: Via[];
+}
+
+/** Bodies that are not a JSON object at all, each with the one location v2 names: the body itself. */
+export const NOT_AN_OBJECT: BadInput[] = [
+  { what: "malformed JSON", input: "{not json", locations: ["body"], detail: "not valid JSON" },
+  { what: "a truncated JSON object", input: '{"name":', locations: ["body"], detail: "not valid JSON" },
+  { what: "an empty body", input: "", locations: ["body"], detail: "empty" },
+  { what: "a JSON array", input: "[]", locations: ["body"], detail: "must be an object" },
+  { what: "a JSON string", input: '"x"', locations: ["body"], detail: "must be an object" },
+  { what: "JSON null", input: "null", locations: ["body"], detail: "must be an object" },
+  { what: "a JSON number", input: "42", locations: ["body"], detail: "must be an object" },
+];
+
+/**
+ * Registers one test per bad input: the bootstrap root key (every permission) sends it and gets 400 with the
+ * dialect's body and the named locations, and nothing changes in the store.
+ */
+export function badInputCases(harness: Harness, name: OperationName, cases: BadInput[]): void {
+  const op = OPERATIONS[name];
+  const defaultVias: Via[] = op.v1?.verb === "POST" ? ["v2", "v1"] : ["v2"];
+  for (const bad of cases) {
+    const vias = bad.vias ?? defaultVias;
+    it(`answers 400 to ${bad.what} on ${vias.join(", ")}`, async () => {
+      for (const via of vias) {
+        await expectRefusal(harness, {
+          via, op: name, input: bad.input, authorization: bearerOf(harness.keyward.rootKey), kind: "invalid",
+          locations: via === "v2" ? bad.locations : undefined, detail: bad.detail,
+        });
+      }
+    });
+  }
+}
+
+/** One request with field values the contract refuses; the RPC error message must name `field`. */
+export interface BadRpcInput {
+  what: string;
+  input: Record<string, unknown>;
+  field: string;
+}
+
+/** Registers one test per case: Connect, gRPC and gRPC-Web all answer InvalidArgument naming the field. */
+export function badRpcCases(harness: Harness, name: OperationName, cases: BadRpcInput[]): void {
+  for (const bad of cases) {
+    it(`answers InvalidArgument naming ${bad.field} to ${bad.what} over Connect, gRPC and gRPC-Web`, async () => {
+      for (const via of RPC_VIAS) {
+        await expectRefusal(harness, {
+          via, op: name, input: bad.input, authorization: bearerOf(harness.keyward.rootKey), kind: "invalid",
+          detail: bad.field,
+        });
+      }
+    });
+  }
+}

@@ -1,0 +1,187 @@
+import { fromJson, type DescMessage, type DescService, type JsonValue } from "@bufbuild/protobuf";
+import { ConnectError, type Transport } from "@connectrpc/connect";
+import { ApisService } from "../../gen/keyward/v1/apis_pb.js";
+import { KeysService } from "../../gen/keyward/v1/keys_pb.js";
+import { RootKeysService } from "../../gen/keyward/v1/root_keys_pb.js";
+import { WorkspacesService } from "../../gen/keyward/v1/workspaces_pb.js";
+import type { RestResponse } from "./rest.js";
+import { rpcClient, rpcTransports } from "./rpc.js";
+
+/** The management operations served on every transport, by their REST name. */
+export type OperationName =
+  | "apis.createApi" | "apis.getApi" | "apis.deleteApi" | "apis.listKeys"
+  | "rootKeys.createRootKey" | "rootKeys.listRootKeys" | "rootKeys.deleteRootKey"
+  | "workspaces.createWorkspace"
+  | "keys.createKey" | "keys.getKey" | "keys.whoami" | "keys.updateKey" | "keys.deleteKey" | "keys.updateCredits"
+  | "keys.rerollKey" | "keys.verifyKey";
+
+export interface OperationSpec {
+  name: OperationName;
+  service: DescService;
+  /** The RPC's local name on its service, e.g. `createApi`. */
+  method: string;
+  /** The wildcard permission the operation asks for; the one a 403 names. */
+  permission: string;
+  /** The legacy v1 binding, where the proto declares one. */
+  v1?: { verb: "GET" | "POST"; path: string };
+}
+
+export const OPERATIONS: Record<OperationName, OperationSpec> = {
+  "apis.createApi": {
+    name: "apis.createApi", service: ApisService, method: "createApi", permission: "api.*.create_api",
+    v1: { verb: "POST", path: "/v1/apis.createApi" },
+  },
+  "apis.getApi": {
+    name: "apis.getApi", service: ApisService, method: "getApi", permission: "api.*.read_api",
+    v1: { verb: "GET", path: "/v1/apis.getApi" },
+  },
+  "apis.deleteApi": {
+    name: "apis.deleteApi", service: ApisService, method: "deleteApi", permission: "api.*.delete_api",
+    v1: { verb: "POST", path: "/v1/apis.deleteApi" },
+  },
+  "apis.listKeys": {
+    name: "apis.listKeys", service: ApisService, method: "listKeys", permission: "api.*.read_key",
+    v1: { verb: "GET", path: "/v1/apis.listKeys" },
+  },
+  "rootKeys.createRootKey": {
+    name: "rootKeys.createRootKey", service: RootKeysService, method: "createRootKey", permission: "rootkey.*.create_root_key",
+  },
+  "rootKeys.listRootKeys": {
+    name: "rootKeys.listRootKeys", service: RootKeysService, method: "listRootKeys", permission: "rootkey.*.read_root_key",
+  },
+  "rootKeys.deleteRootKey": {
+    name: "rootKeys.deleteRootKey", service: RootKeysService, method: "deleteRootKey", permission: "rootkey.*.delete_root_key",
+  },
+  "workspaces.createWorkspace": {
+    name: "workspaces.createWorkspace", service: WorkspacesService, method: "createWorkspace",
+    permission: "workspace.*.create_workspace",
+  },
+  "keys.createKey": {
+    name: "keys.createKey", service: KeysService, method: "createKey", permission: "api.*.create_key",
+    v1: { verb: "POST", path: "/v1/keys.createKey" },
+  },
+  "keys.getKey": {
+    name: "keys.getKey", service: KeysService, method: "getKey", permission: "api.*.read_key",
+    v1: { verb: "GET", path: "/v1/keys.getKey" },
+  },
+  "keys.whoami": {
+    name: "keys.whoami", service: KeysService, method: "whoAmI", permission: "api.*.read_key",
+    v1: { verb: "POST", path: "/v1/keys.whoami" },
+  },
+  "keys.updateKey": {
+    name: "keys.updateKey", service: KeysService, method: "updateKey", permission: "api.*.update_key",
+    v1: { verb: "POST", path: "/v1/keys.updateKey" },
+  },
+  "keys.deleteKey": {
+    name: "keys.deleteKey", service: KeysService, method: "deleteKey", permission: "api.*.delete_key",
+    v1: { verb: "POST", path: "/v1/keys.deleteKey" },
+  },
+  // v1 binds this RPC as keys.updateRemaining with its own field names ({keyId, op, value}).
+  "keys.updateCredits": {
+    name: "keys.updateCredits", service: KeysService, method: "updateCredits", permission: "api.*.update_key",
+    v1: { verb: "POST", path: "/v1/keys.updateRemaining" },
+  },
+  "keys.rerollKey": {
+    name: "keys.rerollKey", service: KeysService, method: "rerollKey", permission: "api.*.create_key",
+  },
+  // v1 verification is a different RPC (VerifyKeyV1, public), not a binding of this one.
+  "keys.verifyKey": {
+    name: "keys.verifyKey", service: KeysService, method: "verifyKey", permission: "api.*.verify_key",
+  },
+};
+
+export const RPC_VIAS = ["connect", "grpc", "grpcWeb"] as const;
+export type RpcVia = (typeof RPC_VIAS)[number];
+/** How a call travels: REST v2 (POST + envelope), REST v1 (its own binding), or one of the RPC protocols. */
+export type Via = "v2" | "v1" | RpcVia;
+
+/** Every way `op` can be called: v2, v1 if bound, and the three RPC protocols. */
+export function viasOf(op: OperationSpec): Via[] {
+  return op.v1 ? ["v2", "v1", ...RPC_VIAS] : ["v2", ...RPC_VIAS];
+}
+
+/** One call's result, whatever carried it: REST keeps status/body/headers, RPC keeps the response or error. */
+export type Outcome =
+  | { via: "v2"; rest: RestResponse }
+  | { via: "v1"; rest: RestResponse }
+  | { via: RpcVia; ok: true; message: unknown; headers: Headers }
+  | { via: RpcVia; ok: false; error: ConnectError };
+
+export interface CallOptions {
+  /** The raw `Authorization` header value; undefined sends none. */
+  authorization?: string;
+  /** For RPC: a transport other than the default connect-node one for `via` (e.g. a fetch-based one). */
+  transport?: Transport;
+}
+
+/**
+ * Calls `op` with `input` given as its proto JSON (v1 GET turns it into query parameters; RPC decodes it into
+ * the request message). For REST, a string `input` is sent as the raw body (or raw query string on v1 GET).
+ */
+export async function callOperation(
+  baseUrl: string,
+  via: Via,
+  op: OperationSpec,
+  input: unknown,
+  options: CallOptions = {},
+): Promise<Outcome> {
+  const auth: Record<string, string> = options.authorization === undefined ? {} : { authorization: options.authorization };
+  if (via === "v2" || via === "v1") {
+    const binding = via === "v2" ? { verb: "POST" as const, path: `/v2/${op.name}` } : op.v1;
+    if (!binding) throw new Error(`${op.name} has no v1 binding`);
+    let url = `${baseUrl}${binding.path}`;
+    const init: RequestInit = { method: binding.verb, headers: { "content-type": "application/json", ...auth } };
+    if (binding.verb === "GET") {
+      url += `?${typeof input === "string" ? input : toQuery(input as Record<string, unknown>)}`;
+    } else {
+      init.body = typeof input === "string" ? input : JSON.stringify(input);
+    }
+    const rest = await toRestResponse(await fetch(url, init));
+    return via === "v2" ? { via, rest } : { via, rest };
+  }
+  const method = op.service.methods.find((m) => m.localName === op.method);
+  if (!method) throw new Error(`${op.service.typeName} has no ${op.method}`);
+  const request = fromJson(method.input as DescMessage, input as JsonValue);
+  const client = rpcClient(op.service, options.transport ?? transportFor(baseUrl, via)) as unknown as Record<
+    string,
+    (request: unknown, options: object) => Promise<unknown>
+  >;
+  let headers = new Headers();
+  try {
+    const message = await client[op.method](request, { headers: auth, onHeader: (h: Headers) => void (headers = h) });
+    return { via, ok: true, message, headers };
+  } catch (error) {
+    return { via, ok: false, error: ConnectError.from(error) };
+  }
+}
+
+const transports = new Map<string, Transport>();
+
+function transportFor(baseUrl: string, via: RpcVia): Transport {
+  const key = `${via} ${baseUrl}`;
+  let transport = transports.get(key);
+  if (!transport) {
+    transport = rpcTransports(baseUrl)[via];
+    transports.set(key, transport);
+  }
+  return transport;
+}
+
+function toQuery(input: Record<string, unknown>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(input)) {
+    for (const item of Array.isArray(value) ? value : [value]) params.append(key, String(item));
+  }
+  return params.toString();
+}
+
+async function toRestResponse(response: Response): Promise<RestResponse> {
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // keep non-JSON bodies as text so an assertion shows them
+  }
+  return { status: response.status, body, headers: response.headers };
+}

@@ -1,0 +1,19 @@
+import type { DescService } from "@bufbuild/protobuf";
+import { createClient, type Client, type Transport } from "@connectrpc/connect";
+import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
+
+/** The three RPC protocols Keyward serves, each a real client over a real socket. */
+export function rpcTransports(baseUrl: string): Record<"connect" | "grpc" | "grpcWeb", Transport> {
+  return {
+    connect: createConnectTransport({ baseUrl, httpVersion: "1.1" }),
+    grpc: createGrpcTransport({ baseUrl }),
+    grpcWeb: createGrpcWebTransport({ baseUrl, httpVersion: "1.1" }),
+  };
+}
+
+/** A client of `service` that sends `rootKey` as the bearer token on every call. */
+export function rpcClient<S extends DescService>(service: S, transport: Transport): Client<S> {
+  return createClient(service, transport);
+}
+
+export const bearer = (rootKey: string) => ({ headers: { authorization: `Bearer ${rootKey}` } });

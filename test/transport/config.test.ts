@@ -1,0 +1,59 @@
+import { randomBytes } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { readConfig } from "../../src/config.js";
+
+describe("readConfig", () => {
+  it("defaults to 127.0.0.1:8080, ./data, the embedded stores, no root key or encryption key", () => {
+    expect(readConfig({})).toEqual({
+      port: 8080,
+      host: "127.0.0.1",
+      dataDir: "./data",
+      mongodbUrl: undefined,
+      redisUrl: undefined,
+      rootKey: undefined,
+      encryptionKey: undefined,
+      docsUrl: "https://keyward.dev/docs",
+    });
+  });
+
+  it("reads every variable it documents", () => {
+    const key = randomBytes(32);
+    const config = readConfig({
+      PORT: "9090", HOST: "0.0.0.0", KEYWARD_DATA_DIR: "/var/lib/keyward", MONGODB_URL: "mongodb://db:27017/keyward",
+      REDIS_URL: "redis://cache:6379", KEYWARD_ROOT_KEY: "kw_root_0123456789abcdef", KEYWARD_ENCRYPTION_KEY: key.toString("base64"),
+      KEYWARD_DOCS_URL: "https://docs.example.com/keyward//",
+    });
+    expect(config).toEqual({
+      port: 9090, host: "0.0.0.0", dataDir: "/var/lib/keyward", mongodbUrl: "mongodb://db:27017/keyward",
+      redisUrl: "redis://cache:6379", rootKey: "kw_root_0123456789abcdef", encryptionKey: key,
+      docsUrl: "https://docs.example.com/keyward",
+    });
+  });
+
+  it("treats empty MONGODB_URL, REDIS_URL and KEYWARD_ENCRYPTION_KEY as unset", () => {
+    const config = readConfig({ MONGODB_URL: "", REDIS_URL: "", KEYWARD_ENCRYPTION_KEY: "" });
+    expect([config.mongodbUrl, config.redisUrl, config.encryptionKey]).toEqual([undefined, undefined, undefined]);
+  });
+
+  it("accepts ports 0 to 65535 and refuses anything else", () => {
+    expect(readConfig({ PORT: "0" }).port).toBe(0);
+    expect(readConfig({ PORT: "65535" }).port).toBe(65535);
+    for (const PORT of ["abc", "65536", "-1", "80.5", "8080x"]) {
+      expect(() => readConfig({ PORT })).toThrow(`PORT must be a port number, got ${PORT}`);
+    }
+  });
+
+  it("refuses an encryption key that is not 32 bytes of base64", () => {
+    for (const bad of [randomBytes(31).toString("base64"), randomBytes(33).toString("base64"), "not base64 at all!", "c2hvcnQ="]) {
+      expect(() => readConfig({ KEYWARD_ENCRYPTION_KEY: bad })).toThrow("KEYWARD_ENCRYPTION_KEY must be 32 bytes, base64-encoded");
+    }
+  });
+
+  it("refuses a root key that is short, long, or contains spaces or control characters", () => {
+    for (const bad of ["short", "x".repeat(513), "kw_root_with space_inside", "kw_root_0123456789\n"]) {
+      expect(() => readConfig({ KEYWARD_ROOT_KEY: bad })).toThrow("KEYWARD_ROOT_KEY must be 16 to 512 printable characters");
+    }
+    expect(readConfig({ KEYWARD_ROOT_KEY: "x".repeat(16) }).rootKey).toBe("x".repeat(16));
+    expect(readConfig({ KEYWARD_ROOT_KEY: "x".repeat(512) }).rootKey).toBe("x".repeat(512));
+  });
+});
