@@ -16,7 +16,7 @@ import { createKeyCache, createLocalInvalidationBus, type InvalidationBus } from
 import { viewKey } from "./services/keys/key-context.js";
 import { createKeysService } from "./services/keys/keys-service.js";
 import type { CounterStore, DocumentStore, VerificationEventStore } from "./store/ports.js";
-import { registerOperations } from "./transport/connect.js";
+import { assignRequestId, registerOperations, requestIdValues } from "./transport/connect.js";
 import { registerHealth } from "./transport/health.js";
 import { createPipeline, operationsOf } from "./transport/pipeline.js";
 import { createRestRouter, MAX_BODY_BYTES } from "./transport/rest/router.js";
@@ -76,13 +76,17 @@ export function createApp(options: AppOptions) {
       registerHealth(router, { services: SERVICES.map((s) => s.typeName), ready });
     },
     readMaxBytes: MAX_BODY_BYTES,
+    contextValues: requestIdValues,
     fallback: (req, res) => void rest(req, res),
   });
   // REST paths skip the Connect adapter's routing; everything else (RPCs, unknown paths) goes through it.
   const handler: typeof rpc = (req, res) => {
     const url = req.url ?? "";
     if (url.startsWith("/v1/") || url.startsWith("/v2/")) void rest(req, res);
-    else rpc(req, res);
+    else {
+      assignRequestId(req, res);
+      rpc(req, res);
+    }
   };
   return { handler, invoke, operations };
 }

@@ -162,7 +162,13 @@ export function createKeysService(deps: KeysDeps): ServiceHandlers<typeof KeysSe
   /** AIP-134: a listed field takes the request's value, or is cleared when unset there. */
   async function applyUpdate(key: KeyRecord, request: UpdateKeyRequest, principal: Principal): Promise<KeyRecord> {
     const now = clock.now();
-    const paths = request.updateMask?.paths.length ? new Set(request.updateMask.paths) : presentFields(request);
+    // The refill is one rule: a mask naming a sub-field of it (REST derives `credits.refill.amount` from a nested
+    // body) replaces the whole refill.
+    const paths = new Set(
+      [...(request.updateMask?.paths.length ? request.updateMask.paths : presentFields(request))].map((path) =>
+        path.startsWith("credits.refill.") ? "credits.refill" : path,
+      ),
+    );
     const next: KeyRecord = { ...key, updatedAt: now };
     for (const path of paths) {
       switch (path) {
