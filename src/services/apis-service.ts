@@ -5,6 +5,7 @@ import { newId, type RandomBytes } from "../domain/ids.js";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { KeySchema } from "../../gen/keyward/v1/keys_pb.js";
 import type { ApiRecord, DocumentStore, KeyRecord } from "../store/ports.js";
+import type { KeyCache } from "./key-cache.js";
 import { paginate } from "./pagination.js";
 import { authorize, type ServiceHandlers } from "./context.js";
 
@@ -16,6 +17,8 @@ export interface ApisServiceDeps {
   encryptionConfigured: boolean;
   /** A key as management calls show it (the keys service owns that view). */
   viewKey: (key: KeyRecord, options: { decrypt: boolean }) => Promise<MessageInitShape<typeof KeySchema>>;
+  /** The verification cache: it holds each key with its api, so deleting an api must drop them. */
+  cache: Pick<KeyCache, "invalidate">;
 }
 
 /** apis.*: create, read, soft-delete apis, and list their keys. */
@@ -62,6 +65,9 @@ export function createApisService(deps: ApisServiceDeps): ServiceHandlers<typeof
       if (!(await documents.apis.markDeleted(principal.workspaceId, api.id, clock.now()))) {
         throw notFound(`The api ${api.id} does not exist.`);
       }
+      // Its keys answer NOT_FOUND from now on, here and (over the bus) on every other instance. Deleting an api is
+      // rare, so dropping the whole cache beats listing its keys.
+      deps.cache.invalidate({ kind: "all" });
       return {};
     },
 

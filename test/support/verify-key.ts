@@ -18,6 +18,8 @@ export interface VerifyIntent {
   ratelimits?: { name: string; cost?: number; limit?: number; duration?: number }[];
   /** The permission query in both forms: v1 object (`authorization.permissions`), v2 string (`permissions`). */
   permissions?: { v1: unknown; v2: string };
+  /** Fields sent as they are, e.g. the deprecated v1 `ratelimit: { cost }`. */
+  extra?: Record<string, unknown>;
 }
 
 /** One verification as a test looks at it, whatever the dialect. */
@@ -46,7 +48,7 @@ export function verifyBody(via: VerifyVia, intent: VerifyIntent): Record<string,
     if (intent.cost !== undefined) body.remaining = { cost: intent.cost };
     if (intent.permissions) body.authorization = { permissions: intent.permissions.v1 };
   }
-  return body;
+  return { ...body, ...intent.extra };
 }
 
 const PATHS: Record<VerifyVia, string> = { v2: "/v2/keys.verifyKey", v1: "/v1/keys.verifyKey", legacy: "/v1/keys/verify" };

@@ -4,11 +4,11 @@ import { expectFailure, expectSuccess, type FailureKind } from "./expect-outcome
 import { callOperation, OPERATIONS, type OperationName, type Outcome, type Via } from "./operations.js";
 
 // The transports by the names the end-to-end tests read best: `for (const via of [restV1, restV2, connect, ...])`.
-export const restV2 = "v2" satisfies Via;
-export const restV1 = "v1" satisfies Via;
-export const connect = "connect" satisfies Via;
-export const grpc = "grpc" satisfies Via;
-export const grpcWeb = "grpcWeb" satisfies Via;
+export const restV2 = "v2" as const satisfies Via;
+export const restV1 = "v1" as const satisfies Via;
+export const connect = "connect" as const satisfies Via;
+export const grpc = "grpc" as const satisfies Via;
+export const grpcWeb = "grpcWeb" as const satisfies Via;
 
 /** Every transport of an operation with a v1 binding, and of one without (v2 and the RPC protocols). */
 export const ALL_VIAS: Via[] = [restV1, restV2, connect, grpc, grpcWeb];

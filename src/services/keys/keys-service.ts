@@ -40,20 +40,23 @@ export function createKeysService(deps: KeysDeps): ServiceHandlers<typeof KeysSe
       if (!api) throw notFound(`The api ${request.apiId} does not exist.`);
       if (request.recoverable) checkRecoverable(principal, api.id, api.storeEncryptedKeys);
       const now = clock.now();
+      // Every input check comes before the first write: a refused request must not leave an identity behind.
       const credits = creditsConfig(request.credits);
+      const meta = checkedMeta(request.meta);
+      const ratelimits = ratelimitRecords(request.ratelimits, { now, randomBytes: deps.randomBytes });
       const identity = request.externalId ? await identityFor(deps, principal.workspaceId, request.externalId) : undefined;
       const { record, key } = await mint(principal, {
         workspaceId: principal.workspaceId,
         apiId: api.id,
         name: request.name,
-        meta: checkedMeta(request.meta),
+        meta,
         createdAt: now,
         expires: request.expires === undefined ? undefined : Number(request.expires),
         enabled: request.enabled ?? true,
         environment: request.environment,
         identityId: identity?.id,
         credits: credits.config,
-        ratelimits: ratelimitRecords(request.ratelimits, { now, randomBytes: deps.randomBytes }),
+        ratelimits,
         permissions: [...new Set(request.permissions)],
         roles: [...new Set(request.roles)],
       }, { prefix: request.prefix, byteLength: request.byteLength ?? 16, recoverable: request.recoverable ?? false });
@@ -180,39 +183,49 @@ export function createKeysService(deps: KeysDeps): ServiceHandlers<typeof KeysSe
         case "ratelimits": next.ratelimits = ratelimitRecords(request.ratelimits, { now, randomBytes: deps.randomBytes }); break;
         case "permissions": next.permissions = [...new Set(request.permissions)]; break;
         case "roles": next.roles = [...new Set(request.roles)]; break;
-        case "external_id": {
-          const identity = request.externalId ? await identityFor(deps, principal.workspaceId, request.externalId) : undefined;
-          await moveCredits(deps, key, identity?.id);
-          next.identityId = identity?.id;
-          break;
-        }
+        case "external_id": break; // below, once every input is known to be valid
         case "key_id": break; // names the key, changes nothing
         case "credits": case "credits.remaining": case "credits.refill": break; // below, once
         default: throw invalid(`Cannot update ${path}.`, [{ location: "updateMask", message: `unknown field ${path}` }]);
       }
     }
-    await applyCreditsUpdate(next, request, paths, now);
+    // Checks first, writes after: a refused update must not move credits or leave an identity behind.
+    const writeCredits = planCreditsUpdate(next, request, paths);
+    if (paths.has("external_id")) {
+      const identity = request.externalId ? await identityFor(deps, principal.workspaceId, request.externalId) : undefined;
+      await moveCredits(deps, key, identity?.id);
+      next.identityId = identity?.id;
+    }
+    await writeCredits?.(now);
     dropUndefined(next);
     return next;
   }
 
-  async function applyCreditsUpdate(next: KeyRecord, request: UpdateKeyRequest, paths: Set<string>, now: number) {
-    const tag = counterTag({ keyId: next.id, identityId: next.identityId });
+  /**
+   * Validates the credits part of an update and sets `next.credits`; returns the counter write to run once the key's
+   * identity (hence its counter tag) is final, or undefined when the balance stays as it is.
+   */
+  function planCreditsUpdate(next: KeyRecord, request: UpdateKeyRequest, paths: Set<string>): ((now: number) => Promise<void>) | undefined {
     const setRemaining = paths.has("credits") || paths.has("credits.remaining");
     const setRefill = paths.has("credits") || paths.has("credits.refill");
-    if (!setRemaining && !setRefill) return;
+    if (!setRemaining && !setRefill) return undefined;
+    const tag = () => counterTag({ keyId: next.id, identityId: next.identityId });
     const remaining = setRemaining ? request.credits?.remaining : undefined;
     if (setRemaining && remaining === undefined) {
+      // Unlimited and a refill rule at once (a whole `credits` without `remaining`) contradict each other.
+      if (setRefill && request.credits?.refill) {
+        throw invalid("A refill needs a credit balance.", [{ location: "credits.remaining", message: "required with refill" }]);
+      }
       delete next.credits;
-      await withCounters(() => counters.deleteCredits(tag, next.id));
-      return;
+      return () => withCounters(() => counters.deleteCredits(tag(), next.id));
     }
     const refillConfig = setRefill ? creditsConfig({ ...request.credits, remaining: remaining ?? 0n } as never).config?.refill : next.credits?.refill;
     if (!next.credits && remaining === undefined) {
       throw invalid("A refill needs a credit balance.", [{ location: "credits.remaining", message: "required with refill on an unlimited key" }]);
     }
     next.credits = refillConfig ? { refill: refillConfig } : {};
-    if (remaining !== undefined) await withCounters(() => counters.setCredits(tag, next.id, Number(remaining), now));
+    if (remaining === undefined) return undefined;
+    return (now) => withCounters(() => counters.setCredits(tag(), next.id, Number(remaining), now));
   }
 }
 

@@ -1,4 +1,5 @@
-import type { MessageInitShape } from "@bufbuild/protobuf";
+import { toJson, type MessageInitShape } from "@bufbuild/protobuf";
+import { ValueSchema } from "@bufbuild/protobuf/wkt";
 import type {
   VerifyKeyRequest, VerifyKeyResponseSchema, VerifyKeyV1Request, VerifyKeyV1ResponseSchema,
 } from "../../../gen/keyward/v1/keys_pb.js";
@@ -149,8 +150,10 @@ export function createVerifier(deps: KeysDeps) {
 
     async verifyV1(request: VerifyKeyV1Request, context: CallContext): Promise<MessageInitShape<typeof VerifyKeyV1ResponseSchema>> {
       let query: PermissionQuery | undefined;
-      const rawQuery = request.authorization?.permissions;
-      if (rawQuery !== undefined && rawQuery !== null) {
+      // The query arrives as a google.protobuf.Value message; the v1 parser reads its JSON.
+      const value = request.authorization?.permissions;
+      const rawQuery = value && value.kind.case !== undefined ? toJson(ValueSchema, value) : null;
+      if (rawQuery !== null) {
         const parsed = permissionQueryFromV1(rawQuery);
         if ("error" in parsed) {
           const location = `authorization.permissions${parsed.error.path}`;

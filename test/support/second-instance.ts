@@ -1,0 +1,39 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createApp } from "../../src/app.js";
+import type { Clock } from "../../src/domain/clock.js";
+import { openStores, type Stores } from "../../src/open-stores.js";
+import { listen } from "../../src/transport/server.js";
+import type { RunningKeyward } from "./keyward.js";
+
+export interface SecondInstance {
+  baseUrl: string;
+  port: number;
+  /** Its own counters, invalidation bus and events (the documents are the first instance's). */
+  stores: Stores;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts another Keyward instance in this process, as a second replica behind a load balancer would run: the same
+ * DocumentStore object as `first`, its own key cache, and its own Redis connection for counters and cache
+ * invalidation (so `first` must have been started with the same `redisUrl`). The first instance's root key works here.
+ */
+export async function startSecondInstance(first: RunningKeyward, options: { redisUrl: string; clock?: Clock }): Promise<SecondInstance> {
+  const dir = await mkdtemp(join(tmpdir(), "keyward-second-"));
+  // openStores also opens an embedded document store in `dir`; it stays unused, the shared one serves instead.
+  const stores = await openStores({ dataDir: dir, redisUrl: options.redisUrl });
+  const app = createApp({ ...stores, documents: first.documents, clock: options.clock });
+  const server = await listen(app.handler, { port: 0, host: "127.0.0.1" });
+  return {
+    baseUrl: `http://127.0.0.1:${server.port}`,
+    port: server.port,
+    stores,
+    async stop() {
+      await server.close();
+      await stores.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
