@@ -1,6 +1,7 @@
 import { applyRefill, type CreditsState } from "../../domain/refill-calendar.js";
 import { evaluateWindow, windowOf } from "../../domain/sliding-window.js";
 import type { ConsumePlan, ConsumeResult, CounterStore, LimitResult } from "../ports.js";
+import { checkCount, checkPlan } from "../counter-input.js";
 import { openJournal } from "./journal.js";
 
 /** A stored balance; the id joins tag and key id, since a key moving to an identity is re-set under the new tag. */
@@ -176,28 +177,4 @@ export async function createEmbeddedCounterStore(options: { dir: string; syncInt
       await journal.close();
     },
   };
-}
-
-/** Refuses plans the window math cannot judge exactly: every number a safe integer, durations positive. */
-function checkPlan(plan: ConsumePlan): void {
-  if (!plan.tag) throw new TypeError("consume plan needs a tag");
-  checkCount("now", plan.now);
-  for (const limit of plan.limits) {
-    checkCount("limit", limit.limit);
-    checkCount("cost", limit.cost);
-    if (!Number.isSafeInteger(limit.duration) || limit.duration <= 0) {
-      throw new RangeError(`duration must be a positive integer, got ${limit.duration}`);
-    }
-  }
-  if (plan.credits) {
-    checkCount("cost", plan.credits.cost);
-    if (plan.credits.refill) {
-      checkCount("refill boundary", plan.credits.refill.boundary);
-      checkCount("refill amount", plan.credits.refill.amount);
-    }
-  }
-}
-
-function checkCount(name: string, value: number): void {
-  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative safe integer, got ${value}`);
 }

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import type { Redis } from "ioredis";
 import { evaluateWindow, windowOf } from "../../domain/sliding-window.js";
 import type { ConsumePlan, ConsumeResult, CounterStore, CreditsOperation, LimitResult } from "../ports.js";
+import { checkCount, checkPlan } from "../counter-input.js";
 import { defineScript, pingRedis, type RedisScript } from "./connection.js";
 import { counterKey } from "./keys.js";
 
@@ -145,28 +146,4 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
       closed = true;
     },
   };
-}
-
-/** Refuses plans the window math cannot judge exactly: every number a safe integer, durations positive. */
-function checkPlan(plan: ConsumePlan): void {
-  if (!plan.tag) throw new TypeError("consume plan needs a tag");
-  checkCount("now", plan.now);
-  for (const limit of plan.limits) {
-    checkCount("limit", limit.limit);
-    checkCount("cost", limit.cost);
-    if (!Number.isSafeInteger(limit.duration) || limit.duration <= 0) {
-      throw new RangeError(`duration must be a positive integer, got ${limit.duration}`);
-    }
-  }
-  if (plan.credits) {
-    checkCount("cost", plan.credits.cost);
-    if (plan.credits.refill) {
-      checkCount("refill boundary", plan.credits.refill.boundary);
-      checkCount("refill amount", plan.credits.refill.amount);
-    }
-  }
-}
-
-function checkCount(name: string, value: number): void {
-  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative safe integer, got ${value}`);
 }

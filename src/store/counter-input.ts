@@ -1,0 +1,29 @@
+import type { ConsumePlan } from "./ports.js";
+
+/**
+ * Refuses plans the window math cannot judge exactly: every number a safe integer, durations positive. Shared by
+ * every counter adapter, so a plan one accepts the others accept too.
+ */
+export function checkPlan(plan: ConsumePlan): void {
+  if (!plan.tag) throw new TypeError("consume plan needs a tag");
+  checkCount("now", plan.now);
+  for (const limit of plan.limits) {
+    checkCount("limit", limit.limit);
+    checkCount("cost", limit.cost);
+    if (!Number.isSafeInteger(limit.duration) || limit.duration <= 0) {
+      throw new RangeError(`duration must be a positive integer, got ${limit.duration}`);
+    }
+  }
+  if (plan.credits) {
+    checkCount("cost", plan.credits.cost);
+    if (plan.credits.refill) {
+      checkCount("refill boundary", plan.credits.refill.boundary);
+      checkCount("refill amount", plan.credits.refill.amount);
+    }
+  }
+}
+
+/** A counter value must be a non-negative safe integer; a RangeError names the offending input otherwise. */
+export function checkCount(name: string, value: number): void {
+  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative safe integer, got ${value}`);
+}
