@@ -30,7 +30,7 @@ export function createRestRouter(options: { routes: Route[]; invoke: Invoke; doc
 
   return async function handle(req: Request, res: Response): Promise<void> {
     const requestId = newRequestId();
-    const url = new URL(req.url ?? "/", "http://localhost");
+    const url = splitUrl(req.url ?? "/");
     const dialect: Dialect = url.pathname.startsWith("/v1/") ? "v1" : "v2";
     const verbs = byPath.get(url.pathname);
     const route = verbs?.get(req.method ?? "");
@@ -48,7 +48,7 @@ export function createRestRouter(options: { routes: Route[]; invoke: Invoke; doc
       let readInput: () => unknown;
       if (route.verb === "GET") {
         locationPrefix = "query";
-        const query = queryToJson(schema, url.searchParams);
+        const query = queryToJson(schema, new URLSearchParams(url.search));
         readInput = () => query;
       } else {
         const text = await readBody(req);
@@ -76,6 +76,13 @@ export function createRestRouter(options: { routes: Route[]; invoke: Invoke; doc
       send(res, status, body, requestId);
     }
   };
+}
+
+/** Path and query of a request target; cheaper than `new URL` for the common POST without a query. */
+function splitUrl(target: string): { pathname: string; search: string } {
+  const at = target.indexOf("?");
+  if (at === -1) return { pathname: target, search: "" };
+  return { pathname: target.slice(0, at), search: target.slice(at + 1) };
 }
 
 function decodeInput(schema: DescMessage, input: unknown, options: { allowUnknown: boolean; prefix: string }) {
@@ -144,17 +151,26 @@ function fromQuery(field: DescField, raw: string): unknown {
   return /^-?\d+$/.test(raw) ? Number(raw) : raw;
 }
 
-async function readBody(req: Request): Promise<string> {
+/** The body as text, refused past MAX_BODY_BYTES. Events, not `for await`: this runs on every REST request. */
+function readBody(req: Request): Promise<string> {
   const declared = Number(req.headers["content-length"] ?? 0);
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw tooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+  if (declared > MAX_BODY_BYTES) return Promise.reject(tooLarge());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+      else {
+        req.off("data", onData);
+        req.resume(); // drain the rest so the connection can answer
+        reject(tooLarge());
+      }
+    };
+    req.on("data", onData);
+    req.on("end", () => resolve(chunks.length === 1 ? chunks[0].toString("utf8") : Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
 }
 
 function tooLarge() {
