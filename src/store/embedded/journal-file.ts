@@ -1,3 +1,4 @@
+import { writeSync } from "node:fs";
 import { open, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Collection } from "./collection.js";
@@ -159,6 +160,11 @@ export async function writeAll(file: import("node:fs/promises").FileHandle, data
     const { bytesWritten } = await file.write(data, offset, data.length - offset);
     offset += bytesWritten;
   }
+}
+
+/** writeAll for a plain descriptor, synchronously: for small appends whose durability comes from a later fdatasync. */
+export function writeAllSync(fd: number, data: Buffer): void {
+  for (let offset = 0; offset < data.length; ) offset += writeSync(fd, data, offset, data.length - offset);
 }
 
 function parseJson(text: string): any {
