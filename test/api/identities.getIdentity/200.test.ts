@@ -39,7 +39,7 @@ describe("identities.getIdentity", () => {
       id: identityId, externalId: "get_v1", meta: { plan: "pro" },
       ratelimits: [{ name: "requests", limit: 10, duration: 60_000 }, { name: "search", limit: 2, duration: 1000 }],
     };
-    for (const query of [{ identityId }, { externalId: "get_v1" }]) {
+    for (const query of [{ identityId }, { externalId: "get_v1" }] as Record<string, string>[]) {
       const response = await harness.rest.v1Get("identities.getIdentity", query, harness.keyward.rootKey);
       expect({ status: response.status, body: response.body }).toEqual({ status: 200, body });
     }
