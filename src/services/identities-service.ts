@@ -71,8 +71,11 @@ export function createIdentitiesService(deps: KeysDeps): ServiceHandlers<typeof 
 
     async listIdentities(request, { principal }) {
       authorize(principal, { resourceType: "identity", action: "read_identity" });
-      const page = await paginate(request, (p) => documents.identities.list(principal.workspaceId, p));
-      const total = await documents.identities.count(principal.workspaceId);
+      const { workspaceId } = principal;
+      const { search } = request;
+      const page = await paginate(request, (p) =>
+        search === undefined ? documents.identities.list(workspaceId, p) : documents.identities.search(workspaceId, search, p));
+      const total = search === undefined ? await documents.identities.count(workspaceId) : await documents.identities.countMatching(workspaceId, search);
       return { data: page.items.map(identityView), pagination: { cursor: page.cursor, hasMore: page.hasMore }, total: BigInt(total) };
     },
 

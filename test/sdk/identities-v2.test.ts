@@ -76,6 +76,9 @@ describe("@unkey/api 2.5 (v2 SDK) identities against Keyward", () => {
     }
     expect(pages.map((p) => p.length)).toEqual([100, 100, 50]);
     expect(pages.flat()).toEqual(expected);
+    // search: v2_24 and v2_240 to v2_249.
+    const searched = await unkey.identities.listIdentities({ search: "V2_24" });
+    expect(searched.result.data.map((i) => i.externalId)).toEqual(["v2_24", ...Array.from({ length: 10 }, (_, i) => `v2_24${i}`)]);
   });
 
   it("throws the typed errors: 400 naming the field, 409 for a taken externalId, 403 naming the permission; nothing written", async () => {

@@ -93,4 +93,23 @@ describe("identities.listIdentities", () => {
     const theirs = await harness.rest.v1Get("identities.listIdentities", {}, other.rootKey.key);
     expect(theirs.body).toEqual({ identities: [expect.objectContaining({ externalId: "elsewhere" })], total: 1 });
   });
+  it("v2 search narrows the list to ids or external ids containing the text, ignoring case, and pages through the matches", async () => {
+    const other = await harness.seed.workspace("search-identities");
+    const client = via("v2", other.rootKey.key);
+    const made: Record<string, string> = {};
+    for (const externalId of ["Acme.Admin", "acme-billing", "globex", "ACME_ops", "initech"]) {
+      harness.clock.advance(1);
+      made[externalId] = (await client.ok("identities.createIdentity", { externalId })).identityId;
+    }
+    const first = await harness.rest.v2("identities.listIdentities", { search: "acme", limit: 2 }, other.rootKey.key);
+    expect(first.body.data.map((i: { externalId: string }) => i.externalId)).toEqual(["Acme.Admin", "acme-billing"]);
+    expect(first.body.pagination).toEqual({ cursor: expect.any(String), hasMore: true });
+    const second = await harness.rest.v2("identities.listIdentities", { search: "acme", limit: 2, cursor: first.body.pagination.cursor }, other.rootKey.key);
+    expect(second.body).toMatchObject({ data: [expect.objectContaining({ externalId: "ACME_ops" })], pagination: { hasMore: false } });
+    expect((await client.ok("identities.listIdentities", { search: made.globex })).map((i: { externalId: string }) => i.externalId)).toEqual(["globex"]);
+    for (const name of RPC_VIAS) {
+      const message = await via(name, other.rootKey.key).ok("identities.listIdentities", { search: "ACME" });
+      expect({ found: message.data.length, total: message.total }).toEqual({ found: 3, total: 3n });
+    }
+  });
 });
