@@ -15,6 +15,8 @@ import { KeysService } from "../gen/keyward/v1/keys_pb.js";
 import { createKeyCache, createLocalInvalidationBus, type InvalidationBus } from "./services/key-cache.js";
 import { viewKey } from "./services/keys/key-context.js";
 import { createKeysService } from "./services/keys/keys-service.js";
+import { IdentitiesService } from "../gen/keyward/v1/identities_pb.js";
+import { createIdentitiesService } from "./services/identities-service.js";
 import type { CounterStore, DocumentStore, VerificationEventStore } from "./store/ports.js";
 import { assignRequestId, registerOperations, requestIdValues } from "./transport/connect.js";
 import { registerHealth } from "./transport/health.js";
@@ -37,6 +39,7 @@ export interface AppOptions {
 }
 
 const SERVICES: DescService[] = [ApisService, KeysService, RootKeysService, WorkspacesService, LivenessService];
+SERVICES.push(IdentitiesService);
 
 /**
  * Wires services, the pipeline and the transports into one request handler: Connect, gRPC and gRPC-Web through
@@ -58,6 +61,7 @@ export function createApp(options: AppOptions) {
     ...operationsOf(RootKeysService, createRootKeysService(deps)),
     ...operationsOf(WorkspacesService, createWorkspacesService(deps)),
     ...operationsOf(LivenessService, createLivenessService()),
+    ...operationsOf(IdentitiesService, createIdentitiesService(keysDeps)),
   ];
   const invoke = createPipeline({ rootKeys: options.documents.rootKeys, clock });
   const rest = createRestRouter({ routes: routesOf(operations), invoke, docsUrl: options.docsUrl ?? "https://keyward.dev/docs" });

@@ -151,6 +151,10 @@ export interface IdentityStore {
   markDeleted(workspaceId: string, id: string, at: number): Promise<boolean>;
   list(workspaceId: string, page: PageQuery): Promise<IdentityRecord[]>;
   count(workspaceId: string): Promise<number>;
+  /** Live identities whose id or external id contains `text`, ignoring case; ascending by id. */
+  search(workspaceId: string, text: string, page: PageQuery): Promise<IdentityRecord[]>;
+  /** How many live identities `search` would find in all. */
+  countMatching(workspaceId: string, text: string): Promise<number>;
 }
 
 /** The documents side of storage: one object per backend. */

@@ -1,6 +1,7 @@
 import { fromJson, type DescMessage, type DescService, type JsonValue } from "@bufbuild/protobuf";
 import { ConnectError, type Transport } from "@connectrpc/connect";
 import { ApisService } from "../../gen/keyward/v1/apis_pb.js";
+import { IdentitiesService } from "../../gen/keyward/v1/identities_pb.js";
 import { KeysService } from "../../gen/keyward/v1/keys_pb.js";
 import { RootKeysService } from "../../gen/keyward/v1/root_keys_pb.js";
 import { WorkspacesService } from "../../gen/keyward/v1/workspaces_pb.js";
@@ -9,6 +10,7 @@ import { rpcClient, rpcTransports } from "./rpc.js";
 
 /** The management operations served on every transport, by their REST name. */
 export type OperationName =
+  | "identities.createIdentity" | "identities.getIdentity" | "identities.listIdentities" | "identities.updateIdentity" | "identities.deleteIdentity"
   | "apis.createApi" | "apis.getApi" | "apis.deleteApi" | "apis.listKeys"
   | "rootKeys.createRootKey" | "rootKeys.listRootKeys" | "rootKeys.deleteRootKey"
   | "workspaces.createWorkspace"
@@ -27,6 +29,26 @@ export interface OperationSpec {
 }
 
 export const OPERATIONS: Record<OperationName, OperationSpec> = {
+  "identities.createIdentity": {
+    name: "identities.createIdentity", service: IdentitiesService, method: "createIdentity", permission: "identity.*.create_identity",
+    v1: { verb: "POST", path: "/v1/identities.createIdentity" },
+  },
+  "identities.getIdentity": {
+    name: "identities.getIdentity", service: IdentitiesService, method: "getIdentity", permission: "identity.*.read_identity",
+    v1: { verb: "GET", path: "/v1/identities.getIdentity" },
+  },
+  "identities.listIdentities": {
+    name: "identities.listIdentities", service: IdentitiesService, method: "listIdentities", permission: "identity.*.read_identity",
+    v1: { verb: "GET", path: "/v1/identities.listIdentities" },
+  },
+  "identities.updateIdentity": {
+    name: "identities.updateIdentity", service: IdentitiesService, method: "updateIdentity", permission: "identity.*.update_identity",
+    v1: { verb: "POST", path: "/v1/identities.updateIdentity" },
+  },
+  "identities.deleteIdentity": {
+    name: "identities.deleteIdentity", service: IdentitiesService, method: "deleteIdentity", permission: "identity.*.delete_identity",
+    v1: { verb: "POST", path: "/v1/identities.deleteIdentity" },
+  },
   "apis.createApi": {
     name: "apis.createApi", service: ApisService, method: "createApi", permission: "api.*.create_api",
     v1: { verb: "POST", path: "/v1/apis.createApi" },

@@ -38,3 +38,23 @@ export async function moveCredits(deps: KeysDeps, key: KeyRecord, identityId: st
     await deps.counters.deleteCredits(from, key.id);
   });
 }
+
+/**
+ * Unlinks every live key of an identity (before the identity is deleted): each key keeps verifying on its own
+ * limits, its credits move to its own counter tag, and the cache forgets it.
+ */
+export async function detachKeys(deps: KeysDeps, identity: IdentityRecord): Promise<void> {
+  const now = deps.clock.now();
+  let after: string | undefined;
+  for (;;) {
+    const keys = await deps.documents.keys.listByIdentity(identity.workspaceId, identity.id, { limit: 100, after });
+    if (keys.length === 0) return;
+    after = keys[keys.length - 1].id;
+    for (const key of keys) {
+      await moveCredits(deps, key, undefined);
+      const { identityId: _identityId, ...detached } = key;
+      await deps.documents.keys.replace({ ...detached, updatedAt: now });
+      deps.cache.invalidate({ kind: "hash", hash: key.hash });
+    }
+  }
+}

@@ -21,6 +21,13 @@ export const identitiesCollection: CollectionSpec = {
 
 const isLive = (identity: Readonly<IdentityRecord>) => identity.deletedAt == null;
 
+/** Live, with `text` in the id or external id, ignoring case (as the MongoDB adapter's case-insensitive regex). */
+function matching(text: string) {
+  const needle = text.toLowerCase();
+  return (identity: Readonly<IdentityRecord>) =>
+    isLive(identity) && (identity.id.toLowerCase().includes(needle) || identity.externalId.toLowerCase().includes(needle));
+}
+
 /** IdentityStore over a journal holding `identitiesCollection` under the name "identities". */
 export function identityStoreOver(journal: Journal): IdentityStore {
   return {
@@ -39,5 +46,14 @@ export function identityStoreOver(journal: Journal): IdentityStore {
         limit: page.limit,
       }),
     count: async (workspaceId) => countIndexed<IdentityRecord>(journal, IDENTITIES, { name: "workspace", value: workspaceId }, isLive),
+    search: async (workspaceId, text, page) =>
+      journal.scan<IdentityRecord>(IDENTITIES, {
+        index: { name: "workspace", value: workspaceId },
+        filter: matching(text),
+        after: page.after,
+        limit: page.limit,
+      }),
+    countMatching: async (workspaceId, text) =>
+      countIndexed<IdentityRecord>(journal, IDENTITIES, { name: "workspace", value: workspaceId }, matching(text)),
   };
 }

@@ -11,6 +11,7 @@ import {
   type StoredDocument,
   type StoredIdentity,
 } from "./filters.js";
+import { identitySearchFilter, identitySearchPageQuery } from "./identity-filters.js";
 import { untypedCollection, withoutId, write } from "./scoped.js";
 
 /**
@@ -49,5 +50,11 @@ export function mongoIdentityStore(docs: Collection<StoredDocument<IdentityRecor
       return (await untyped.find(query.filter, query.options).toArray()).map(toRecord);
     },
     count: (workspaceId) => untyped.countDocuments(liveInWorkspaceFilter(workspaceId)),
+    async search(workspaceId, text, page) {
+      const query = identitySearchPageQuery(workspaceId, text, page);
+      if (!query) return [];
+      return (await untyped.find(query.filter, query.options).toArray()).map(toRecord);
+    },
+    countMatching: (workspaceId, text) => untyped.countDocuments(identitySearchFilter(workspaceId, text)),
   };
 }

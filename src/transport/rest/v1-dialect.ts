@@ -89,6 +89,15 @@ function withoutKeyDataWhenNotFound(json: Json): Json {
   return json.code === "NOT_FOUND" ? compact({ valid: json.valid ?? false, code: json.code, requestId: json.requestId }) : json;
 }
 
+/** The v1 identity: its limits as {name, limit, duration}, meta always an object. */
+function v1Identity(identity: Json): Json {
+  const ratelimits = (identity.ratelimits ?? []) as Json[];
+  return {
+    id: identity.id, externalId: identity.externalId, meta: identity.meta ?? {},
+    ratelimits: ratelimits.map(({ name, limit, duration }) => ({ name, limit, duration })),
+  };
+}
+
 export const v1Mappings: Record<string, DialectMapping> = {
   "/v1/apis.listKeys": { response: v1List("keys", v1Key) },
   "/v1/liveness": {
@@ -142,6 +151,9 @@ export const v1Mappings: Record<string, DialectMapping> = {
       });
     },
   },
+  "/v1/identities.getIdentity": { response: v1Identity },
+  "/v1/identities.updateIdentity": { response: v1Identity },
+  "/v1/identities.listIdentities": { response: v1List("identities", v1Identity) },
 };
 
 /** v2 routes whose JSON needs more than the envelope. */

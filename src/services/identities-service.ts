@@ -1,0 +1,139 @@
+import type { IdentitiesService, UpdateIdentityRequest } from "../../gen/keyward/v1/identities_pb.js";
+import { invalid, KeywardError, notFound } from "../domain/errors.js";
+import { newId } from "../domain/ids.js";
+import { UniqueViolationError } from "../store/errors.js";
+import type { IdentityRecord } from "../store/ports.js";
+import { authorize, type Principal, type ServiceHandlers } from "./context.js";
+import { paginate } from "./pagination.js";
+import { detachKeys } from "./keys/identities.js";
+import { checkedMeta, ratelimitRecords } from "./keys/key-input.js";
+import type { KeysDeps } from "./keys/key-context.js";
+import { identityView } from "./keys/key-view.js";
+
+/**
+ * identities.*: create, read, list, update and soft-delete identities. Keys carry their identity in the key cache,
+ * so every change to an identity drops the cache (identity changes are rare; verifications are not).
+ */
+export function createIdentitiesService(deps: KeysDeps): ServiceHandlers<typeof IdentitiesService> {
+  const { documents, clock, cache } = deps;
+
+  /**
+   * A live identity of the caller's workspace named by the request (v2 `identity`: id first, then external id; v1
+   * `identityId` or `externalId`), then the check of `identity.*.<action>` or `identity.<its id>.<action>`.
+   */
+  async function loadIdentityFor(principal: Principal, request: IdentityReference, action: string): Promise<IdentityRecord> {
+    const { workspaceId } = principal;
+    const { identity: either, identityId, externalId } = request;
+    let identity: IdentityRecord | undefined;
+    if (either !== undefined) {
+      identity = (either.startsWith("id_") ? await documents.identities.get(workspaceId, either) : undefined)
+        ?? (await documents.identities.findByExternalId(workspaceId, either));
+    } else if (identityId !== undefined) {
+      identity = await documents.identities.get(workspaceId, identityId);
+    } else if (externalId !== undefined) {
+      identity = await documents.identities.findByExternalId(workspaceId, externalId);
+    } else {
+      throw invalid("Name the identity: identity (its id or externalId), or v1's identityId or externalId.", [
+        { location: "identity", message: "required" },
+      ]);
+    }
+    if (!identity) throw notFound(`The identity ${either ?? identityId ?? externalId} does not exist.`);
+    authorize(principal, { resourceType: "identity", action, resourceId: identity.id });
+    return identity;
+  }
+
+  return {
+    async createIdentity(request, { principal }) {
+      authorize(principal, { resourceType: "identity", action: "create_identity" });
+      const now = clock.now();
+      const record: IdentityRecord = {
+        id: newId("id", now, deps.randomBytes),
+        workspaceId: principal.workspaceId,
+        externalId: request.externalId,
+        meta: nonEmpty(checkedMeta(request.meta)),
+        ratelimits: ratelimitRecords(request.ratelimits, { now, randomBytes: deps.randomBytes }),
+        createdAt: now,
+      };
+      if (record.meta === undefined) delete record.meta;
+      try {
+        await documents.identities.insert(record);
+      } catch (error) {
+        if (!(error instanceof UniqueViolationError)) throw error;
+        throw new KeywardError("conflict", `An identity with externalId ${request.externalId} already exists in this workspace.`);
+      }
+      return { identityId: record.id };
+    },
+
+    async getIdentity(request, { principal }) {
+      const identity = await loadIdentityFor(principal, request, "read_identity");
+      return { identity: identityView(identity) };
+    },
+
+    async listIdentities(request, { principal }) {
+      authorize(principal, { resourceType: "identity", action: "read_identity" });
+      const { workspaceId } = principal;
+      const { search } = request;
+      const page = await paginate(request, (p) =>
+        search === undefined ? documents.identities.list(workspaceId, p) : documents.identities.search(workspaceId, search, p));
+      const total = search === undefined ? await documents.identities.count(workspaceId) : await documents.identities.countMatching(workspaceId, search);
+      return { data: page.items.map(identityView), pagination: { cursor: page.cursor, hasMore: page.hasMore }, total: BigInt(total) };
+    },
+
+    async updateIdentity(request, { principal }) {
+      const identity = await loadIdentityFor(principal, request, "update_identity");
+      const next = applyUpdate(identity, request);
+      if (!(await documents.identities.replace(next))) throw notFound(`The identity ${identity.id} does not exist.`);
+      cache.invalidate({ kind: "all" });
+      return { identity: identityView(next) };
+    },
+
+    async deleteIdentity(request, { principal }) {
+      const identity = await loadIdentityFor(principal, request, "delete_identity");
+      // Keys first: should this stop half-way, the identity is still there and a retry finishes the job.
+      await detachKeys(deps, identity);
+      if (!(await documents.identities.markDeleted(principal.workspaceId, identity.id, clock.now()))) {
+        throw notFound(`The identity ${identity.id} does not exist.`);
+      }
+      cache.invalidate({ kind: "all" });
+      return {};
+    },
+  };
+
+  /** AIP-134 over meta and ratelimits; every input is checked before anything is written. */
+  function applyUpdate(identity: IdentityRecord, request: UpdateIdentityRequest): IdentityRecord {
+    const now = clock.now();
+    const paths = request.updateMask?.paths.length ? request.updateMask.paths : presentFields(request);
+    const next: IdentityRecord = { ...identity, updatedAt: now };
+    for (const path of paths) {
+      switch (path) {
+        case "meta": next.meta = nonEmpty(checkedMeta(request.meta)); break;
+        case "ratelimits": next.ratelimits = keepIds(identity, ratelimitRecords(request.ratelimits, { now, randomBytes: deps.randomBytes })); break;
+        case "identity": case "identity_id": case "external_id": break; // name the identity, change nothing
+        default: throw invalid(`Cannot update ${path}.`, [{ location: "updateMask", message: `unknown field ${path}` }]);
+      }
+    }
+    if (next.meta === undefined) delete next.meta;
+    return next;
+  }
+}
+
+interface IdentityReference {
+  identity?: string;
+  identityId?: string;
+  externalId?: string;
+}
+
+function presentFields(request: UpdateIdentityRequest): string[] {
+  return [...(request.meta !== undefined ? ["meta"] : []), ...(request.ratelimits.length > 0 ? ["ratelimits"] : [])];
+}
+
+/** An empty object clears the metadata: stored as absent. */
+function nonEmpty(meta: Record<string, unknown> | undefined) {
+  return meta && Object.keys(meta).length > 0 ? meta : undefined;
+}
+
+/** A limit that keeps its name keeps its id, so callers can follow it across updates. */
+function keepIds(identity: IdentityRecord, limits: IdentityRecord["ratelimits"]) {
+  const ids = new Map(identity.ratelimits.map((limit) => [limit.name, limit.id]));
+  return limits.map((limit) => ({ ...limit, id: ids.get(limit.name) ?? limit.id }));
+}

@@ -1,0 +1,23 @@
+import { liveInWorkspaceFilter, livePageQuery } from "./filters.js";
+
+/** A regex that matches `text` literally, ignoring case. */
+export function containsPattern(text: string): { $regex: string; $options: "i" } {
+  return { $regex: text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), $options: "i" };
+}
+
+/** Id or external id contains `text`, ignoring case. */
+function searchClause(text: string) {
+  const pattern = containsPattern(text);
+  return { $or: [{ _id: pattern }, { externalId: pattern }] };
+}
+
+/** The live identities of a workspace whose id or external id contains `text`, ignoring case. */
+export function identitySearchFilter(workspaceId: string, text: string) {
+  return { ...liveInWorkspaceFilter(workspaceId), ...searchClause(text) };
+}
+
+/** A keyset page of `identitySearchFilter`, ascending by id; null when the page asks for nothing. */
+export function identitySearchPageQuery(workspaceId: string, text: string, page: { limit: number; after?: string }) {
+  const query = livePageQuery(workspaceId, page);
+  return query && { filter: { ...query.filter, ...searchClause(text) }, options: query.options };
+}
