@@ -34,3 +34,9 @@ export async function seedNamespace(harness: Harness, name: string): Promise<str
 export async function seedOverride(harness: Harness, namespace: string, identifier: string, limit: number, duration = 60_000): Promise<string> {
   return (await okVia(harness, "v2", "ratelimit.setOverride", { namespace, identifier, limit, duration })).overrideId;
 }
+
+/** How `via` names a namespace in override operations: v1 by `namespaceName` (or `namespaceId`), the others by `namespace`. */
+export function namespaceRef(via: Via, name: string, id?: string): Record<string, string> {
+  if (via !== "v1") return { namespace: id ?? name };
+  return id ? { namespaceId: id } : { namespaceName: name };
+}
