@@ -16,6 +16,11 @@ function inputOf(op: OverrideOp, name: string, identifier: string): Record<strin
   return { namespace: name, identifier };
 }
 
+/** RPC requests of `op` that fail validation. */
+function badRpc(op: OverrideOp): Record<string, unknown>[] {
+  return op === "ratelimit.listOverrides" ? [{ namespace: "n", limit: 0 }] : [{ namespace: "n", identifier: "" }];
+}
+
 /** Seeds a namespace with an override of `identifier` and returns a valid input for `op` on it. */
 async function seeded(harness: Harness, op: OverrideOp, label: string): Promise<Record<string, unknown>> {
   const name = `${label}-${Math.random().toString(36).slice(2, 8)}`;
@@ -28,7 +33,7 @@ async function seeded(harness: Harness, op: OverrideOp, label: string): Promise<
 export function overrideAuthMatrix(harness: Harness, op: OverrideOp): void {
   authMatrix(harness, op, {
     validInput: (h) => seeded(h, op, "auth"),
-    badInputs: { rest: ["{not json", "[]", { identifier: 5 }], rpc: [{ namespace: "n", identifier: "" }] },
+    badInputs: { rest: ["{not json", "[]", { identifier: 5 }], rpc: badRpc(op) },
     unchanged: async (h, input) => {
       const namespace = await h.keyward.documents.ratelimitNamespaces.findByName(h.keyward.workspaceId, input.namespace as string);
       expect(await h.keyward.documents.ratelimitOverrides.get(h.keyward.workspaceId, namespace!.id, "target")).toMatchObject({ limit: 3 });
@@ -45,7 +50,7 @@ export function overrideForbiddenMatrix(harness: Harness, op: OverrideOp): void 
   const action = permission.split(".")[2];
   forbiddenMatrix(harness, op, {
     validInput: (h) => seeded(h, op, "forbidden"),
-    badInputs: { rest: ["{not json", "[]", { identifier: 5 }], rpc: [{ namespace: "n", identifier: "" }, {}] },
+    badInputs: { rest: ["{not json", "[]", { identifier: 5 }], rpc: [...badRpc(op), {}] },
   });
 
   it(`a grant of ${action} for namespace A answers 403 in namespace B, naming both grants`, async () => {
