@@ -46,7 +46,8 @@ export async function loadNamespaceFor(deps: NamespaceDeps, principal: Principal
 
 /**
  * The namespaces a limit call names, by ref, each checked for `limit`. Unknown ones are created on first use,
- * which needs `ratelimit.*.create_namespace` (and `ratelimit.*.limit`, as no id can be granted yet). Every check
+ * which needs `ratelimit.*.create_namespace` (and `ratelimit.*.limit`, as no id can be granted yet); a ref shaped like
+ * a namespace id that names none is 404, never created as a name. Every check
  * runs before the first creation, so a refused call creates nothing. Two first uses at once create one namespace:
  * the loser of the insert reads the winner's.
  */
@@ -59,6 +60,8 @@ export async function namespacesForLimit(
   for (const ref of new Set(refs)) {
     const namespace = await findNamespace(deps, principal.workspaceId, ref);
     if (namespace) authorize(principal, { resourceType: "ratelimit", action: "limit", resourceId: namespace.id });
+    // An unknown id is a mistake (or another workspace's namespace), not a name to create.
+    else if (NAMESPACE_ID.test(ref)) throw notFound(`The namespace ${ref} does not exist.`);
     else {
       authorize(principal, { resourceType: "ratelimit", action: "create_namespace" });
       authorize(principal, { resourceType: "ratelimit", action: "limit" });
