@@ -46,17 +46,11 @@ export async function runLimits(
   principal: Principal,
   checks: readonly MessageShape<typeof LimitRequestSchema>[],
 ): Promise<{ passed: boolean; results: CheckResult[] }> {
-  const seen = new Set<string>();
-  checks.forEach((check, i) => {
-    const pair = JSON.stringify([check.namespace, check.identifier]);
-    if (seen.has(pair)) {
-      throw invalid(`limits[${i}] repeats namespace ${check.namespace} with identifier ${check.identifier}; send each pair once.`, [
-        { location: `limits[${i}]`, message: "duplicate namespace and identifier" },
-      ]);
-    }
-    seen.add(pair);
-  });
+  // One bucket twice in a step would be judged twice against the same count and could over-admit.
+  refuseRepeats(checks, (check) => JSON.stringify([check.namespace, check.identifier]));
   const namespaces = await namespacesForLimit(deps, principal, checks.map((c) => c.namespace));
+  // A namespace named once by name and once by id: both refs existed, so nothing was created for them.
+  refuseRepeats(checks, (check) => standaloneBucket(namespaces.get(check.namespace)!.id, check.identifier));
   const planned = await Promise.all(
     checks.map(async (check) => {
       const namespace = namespaces.get(check.namespace)!;
@@ -89,4 +83,17 @@ export async function runLimits(
     };
   });
   return { passed, results };
+}
+
+function refuseRepeats(checks: readonly { namespace: string; identifier: string }[], keyOf: (check: { namespace: string; identifier: string }) => string): void {
+  const seen = new Set<string>();
+  checks.forEach((check, i) => {
+    const key = keyOf(check);
+    if (seen.has(key)) {
+      throw invalid(`limits[${i}] repeats namespace ${check.namespace} with identifier ${check.identifier}; send each pair once.`, [
+        { location: `limits[${i}]`, message: "duplicate namespace and identifier" },
+      ]);
+    }
+    seen.add(key);
+  });
 }

@@ -27,6 +27,15 @@ describe("ratelimit.multiLimit", () => {
     { what: "a check without identifier", input: { limits: [{ namespace: "n", limit: "1", duration: "60000" }] }, field: "limits[0].identifier:" },
   ]);
 
+  it("one namespace named by name and by id with the same identifier is a repeat too: 400, nothing counted", async () => {
+    await okVia(harness, "v2", "ratelimit.limit", { ...check, cost: 0 });
+    const namespace = await harness.keyward.documents.ratelimitNamespaces.findByName(harness.keyward.workspaceId, check.namespace);
+    const response = await harness.rest.v2("ratelimit.multiLimit", [check, { ...check, namespace: namespace!.id }], harness.keyward.rootKey);
+    expect(response.status).toBe(400);
+    expect(response.body.error.errors).toEqual([{ location: "body.limits[1]", message: "duplicate namespace and identifier" }]);
+    expect(await okVia(harness, "v2", "ratelimit.limit", { ...check, cost: 0 })).toMatchObject({ remaining: 5 });
+  });
+
   it("a refused call counts nothing and creates no namespace", async () => {
     await harness.rest.v2("ratelimit.multiLimit", [{ ...check, namespace: "multi-never" }, { ...check, cost: -1 }], harness.keyward.rootKey);
     await harness.rest.v2("ratelimit.multiLimit", [check, check], harness.keyward.rootKey);
