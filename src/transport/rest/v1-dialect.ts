@@ -1,4 +1,5 @@
 import { invalid } from "../../domain/errors.js";
+import { ratelimitV1Mappings, ratelimitV2Mappings } from "./ratelimit-dialect.js";
 
 /**
  * v1 is a thin dialect over the same RPCs: per route, how v1 names and shapes map onto the proto JSON and back.
@@ -89,30 +90,8 @@ function withoutKeyDataWhenNotFound(json: Json): Json {
   return json.code === "NOT_FOUND" ? compact({ valid: json.valid ?? false, code: json.code, requestId: json.requestId }) : json;
 }
 
-/** The v1 override record: `id` where v2 says `overrideId`. */
-function v1Override(override: Json): Json {
-  return compact({ id: override.overrideId, identifier: override.identifier, limit: override.limit, duration: override.duration });
-}
-
-/** v2 names a namespace only as `namespace`; the v1 names of it are unknown fields there. */
-function v2NamespaceOnly(input: unknown): unknown {
-  if (!isObject(input)) return input;
-  const v1Only = ["namespaceId", "namespaceName"].filter((name) => name in input);
-  if (v1Only.length > 0) {
-    throw invalid(v1Only.map((name) => `body.${name}: is not a known field; v2 names the namespace as namespace`).join("; "),
-      v1Only.map((name) => ({ location: name, message: "is not a known field" })));
-  }
-  return input;
-}
-
 export const v1Mappings: Record<string, DialectMapping> = {
-  // Unkey v1 defaults the namespace to `default`; its `limit` answer has no overrideId.
-  "/v1/ratelimits.limit": {
-    request: (input) => (isObject(input) && input.namespace === undefined ? { ...input, namespace: "default" } : input),
-    response: (json) => ({ limit: json.limit, remaining: json.remaining, reset: json.reset, success: json.success ?? false }),
-  },
-  "/v1/ratelimits.getOverride": { response: v1Override },
-  "/v1/ratelimits.listOverrides": { response: v1List("overrides", v1Override) },
+  ...ratelimitV1Mappings,
   "/v1/apis.listKeys": { response: v1List("keys", v1Key) },
   "/v1/liveness": {
     response: () => ({ status: "ok", services: { metrics: "ok", logger: "ok", ratelimit: "ok", usagelimit: "ok" } }),
@@ -169,12 +148,7 @@ export const v1Mappings: Record<string, DialectMapping> = {
 
 /** v2 routes whose JSON needs more than the envelope. */
 export const v2Mappings: Record<string, DialectMapping> = {
-  // The Unkey v2 body is a bare array of checks: the request's `limits` (the binding's `body: "limits"`).
-  "/v2/ratelimit.multiLimit": { request: (input) => (Array.isArray(input) ? { limits: input } : input) },
-  "/v2/ratelimit.setOverride": { request: v2NamespaceOnly },
-  "/v2/ratelimit.getOverride": { request: v2NamespaceOnly },
-  "/v2/ratelimit.listOverrides": { request: v2NamespaceOnly },
-  "/v2/ratelimit.deleteOverride": { request: v2NamespaceOnly },
+  ...ratelimitV2Mappings,
   "/v2/keys.verifyKey": { response: withoutKeyDataWhenNotFound },
   // v2 KeyCreditsData requires `remaining`; null says unlimited (the proto leaves it unset).
   "/v2/keys.updateCredits": { response: (credits) => ({ remaining: credits.remaining ?? null, ...compact({ refill: credits.refill }) }) },

@@ -23,6 +23,7 @@ describe("ratelimit.limit", () => {
     { what: "a missing duration", input: { ...valid, duration: undefined }, locations: ["body.duration"], detail: "duration" },
     { what: "a negative cost", input: { ...valid, cost: -1 }, locations: ["body.cost"], detail: "cost" },
     { what: "a cost above 10^9", input: { ...valid, cost: 1_000_000_001 }, locations: ["body.cost"], detail: "cost" },
+    { what: "v1's async on v2", input: { ...valid, async: true }, locations: ["body.async"], detail: "async", vias: ["v2"] },
     { what: "an unknown v2 field", input: { ...valid, unknownField: 1 }, locations: ["body.unknownField"], detail: "unknownField", vias: ["v2"] },
   ]);
 

@@ -18,6 +18,7 @@ describe("ratelimit.multiLimit", () => {
     { what: "a check with a negative limit", input: JSON.stringify([check, { ...check, identifier: "v", limit: -1 }]), locations: ["body.limits[1].limit"], detail: "limit" },
     { what: "a check with a short duration", input: JSON.stringify([{ ...check, duration: 10 }]), locations: ["body.limits[0].duration"], detail: "duration" },
     { what: "a check with an unknown field", input: JSON.stringify([{ ...check, extra: 1 }]), locations: ["body.limits[0].extra"], detail: "extra" },
+    { what: "v1's async in a check", input: JSON.stringify([check, { ...check, identifier: "v", async: false }]), locations: ["body.limits[1].async"], detail: "async" },
     { what: "a check that is not an object", input: "[1]", locations: ["body.limits[0]"], detail: "limits[0]" },
     { what: "the same namespace and identifier twice", input: JSON.stringify([check, check]), locations: ["body.limits[1]"], detail: "repeats" },
   ]);

@@ -17,7 +17,8 @@ describe("ratelimit.setOverride", () => {
     { what: "a negative limit", input: { ...valid, limit: -5 }, locations: ["body.limit"], detail: "limit" },
     { what: "a string for duration", input: { ...valid, duration: "soon" }, locations: ["body.duration"], detail: "duration" },
     { what: "a duration below 1000 ms", input: { ...valid, duration: 500 }, locations: ["body.duration"], detail: "duration" },
-    { what: "an unknown v2 field", input: { ...valid, async: true, bogus: 1 }, locations: ["body.bogus"], detail: "bogus", vias: ["v2"] },
+    { what: "an unknown v2 field", input: { ...valid, bogus: 1 }, locations: ["body.bogus"], detail: "bogus", vias: ["v2"] },
+    { what: "v1's async on v2", input: { ...valid, async: true }, locations: ["body.async"], detail: "async", vias: ["v2"] },
   ]);
 
   badRpcCases(harness, "ratelimit.setOverride", [
