@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { manualClock, startKeyward, type RunningKeyward } from "../../support/keyward.js";
 import { okVia } from "../../support/ratelimit.js";
+import { closeRedis, createRedisConnection } from "../../../src/store/redis/connection.js";
+import { hashedPart } from "../../../src/store/redis/keys.js";
 import type { Harness } from "../../support/use-keyward.js";
 
 const MINUTE = 60_000;
@@ -33,5 +35,22 @@ describe("ratelimit.limit and multiLimit on Redis counters judge as on the embed
     expect(await okVia(harness, "v2", "ratelimit.multiLimit", [a, b])).toMatchObject({ passed: true, limits: [{ limit: 3, remaining: 2, overrideId }, { remaining: 0 }] });
     expect(await okVia(harness, "v2", "ratelimit.multiLimit", [a, b])).toMatchObject({ passed: false, limits: [{ passed: true, remaining: 2 }, { passed: false }] });
     expect(await okVia(harness, "v2", "ratelimit.limit", { ...a, cost: 0 })).toMatchObject({ remaining: 2 });
+  });
+
+  it("keeps every counter of a workspace's standalone limits under one hash tag: a multiLimit is one Cluster slot", async () => {
+    await okVia(harness, "v2", "ratelimit.multiLimit", [
+      { namespace: "slot-a", identifier: "alice", limit: 5, duration: MINUTE },
+      { namespace: "slot-b", identifier: "bob", limit: 5, duration: 2 * MINUTE },
+    ]);
+    const ids = await Promise.all(["slot-a", "slot-b"].map(async (name) =>
+      (await keyward.documents.ratelimitNamespaces.findByName(keyward.workspaceId, name))!.id));
+    const redis = await createRedisConnection({ url: inject("redisUrl") });
+    try {
+      const keys = (await redis.keys("kw:*")).filter((key) => ids.some((id) => key.includes(id)));
+      expect(keys.length).toBeGreaterThanOrEqual(2);
+      expect(new Set(keys.map(hashedPart))).toEqual(new Set([`rl/${keyward.workspaceId}`]));
+    } finally {
+      await closeRedis(redis);
+    }
   });
 });
