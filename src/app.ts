@@ -11,6 +11,8 @@ import { createApisService } from "./services/apis-service.js";
 import { createLivenessService } from "./services/liveness-service.js";
 import { createRootKeysService } from "./services/root-keys-service.js";
 import { createWorkspacesService } from "./services/workspaces-service.js";
+import { RatelimitService } from "../gen/keyward/v1/ratelimits_pb.js";
+import { createRatelimitService } from "./services/ratelimit-service.js";
 import { KeysService } from "../gen/keyward/v1/keys_pb.js";
 import { createKeyCache, createLocalInvalidationBus, type InvalidationBus } from "./services/key-cache.js";
 import { viewKey } from "./services/keys/key-context.js";
@@ -38,8 +40,9 @@ export interface AppOptions {
   ready?: () => Promise<boolean>;
 }
 
-const SERVICES: DescService[] = [ApisService, KeysService, RootKeysService, WorkspacesService, LivenessService];
-SERVICES.push(IdentitiesService);
+const SERVICES: DescService[] = [
+  ApisService, KeysService, IdentitiesService, RatelimitService, RootKeysService, WorkspacesService, LivenessService,
+];
 
 /**
  * Wires services, the pipeline and the transports into one request handler: Connect, gRPC and gRPC-Web through
@@ -62,6 +65,7 @@ export function createApp(options: AppOptions) {
     ...operationsOf(WorkspacesService, createWorkspacesService(deps)),
     ...operationsOf(LivenessService, createLivenessService()),
     ...operationsOf(IdentitiesService, createIdentitiesService(keysDeps)),
+    ...operationsOf(RatelimitService, createRatelimitService({ ...deps, counters: options.counters })),
   ];
   const invoke = createPipeline({ rootKeys: options.documents.rootKeys, clock });
   const rest = createRestRouter({ routes: routesOf(operations), invoke, docsUrl: options.docsUrl ?? "https://keyward.dev/docs" });

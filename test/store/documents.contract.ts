@@ -3,6 +3,7 @@ import { UniqueViolationError } from "../../src/store/errors.js";
 import type { ApiRecord, DocumentStore, RootKeyRecord, WorkspaceRecord } from "../../src/store/ports.js";
 import { keyAndIdentityContract } from "./documents-keys.contract.js";
 import { identitySearchContract } from "./identity-search.contract.js";
+import { ratelimitContract } from "./documents-ratelimits.contract.js";
 
 /**
  * The behavioural contract of the document ports (src/store/ports.ts). Every adapter runs it:
@@ -203,6 +204,7 @@ export function runDocumentStoreContract(label: string, open: () => Promise<Docu
 
     keyAndIdentityContract(fresh);
     identitySearchContract(fresh);
+    ratelimitContract(fresh);
   });
 }
 

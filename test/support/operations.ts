@@ -5,6 +5,7 @@ import { IdentitiesService } from "../../gen/keyward/v1/identities_pb.js";
 import { KeysService } from "../../gen/keyward/v1/keys_pb.js";
 import { RootKeysService } from "../../gen/keyward/v1/root_keys_pb.js";
 import { WorkspacesService } from "../../gen/keyward/v1/workspaces_pb.js";
+import { RatelimitService } from "../../gen/keyward/v1/ratelimits_pb.js";
 import type { RestResponse } from "./rest.js";
 import { rpcClient, rpcTransports } from "./rpc.js";
 
@@ -15,7 +16,9 @@ export type OperationName =
   | "rootKeys.createRootKey" | "rootKeys.listRootKeys" | "rootKeys.deleteRootKey"
   | "workspaces.createWorkspace"
   | "keys.createKey" | "keys.getKey" | "keys.whoami" | "keys.updateKey" | "keys.deleteKey" | "keys.updateCredits"
-  | "keys.rerollKey" | "keys.verifyKey";
+  | "keys.rerollKey" | "keys.verifyKey"
+  | "ratelimit.limit" | "ratelimit.multiLimit" | "ratelimit.setOverride" | "ratelimit.getOverride"
+  | "ratelimit.listOverrides" | "ratelimit.deleteOverride";
 
 export interface OperationSpec {
   name: OperationName;
@@ -109,6 +112,30 @@ export const OPERATIONS: Record<OperationName, OperationSpec> = {
   // v1 verification is a different RPC (VerifyKeyV1, public), not a binding of this one.
   "keys.verifyKey": {
     name: "keys.verifyKey", service: KeysService, method: "verifyKey", permission: "api.*.verify_key",
+  },
+  // Standalone rate limits: v2 says `ratelimit.*`, v1 `ratelimits.*`.
+  "ratelimit.limit": {
+    name: "ratelimit.limit", service: RatelimitService, method: "limit", permission: "ratelimit.*.limit",
+    v1: { verb: "POST", path: "/v1/ratelimits.limit" },
+  },
+  "ratelimit.multiLimit": {
+    name: "ratelimit.multiLimit", service: RatelimitService, method: "multiLimit", permission: "ratelimit.*.limit",
+  },
+  "ratelimit.setOverride": {
+    name: "ratelimit.setOverride", service: RatelimitService, method: "setOverride", permission: "ratelimit.*.set_override",
+    v1: { verb: "POST", path: "/v1/ratelimits.setOverride" },
+  },
+  "ratelimit.getOverride": {
+    name: "ratelimit.getOverride", service: RatelimitService, method: "getOverride", permission: "ratelimit.*.read_override",
+    v1: { verb: "GET", path: "/v1/ratelimits.getOverride" },
+  },
+  "ratelimit.listOverrides": {
+    name: "ratelimit.listOverrides", service: RatelimitService, method: "listOverrides", permission: "ratelimit.*.read_override",
+    v1: { verb: "GET", path: "/v1/ratelimits.listOverrides" },
+  },
+  "ratelimit.deleteOverride": {
+    name: "ratelimit.deleteOverride", service: RatelimitService, method: "deleteOverride", permission: "ratelimit.*.delete_override",
+    v1: { verb: "POST", path: "/v1/ratelimits.deleteOverride" },
   },
 };
 

@@ -33,6 +33,9 @@ export function watchWrites(documents: DocumentStore): { readonly writes: Record
   wrap(documents.keys, "keys.", ["markDeleted", "erase"], ([, id]) => id);
   wrap(documents.identities, "identities.", ["insert", "replace"], ([record]) => record.id);
   wrap(documents.identities, "identities.", ["markDeleted"], ([, id]) => id);
+  wrap(documents.ratelimitNamespaces, "ratelimitNamespaces.", ["insert"], ([record]) => record.id);
+  wrap(documents.ratelimitOverrides, "ratelimitOverrides.", ["set"], ([record]) => record.id);
+  wrap(documents.ratelimitOverrides, "ratelimitOverrides.", ["delete"], ([, , identifier]) => identifier);
   return { writes, clear: () => void writes.splice(0) };
 }
 

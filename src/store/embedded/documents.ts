@@ -3,6 +3,7 @@ import { identitiesCollection, identityStoreOver } from "./identities.js";
 import { openJournal, type CollectionSpec, type Journal } from "./journal.js";
 import { keysCollection, keyStoreOver } from "./keys.js";
 import { liveOf, markDeletedIn } from "./owned.js";
+import { ratelimitNamespacesCollection, ratelimitNamespaceStoreOver, ratelimitOverridesCollection, ratelimitOverrideStoreOver } from "./ratelimits.js";
 
 /**
  * Collections of the embedded store and their derived indexes. Indexes are rebuilt from the documents at every
@@ -14,6 +15,8 @@ export const embeddedCollections: Record<string, CollectionSpec> = {
   apis: {},
   keys: keysCollection,
   identities: identitiesCollection,
+  ratelimit_namespaces: ratelimitNamespacesCollection,
+  ratelimit_overrides: ratelimitOverridesCollection,
 };
 
 /**
@@ -54,6 +57,8 @@ export function documentStoreOver(journal: Journal): DocumentStore {
     },
     keys: keyStoreOver(journal),
     identities: identityStoreOver(journal),
+    ratelimitNamespaces: ratelimitNamespaceStoreOver(journal),
+    ratelimitOverrides: ratelimitOverrideStoreOver(journal),
     createWorkspace: (workspace, firstRootKey) =>
       journal.commit([
         { op: "insert", collection: "workspaces", doc: workspace },

@@ -11,6 +11,7 @@ import { mongoIdentityStore } from "./identities.js";
 import { collectionNames, documentIndexes } from "./indexes.js";
 import { mongoKeyStore } from "./keys.js";
 import { scoped, write } from "./scoped.js";
+import { mongoRatelimitNamespaceStore, mongoRatelimitOverrideStore } from "./ratelimits.js";
 
 export interface MongoDocumentStoreOptions {
   /** Connection string; driver options in its query (e.g. `serverSelectionTimeoutMS`) win over our defaults. */
@@ -123,6 +124,8 @@ function storeOver(client: MongoClient, db: Db, transactional: boolean): Documen
     apis: { get: apis.get, insert: apis.insert, markDeleted: apis.markDeleted },
     keys: mongoKeyStore(db.collection<StoredDocument<KeyRecord>>(collectionNames.keys)),
     identities: mongoIdentityStore(db.collection<StoredDocument<IdentityRecord>>(collectionNames.identities)),
+    ratelimitNamespaces: mongoRatelimitNamespaceStore(db.collection(collectionNames.ratelimitNamespaces)),
+    ratelimitOverrides: mongoRatelimitOverrideStore(db.collection(collectionNames.ratelimitOverrides)),
     createWorkspace: transactional ? createWorkspaceInTransaction : createWorkspaceCompensating,
     async ping() {
       await db.command({ ping: 1 });

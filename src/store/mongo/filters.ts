@@ -92,7 +92,7 @@ export function byIdInWorkspaceFilter(workspaceId: string, id: string): { _id: s
   return { _id: id, workspaceId };
 }
 
-function keysetPage<F extends object>(base: F, page: Page): PageQuery<F> | null {
+export function keysetPage<F extends object>(base: F, page: Page): PageQuery<F> | null {
   if (!(page.limit >= 1)) return null;
   const filter: PageQuery<F>["filter"] = page.after === undefined ? { ...base } : { ...base, _id: { $gt: page.after } };
   return { filter, options: { sort: { _id: 1 }, limit: Math.floor(page.limit) } };

@@ -7,6 +7,8 @@ export const collectionNames = {
   apis: "apis",
   keys: "keys",
   identities: "identities",
+  ratelimitNamespaces: "ratelimit_namespaces",
+  ratelimitOverrides: "ratelimit_overrides",
 } as const;
 
 export interface CollectionIndexes {
@@ -59,6 +61,23 @@ export function documentIndexes(): CollectionIndexes[] {
           partialFilterExpression: { live: true },
         },
         { name: "workspace_id", key: { workspaceId: 1, _id: 1 } },
+      ],
+    },
+    {
+      collection: collectionNames.ratelimitNamespaces,
+      // Names are unique per workspace: two first uses at once create one namespace.
+      indexes: [{ name: "workspace_name", key: { workspaceId: 1, name: 1 }, unique: true }],
+    },
+    {
+      collection: collectionNames.ratelimitOverrides,
+      indexes: [
+        // One override per identifier (or pattern) of a namespace; also serves get/set/delete and the exact half
+        // of a limit call's candidates.
+        { name: "workspace_namespace_identifier", key: { workspaceId: 1, namespaceId: 1, identifier: 1 }, unique: true },
+        // list/count: equality on workspace and namespace, then keyset pagination on _id.
+        { name: "workspace_namespace_id", key: { workspaceId: 1, namespaceId: 1, _id: 1 } },
+        // The pattern half of a limit call's candidates.
+        { name: "workspace_namespace_patterns", key: { workspaceId: 1, namespaceId: 1 }, partialFilterExpression: { pattern: true } },
       ],
     },
   ];

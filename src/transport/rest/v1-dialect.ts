@@ -1,4 +1,5 @@
 import { invalid } from "../../domain/errors.js";
+import { ratelimitV1Mappings, ratelimitV2Mappings } from "./ratelimit-dialect.js";
 
 /**
  * v1 is a thin dialect over the same RPCs: per route, how v1 names and shapes map onto the proto JSON and back.
@@ -99,6 +100,7 @@ function v1Identity(identity: Json): Json {
 }
 
 export const v1Mappings: Record<string, DialectMapping> = {
+  ...ratelimitV1Mappings,
   "/v1/apis.listKeys": { response: v1List("keys", v1Key) },
   "/v1/liveness": {
     response: () => ({ status: "ok", services: { metrics: "ok", logger: "ok", ratelimit: "ok", usagelimit: "ok" } }),
@@ -158,6 +160,7 @@ export const v1Mappings: Record<string, DialectMapping> = {
 
 /** v2 routes whose JSON needs more than the envelope. */
 export const v2Mappings: Record<string, DialectMapping> = {
+  ...ratelimitV2Mappings,
   "/v2/keys.verifyKey": { response: withoutKeyDataWhenNotFound },
   // v2 KeyCreditsData requires `remaining`; null says unlimited (the proto leaves it unset).
   "/v2/keys.updateCredits": { response: (credits) => ({ remaining: credits.remaining ?? null, ...compact({ refill: credits.refill }) }) },

@@ -1,0 +1,99 @@
+import type { MessageShape } from "@bufbuild/protobuf";
+import type { LimitRequestSchema } from "../../../gen/keyward/v1/ratelimits_pb.js";
+import { invalid } from "../../domain/errors.js";
+import { selectOverride } from "../../domain/override-match.js";
+import type { CounterStore, LimitCheck } from "../../store/ports.js";
+import type { Principal } from "../context.js";
+import { withCounters } from "../keys/key-context.js";
+import { namespacesForLimit, type NamespaceDeps } from "./namespaces.js";
+
+export interface LimitDeps extends NamespaceDeps {
+  counters: CounterStore;
+}
+
+export interface CheckResult {
+  namespace: string;
+  identifier: string;
+  limit: number;
+  remaining: number;
+  reset: number;
+  passed: boolean;
+  overrideId?: string;
+}
+
+/**
+ * Standalone counter tag: one per workspace. A multiLimit may span any namespaces and identifiers and must be all
+ * or nothing, which on Redis Cluster means one Lua script in one slot; and a limit call must count in the same
+ * buckets as a multiLimit naming the same identifier. A per-workspace tag gives both; the cost is that one
+ * workspace's standalone limits live on one Cluster shard (verification counters are spread per key/identity).
+ */
+export function standaloneTag(workspaceId: string): string {
+  return `rl/${workspaceId}`;
+}
+
+/** The bucket of (namespace, identifier); namespace ids hold no `:`, so the pair is unambiguous. */
+export function standaloneBucket(namespaceId: string, identifier: string): string {
+  return `ns:${namespaceId}:${identifier}`;
+}
+
+/**
+ * Judges `checks` as one all-or-nothing step: namespaces resolved (created on first use) and authorized, each
+ * identifier's override applied (exact beats pattern), then one `consume` — counted only when every check passes.
+ * Results in request order; counter failures are 503.
+ */
+export async function runLimits(
+  deps: LimitDeps,
+  principal: Principal,
+  checks: readonly MessageShape<typeof LimitRequestSchema>[],
+): Promise<{ passed: boolean; results: CheckResult[] }> {
+  // One bucket twice in a step would be judged twice against the same count and could over-admit.
+  refuseRepeats(checks, (check) => JSON.stringify([check.namespace, check.identifier]));
+  const namespaces = await namespacesForLimit(deps, principal, checks.map((c) => c.namespace));
+  // A namespace named once by name and once by id: both refs existed, so nothing was created for them.
+  refuseRepeats(checks, (check) => standaloneBucket(namespaces.get(check.namespace)!.id, check.identifier));
+  const planned = await Promise.all(
+    checks.map(async (check) => {
+      const namespace = namespaces.get(check.namespace)!;
+      const candidates = await deps.documents.ratelimitOverrides.candidates(principal.workspaceId, namespace.id, check.identifier);
+      const override = selectOverride(check.identifier, candidates);
+      const limit: LimitCheck = {
+        bucket: standaloneBucket(namespace.id, check.identifier),
+        limit: override ? override.limit : Number(check.limit),
+        duration: override ? override.duration : Number(check.duration),
+        cost: check.cost === undefined ? 1 : Number(check.cost),
+      };
+      return { check, limit, overrideId: override?.id };
+    }),
+  );
+  const now = deps.clock.now();
+  const result = await withCounters(() =>
+    deps.counters.consume({ tag: standaloneTag(principal.workspaceId), now, limits: planned.map((p) => p.limit) }),
+  );
+  const passed = result.outcome === "VALID";
+  const results = planned.map(({ check, limit, overrideId }, i): CheckResult => {
+    const judged = result.limits[i]!;
+    return {
+      namespace: check.namespace,
+      identifier: check.identifier,
+      limit: limit.limit,
+      remaining: judged.remaining,
+      reset: judged.reset,
+      passed: !judged.exceeded,
+      overrideId,
+    };
+  });
+  return { passed, results };
+}
+
+function refuseRepeats(checks: readonly { namespace: string; identifier: string }[], keyOf: (check: { namespace: string; identifier: string }) => string): void {
+  const seen = new Set<string>();
+  checks.forEach((check, i) => {
+    const key = keyOf(check);
+    if (seen.has(key)) {
+      throw invalid(`limits[${i}] repeats namespace ${check.namespace} with identifier ${check.identifier}; send each pair once.`, [
+        { location: `limits[${i}]`, message: "duplicate namespace and identifier" },
+      ]);
+    }
+    seen.add(key);
+  });
+}

@@ -1,0 +1,8 @@
+import { describe } from "vitest";
+import { overrideForbiddenMatrix } from "../../support/override-matrices.js";
+import { useKeyward } from "../../support/use-keyward.js";
+
+describe("ratelimit.getOverride", () => {
+  const harness = useKeyward();
+  overrideForbiddenMatrix(harness, "ratelimit.getOverride");
+});

@@ -1,0 +1,8 @@
+import { describe } from "vitest";
+import { overrideForbiddenMatrix } from "../../support/override-matrices.js";
+import { useKeyward } from "../../support/use-keyward.js";
+
+describe("ratelimit.setOverride", () => {
+  const harness = useKeyward();
+  overrideForbiddenMatrix(harness, "ratelimit.setOverride");
+});
