@@ -41,8 +41,12 @@ export function createKeyCache(options: { clock: Clock; bus: InvalidationBus; ma
   const maxEntries = options.maxEntries ?? 10_000;
   const ttlMs = options.ttlMs ?? 60_000;
   const entries = new Map<string, Entry>();
+  // Bumped by every invalidation. A lookup that read the store before an invalidation may hold the old record, so
+  // it must not be cached once the epoch has moved on (else the stale record would outlive the invalidation).
+  let epoch = 0;
 
   function drop(message: Invalidation) {
+    epoch++;
     if (message.kind === "all") entries.clear();
     else entries.delete(message.hash);
   }
@@ -61,7 +65,13 @@ export function createKeyCache(options: { clock: Clock; bus: InvalidationBus; ma
       entries.set(hash, entry); // most recently used last
       return entry.value;
     },
-    set(hash: string, value: VerifiableKey | null) {
+    /** Where invalidations stand now; pass it to `set` with what was read after taking it. */
+    get epoch(): number {
+      return epoch;
+    },
+    /** Caches `value` unless an invalidation arrived since `readAt` (the epoch taken before reading it). */
+    set(hash: string, value: VerifiableKey | null, readAt: number) {
+      if (readAt !== epoch) return;
       entries.delete(hash);
       entries.set(hash, { value, expiresAt: options.clock.now() + ttlMs });
       if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);

@@ -48,11 +48,12 @@ export function createVerifier(deps: KeysDeps) {
     const hash = hashKey(plaintext);
     const cached = cache.get(hash);
     if (cached !== undefined) return cached ?? undefined;
+    const readAt = cache.epoch;
     const key = await documents.keys.findByHash(hash);
     const api = key && (await documents.apis.get(key.workspaceId, key.apiId));
     const identity = key?.identityId ? await documents.identities.get(key.workspaceId, key.identityId) : undefined;
     const found = key && api ? { key, api, identity } : undefined;
-    cache.set(hash, found ?? null);
+    cache.set(hash, found ?? null, readAt);
     return found;
   }
 

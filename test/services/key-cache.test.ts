@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { createKeyCache, createLocalInvalidationBus, type VerifiableKey } from "../../src/services/key-cache.js";
+
+const clock = { now: () => 1_000 };
+const entry = (name: string) => ({ key: { id: "key_1", name }, api: { id: "api_1" } }) as unknown as VerifiableKey;
+
+describe("key cache", () => {
+  it("caches what was read when no invalidation came in between", () => {
+    const cache = createKeyCache({ clock, bus: createLocalInvalidationBus() });
+    const readAt = cache.epoch;
+    cache.set("h1", entry("fresh"), readAt);
+    expect(cache.get("h1")?.key.name).toBe("fresh");
+    expect(cache.size).toBe(1);
+  });
+
+  it("does not cache a record read before an invalidation that arrived while the read was under way", () => {
+    const bus = createLocalInvalidationBus();
+    const cache = createKeyCache({ clock, bus });
+    const readAt = cache.epoch; // a verification misses and starts reading the store
+    bus.publish({ kind: "hash", hash: "h1" }); // another instance changes the key meanwhile
+    cache.set("h1", entry("stale"), readAt);
+    expect(cache.get("h1")).toBeUndefined();
+    expect(cache.size).toBe(0);
+  });
+
+  it("drops every entry on an `all` invalidation and one entry on a `hash` one", () => {
+    const cache = createKeyCache({ clock, bus: createLocalInvalidationBus() });
+    cache.set("h1", entry("one"), cache.epoch);
+    cache.set("h2", entry("two"), cache.epoch);
+    cache.invalidate({ kind: "hash", hash: "h1" });
+    expect(cache.get("h1")).toBeUndefined();
+    expect(cache.get("h2")?.key.name).toBe("two");
+    cache.invalidate({ kind: "all" });
+    expect(cache.size).toBe(0);
+  });
+
+  it("keeps at most maxEntries, evicting the least recently used", () => {
+    const cache = createKeyCache({ clock, bus: createLocalInvalidationBus(), maxEntries: 2 });
+    cache.set("h1", entry("one"), cache.epoch);
+    cache.set("h2", entry("two"), cache.epoch);
+    cache.get("h1");
+    cache.set("h3", entry("three"), cache.epoch);
+    expect(cache.get("h2")).toBeUndefined();
+    expect(cache.get("h1")?.key.name).toBe("one");
+    expect(cache.get("h3")?.key.name).toBe("three");
+  });
+});
