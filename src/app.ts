@@ -5,6 +5,8 @@ import { ApisService } from "../gen/keyward/v1/apis_pb.js";
 import { LivenessService } from "../gen/keyward/v1/liveness_pb.js";
 import { RootKeysService } from "../gen/keyward/v1/root_keys_pb.js";
 import { WorkspacesService } from "../gen/keyward/v1/workspaces_pb.js";
+import { PermissionsService } from "../gen/keyward/v1/permissions_pb.js";
+import { createPermissionsService } from "./services/rbac/permissions-service.js";
 import { systemClock, type Clock } from "./domain/clock.js";
 import type { RandomBytes } from "./domain/ids.js";
 import { createApisService } from "./services/apis-service.js";
@@ -37,6 +39,7 @@ export interface AppOptions {
 }
 
 const SERVICES: DescService[] = [ApisService, KeysService, RootKeysService, WorkspacesService, LivenessService];
+SERVICES.push(PermissionsService);
 
 /**
  * Wires services, the pipeline and the transports into one request handler: Connect, gRPC and gRPC-Web through
@@ -58,6 +61,7 @@ export function createApp(options: AppOptions) {
     ...operationsOf(RootKeysService, createRootKeysService(deps)),
     ...operationsOf(WorkspacesService, createWorkspacesService(deps)),
     ...operationsOf(LivenessService, createLivenessService()),
+    ...operationsOf(PermissionsService, createPermissionsService({ ...deps, cache })),
   ];
   const invoke = createPipeline({ rootKeys: options.documents.rootKeys, clock });
   const rest = createRestRouter({ routes: routesOf(operations), invoke, docsUrl: options.docsUrl ?? "https://keyward.dev/docs" });

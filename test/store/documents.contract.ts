@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { UniqueViolationError } from "../../src/store/errors.js";
 import type { ApiRecord, DocumentStore, RootKeyRecord, WorkspaceRecord } from "../../src/store/ports.js";
 import { keyAndIdentityContract } from "./documents-keys.contract.js";
+import { rbacContract } from "./documents-rbac.contract.js";
 
 /**
  * The behavioural contract of the document ports (src/store/ports.ts). Every adapter runs it:
@@ -201,6 +202,7 @@ export function runDocumentStoreContract(label: string, open: () => Promise<Docu
     });
 
     keyAndIdentityContract(fresh);
+    rbacContract(fresh);
   });
 }
 

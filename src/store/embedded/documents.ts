@@ -3,6 +3,7 @@ import { identitiesCollection, identityStoreOver } from "./identities.js";
 import { openJournal, type CollectionSpec, type Journal } from "./journal.js";
 import { keysCollection, keyStoreOver } from "./keys.js";
 import { liveOf, markDeletedIn } from "./owned.js";
+import { permissionsCollection, permissionStoreOver, rolesCollection, roleStoreOver } from "./rbac.js";
 
 /**
  * Collections of the embedded store and their derived indexes. Indexes are rebuilt from the documents at every
@@ -14,6 +15,8 @@ export const embeddedCollections: Record<string, CollectionSpec> = {
   apis: {},
   keys: keysCollection,
   identities: identitiesCollection,
+  permissions: permissionsCollection,
+  roles: rolesCollection,
 };
 
 /**
@@ -54,6 +57,8 @@ export function documentStoreOver(journal: Journal): DocumentStore {
     },
     keys: keyStoreOver(journal),
     identities: identityStoreOver(journal),
+    permissions: permissionStoreOver(journal),
+    roles: roleStoreOver(journal),
     createWorkspace: (workspace, firstRootKey) =>
       journal.commit([
         { op: "insert", collection: "workspaces", doc: workspace },

@@ -7,6 +7,8 @@ export const collectionNames = {
   apis: "apis",
   keys: "keys",
   identities: "identities",
+  permissions: "permissions",
+  roles: "roles",
 } as const;
 
 export interface CollectionIndexes {
@@ -59,6 +61,24 @@ export function documentIndexes(): CollectionIndexes[] {
           partialFilterExpression: { live: true },
         },
         { name: "workspace_id", key: { workspaceId: 1, _id: 1 } },
+      ],
+    },
+    {
+      collection: collectionNames.permissions,
+      indexes: [
+        // Keys and roles carry slugs; names are unique too. Permissions are deleted for good, so no partial filter.
+        { name: "workspace_slug", key: { workspaceId: 1, slug: 1 }, unique: true },
+        { name: "workspace_name", key: { workspaceId: 1, name: 1 }, unique: true },
+        { name: "workspace_id", key: { workspaceId: 1, _id: 1 } },
+      ],
+    },
+    {
+      collection: collectionNames.roles,
+      indexes: [
+        { name: "workspace_name", key: { workspaceId: 1, name: 1 }, unique: true },
+        { name: "workspace_id", key: { workspaceId: 1, _id: 1 } },
+        // Deleting a permission pulls its slug from the roles holding it.
+        { name: "workspace_permissions", key: { workspaceId: 1, permissions: 1 } },
       ],
     },
   ];
