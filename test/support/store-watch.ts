@@ -33,6 +33,10 @@ export function watchWrites(documents: DocumentStore): { readonly writes: Record
   wrap(documents.keys, "keys.", ["markDeleted", "erase"], ([, id]) => id);
   wrap(documents.identities, "identities.", ["insert", "replace"], ([record]) => record.id);
   wrap(documents.identities, "identities.", ["markDeleted"], ([, id]) => id);
+  wrap(documents.permissions, "permissions.", ["insert"], ([records]) => records.map((r: { id: string }) => r.id).join(","));
+  wrap(documents.permissions, "permissions.", ["delete"], ([, id]) => id);
+  wrap(documents.roles, "roles.", ["insert", "replace"], ([record]) => record.id);
+  wrap(documents.roles, "roles.", ["delete"], ([, id]) => id);
   return { writes, clear: () => void writes.splice(0) };
 }
 
