@@ -1,5 +1,6 @@
 import { describe } from "vitest";
 import { forbiddenMatrix } from "../../support/forbidden-matrix.js";
+import { keyAssignmentCreateForbiddenCases } from "../../support/key-assignment-cases.js";
 import { seedKey } from "../../support/rbac.js";
 import { useKeyward } from "../../support/use-keyward.js";
 
@@ -9,4 +10,5 @@ describe("keys.setPermissions", () => {
     validInput: async (h) => ({ keyId: (await seedKey(h)).keyId, permissions: ["p.x"] }),
     badInputs: { rest: ["{not json", { keyId: "" }], rpc: [{ keyId: "" }] },
   });
+  keyAssignmentCreateForbiddenCases(harness, "keys.setPermissions", "rbac.*.add_permission_to_key");
 });
