@@ -30,7 +30,7 @@ describe("effectivePermissions", () => {
   it("equals the set union of direct and named roles' permissions for any input", () => {
     const name = fc.constantFrom("a", "b", "c", "d", "e");
     fc.assert(fc.property(
-      fc.array(name), fc.array(fc.constantFrom("r1", "r2", "r3")), fc.array(fc.record({ name: fc.constantFrom("r1", "r2", "r4"), permissions: fc.array(name) })),
+      fc.array(name), fc.array(fc.constantFrom<string>("r1", "r2", "r3")), fc.array(fc.record({ name: fc.constantFrom<string>("r1", "r2", "r4"), permissions: fc.array(name) })),
       (direct, roleNames, roles) => {
         const out = effectivePermissions({ permissions: direct, roles: roleNames }, roles);
         const byName = new Map(roles.map((r) => [r.name, r]));

@@ -46,7 +46,7 @@ export function createKeysService(deps: KeysDeps): ServiceHandlers<typeof KeysSe
       const credits = creditsConfig(request.credits);
       const meta = checkedMeta(request.meta);
       const ratelimits = ratelimitRecords(request.ratelimits, { now, randomBytes: deps.randomBytes });
-      const rbac = await assignedRbac(deps, principal, { permissions: request.permissions, roles: request.roles });
+      const rbac = await assignedRbac(deps, principal, { permissions: request.permissions, roles: request.roles, createMissing: request.createMissing });
       const identity = request.externalId ? await identityFor(deps, principal.workspaceId, request.externalId) : undefined;
       const { record, key } = await mint(principal, {
         workspaceId: principal.workspaceId,
@@ -188,7 +188,7 @@ export function createKeysService(deps: KeysDeps): ServiceHandlers<typeof KeysSe
         case "ratelimits": next.ratelimits = ratelimitRecords(request.ratelimits, { now, randomBytes: deps.randomBytes }); break;
         case "permissions": case "roles": break; // below, resolved (and created) once every other input is valid
         case "external_id": break; // below, once every input is known to be valid
-        case "key_id": break; // names the key, changes nothing
+        case "key_id": case "create_missing": break; // name the key / say how to assign, change nothing themselves
         case "credits": case "credits.remaining": case "credits.refill": break; // below, once
         default: throw invalid(`Cannot update ${path}.`, [{ location: "updateMask", message: `unknown field ${path}` }]);
       }
@@ -198,6 +198,7 @@ export function createKeysService(deps: KeysDeps): ServiceHandlers<typeof KeysSe
     const rbac = await assignedRbac(deps, principal, {
       permissions: paths.has("permissions") ? request.permissions : undefined,
       roles: paths.has("roles") ? request.roles : undefined,
+      createMissing: request.createMissing,
     });
     if (rbac.permissions) next.permissions = rbac.permissions;
     if (rbac.roles) next.roles = rbac.roles;

@@ -53,6 +53,8 @@ function v1KeyFields(input: unknown, options: { update: boolean }): unknown {
   const names = (list: unknown) => (Array.isArray(list) ? list.map((item) => (isObject(item) ? item.name ?? item.id : item)) : list);
   if (roles !== undefined) out.roles = names(roles);
   if (permissions !== undefined) out.permissions = names(permissions);
+  // Unkey v1 refuses roles and permissions that do not exist (v2 creates them).
+  if (roles !== undefined || permissions !== undefined) out.createMissing = false;
   return out;
 }
 
