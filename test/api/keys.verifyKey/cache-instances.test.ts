@@ -74,4 +74,25 @@ describe("keys.verifyKey cache across instances through Redis", () => {
     await adminA.update({ keyId, expires: clock.now() });
     await eventuallyOnB(key, "EXPIRED");
   });
+
+  it("a role losing a permission on A, or deleted there, is seen by B's verifications within 1 s", async () => {
+    await adminA.ok("permissions.createRole", { name: "shared-role", permissions: ["shared.read"] });
+    const apiId = await adminA.api();
+    const { key } = await adminA.key(apiId, { roles: ["shared-role"] });
+    const codeOnB = async () => (await verifyB.verify("v2", { key, permissions: { v1: "shared.read", v2: "shared.read" } })).code;
+    expect(await codeOnB()).toBe("VALID");
+    const waitFor = async (code: string) => {
+      const started = Date.now();
+      while ((await codeOnB()) !== code) {
+        if (Date.now() - started > 1000) throw new Error(`B still answers the old code, not ${code}`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    };
+    await adminA.ok("permissions.setRolePermissions", { roleId: "shared-role", permissions: [] });
+    await waitFor("INSUFFICIENT_PERMISSIONS");
+    await adminA.ok("permissions.setRolePermissions", { roleId: "shared-role", permissions: ["shared.read"] });
+    await waitFor("VALID");
+    await adminA.ok("permissions.deleteRole", { role: "shared-role" });
+    await waitFor("INSUFFICIENT_PERMISSIONS");
+  });
 });
