@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
-  holdersFilter, permissionsBySlugsFilter, pullUpdate, rbacByIdFilter, rbacPageQuery, roleReplaceFilter, rolesByNamesFilter,
+  batchFilter, holdersFilter, permissionsBySlugsFilter, pullUpdate, rbacByIdFilter, rbacPageQuery, roleReplaceFilter, rolesByNamesFilter,
 } from "../../src/store/mongo/rbac-filters.js";
 
 describe("mongo rbac filters", () => {
@@ -29,5 +29,9 @@ describe("mongo rbac filters", () => {
     expect(holdersFilter("permissions", "ws_a", "docs.read")).toStrictEqual({ workspaceId: "ws_a", permissions: "docs.read" });
     expect(holdersFilter("roles", "ws_a", "admin")).toStrictEqual({ workspaceId: "ws_a", roles: "admin" });
     expect(pullUpdate("roles", "admin")).toStrictEqual({ $pull: { roles: "admin" } });
+  });
+
+  it("a refused batch is deleted again by its own ids", () => {
+    expect(batchFilter(["perm_1", "perm_2"])).toStrictEqual({ _id: { $in: ["perm_1", "perm_2"] } });
   });
 });

@@ -41,3 +41,8 @@ export function holdersFilter(field: "permissions" | "roles", workspaceId: strin
 export function pullUpdate(field: "permissions" | "roles", value: string): { $pull: Record<string, string> } {
   return { $pull: { [field]: value } };
 }
+
+/** The documents of one batch by id: what a refused batch insert deletes again, so the batch is all or nothing. */
+export function batchFilter(ids: string[]): { _id: { $in: string[] } } {
+  return { _id: { $in: ids } };
+}

@@ -2,7 +2,7 @@ import type { Collection } from "mongodb";
 import type { KeyRecord, PermissionRecord, PermissionStore, RoleRecord, RoleStore } from "../ports.js";
 import { fromDocument, toDocument, type StoredDocument } from "./filters.js";
 import {
-  holdersFilter, permissionsBySlugsFilter, pullUpdate, rbacByIdFilter, rbacPageQuery, roleReplaceFilter, rolesByNamesFilter,
+  batchFilter, holdersFilter, permissionsBySlugsFilter, pullUpdate, rbacByIdFilter, rbacPageQuery, roleReplaceFilter, rolesByNamesFilter,
 } from "./rbac-filters.js";
 import { untypedCollection, withoutId, write } from "./scoped.js";
 
@@ -18,7 +18,14 @@ export function mongoPermissionStore(docs: Docs<PermissionRecord>, roles: Docs<R
   return {
     async insert(records) {
       if (records.length === 0) return;
-      await write(docs.collectionName, () => untyped.insertMany(records.map((r) => toDocument(r)), { ordered: true }));
+      try {
+        await write(docs.collectionName, () => untyped.insertMany(records.map((r) => toDocument(r)), { ordered: true }));
+      } catch (error) {
+        // An ordered insert keeps what came before the failing document; the port promises all or nothing. The ids
+        // are fresh, so this deletes exactly what this batch wrote.
+        await untyped.deleteMany(batchFilter(records.map((r) => r.id))).catch(() => undefined);
+        throw error;
+      }
     },
     async get(workspaceId, id) {
       const doc = await untyped.findOne(rbacByIdFilter(workspaceId, id));
