@@ -99,6 +99,8 @@ export function createPermissionsService(deps: PermissionsServiceDeps): ServiceH
         if (error instanceof UniqueViolationError) throw roleExists(request.name);
         throw error;
       }
+      // A key may already name it (a role deleted by another instance mid-assignment, or data from before RBAC).
+      cache.invalidate({ kind: "all" });
       return { roleId: record.id };
     },
 
