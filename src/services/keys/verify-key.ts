@@ -15,9 +15,8 @@ import {
 import type { ConsumeResult, LimitResult } from "../../store/ports.js";
 import type { CallContext, Principal } from "../context.js";
 import type { VerifiableKey } from "../key-cache.js";
-import { balanceOf, refillAt, withCounters, type KeysDeps } from "./key-context.js";
+import { balanceOf, effectivePermissionsOf, refillAt, withCounters, type KeysDeps } from "./key-context.js";
 import { identityView } from "./key-view.js";
-import { effectivePermissionsOf } from "./key-context.js";
 
 interface VerifyInput {
   plaintext: string;
