@@ -186,7 +186,8 @@ export interface PermissionStore {
   get(workspaceId: string, id: string): Promise<PermissionRecord | undefined>;
   /** The workspace's permissions with these slugs (any order; unknown slugs are skipped). */
   findBySlugs(workspaceId: string, slugs: string[]): Promise<PermissionRecord[]>;
-  list(workspaceId: string, page: PageQuery): Promise<PermissionRecord[]>;
+  /** With `search`: only those whose id, name, slug or description contains it, ignoring case. */
+  list(workspaceId: string, page: PageQuery & { search?: string }): Promise<PermissionRecord[]>;
   /** Deletes it and removes its slug from every role and key; false when the workspace has no such permission. */
   delete(workspaceId: string, id: string): Promise<boolean>;
 }
@@ -198,7 +199,8 @@ export interface RoleStore {
   get(workspaceId: string, id: string): Promise<RoleRecord | undefined>;
   /** The workspace's roles with these names (any order; unknown names are skipped). */
   findByNames(workspaceId: string, names: string[]): Promise<RoleRecord[]>;
-  list(workspaceId: string, page: PageQuery): Promise<RoleRecord[]>;
+  /** With `search`: only those whose id, name or description contains it, ignoring case. */
+  list(workspaceId: string, page: PageQuery & { search?: string }): Promise<RoleRecord[]>;
   /** Replaces a role's description and permissions (same id, workspace and name); false when it is gone. */
   replace(record: RoleRecord): Promise<boolean>;
   /** Deletes it and removes its name from every key; false when the workspace has no such role. */

@@ -33,6 +33,8 @@ describe("@unkey/api 2.5 (v2 SDK) permissions, roles and RBAC verification again
     expect(page.result.pagination?.hasMore).toBe(true);
     const perms = await unkey.permissions.listPermissions({ limit: 100 });
     expect(perms.result.data.map((p) => p.slug).sort()).toEqual(["p1", "p2", "p3", "p4", "p5"]);
+    expect((await unkey.permissions.listPermissions({ search: "ONE" })).result.data.map((p) => p.id)).toEqual([permissionId]);
+    expect((await unkey.permissions.listRoles({ search: "bee" })).result.data.map((r) => r.id)).toEqual([roleB]);
 
     const { apiId } = (await unkey.apis.createApi({ name: "sdk-v2-rbac" })).data;
     const { keyId, key } = (await unkey.keys.createKey({ apiId, roles: ["A"] })).data;

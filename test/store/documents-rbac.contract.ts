@@ -89,6 +89,24 @@ export function rbacContract(fresh: () => Promise<DocumentStore>): void {
     await store.roles.insert(role(3, "ws_a", "admin"));
     expect((await store.roles.findByNames("ws_a", ["admin"]))[0].id).toBe("role_0003");
   });
+
+  it("a list search keeps items whose id, name, slug or description contains the text, ignoring case", async () => {
+    const store = await fresh();
+    await store.permissions.insert([
+      permission(1, "ws_a", "docs.read", { description: "Reads DOCUMENTS" }),
+      permission(2, "ws_a", "billing.write", { name: "Docs billing" }),
+      permission(3, "ws_a", "users.read"),
+      permission(4, "ws_b", "docs.read"),
+    ]);
+    expect(ids(await store.permissions.list("ws_a", { limit: 10, search: "DOC" }))).toEqual(["perm_0001", "perm_0002"]);
+    expect(ids(await store.permissions.list("ws_a", { limit: 1, search: "doc", after: "perm_0001" }))).toEqual(["perm_0002"]);
+    expect(ids(await store.permissions.list("ws_a", { limit: 10, search: "perm_0003" }))).toEqual(["perm_0003"]);
+    expect(ids(await store.permissions.list("ws_a", { limit: 10, search: "s.(" }))).toEqual([]);
+    await store.roles.insert(role(1, "ws_a", "Billing Manager"));
+    await store.roles.insert(role(2, "ws_a", "viewer", { description: "reads billing" }));
+    await store.roles.insert(role(3, "ws_a", "admin"));
+    expect(ids(await store.roles.list("ws_a", { limit: 10, search: "billing" }))).toEqual(["role_0001", "role_0002"]);
+  });
 }
 
 const T = 1_700_000_000_000;

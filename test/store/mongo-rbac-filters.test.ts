@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
-  batchFilter, holdersFilter, permissionsBySlugsFilter, pullUpdate, rbacByIdFilter, rbacPageQuery, roleReplaceFilter, rolesByNamesFilter,
+  batchFilter, holdersFilter, PERMISSION_SEARCH_FIELDS, permissionsBySlugsFilter, pullUpdate, rbacByIdFilter, rbacPageQuery, roleReplaceFilter, rolesByNamesFilter,
 } from "../../src/store/mongo/rbac-filters.js";
 
 describe("mongo rbac filters", () => {
@@ -33,5 +33,12 @@ describe("mongo rbac filters", () => {
 
   it("a refused batch is deleted again by its own ids", () => {
     expect(batchFilter(["perm_1", "perm_2"])).toStrictEqual({ _id: { $in: ["perm_1", "perm_2"] } });
+  });
+
+  it("a search matches any of the fields case-insensitively, with regex characters taken literally", () => {
+    expect(rbacPageQuery("ws_a", { limit: 5, search: "docs.(r)*" }, PERMISSION_SEARCH_FIELDS)?.filter).toStrictEqual({
+      workspaceId: "ws_a",
+      $or: ["_id", "name", "slug", "description"].map((field) => ({ [field]: { $regex: "docs\\.\\(r\\)\\*", $options: "i" } })),
+    });
   });
 });

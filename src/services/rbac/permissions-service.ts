@@ -32,7 +32,11 @@ export function createPermissionsService(deps: PermissionsServiceDeps): ServiceH
   }
 
   /** A v2 page, or (v1) every item at once. */
-  async function listed<T extends { id: string }>(request: { limit?: number; cursor?: string; all?: boolean }, fetch: (page: PageQuery) => Promise<T[]>) {
+  async function listed<T extends { id: string }>(
+    request: { limit?: number; cursor?: string; all?: boolean; search?: string },
+    list: (page: PageQuery & { search?: string }) => Promise<T[]>,
+  ) {
+    const fetch = (page: PageQuery) => list({ ...page, search: request.search });
     if (!request.all) return paginate(request, fetch);
     const items: T[] = [];
     for (let page = await fetch({ limit: 1000 }); page.length > 0; page = await fetch({ limit: 1000, after: page[page.length - 1].id })) items.push(...page);

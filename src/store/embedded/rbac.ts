@@ -23,6 +23,13 @@ export const rolesCollection: CollectionSpec = {
   indexes: { workspace: (d) => d.workspaceId },
 };
 
+/** Case-insensitive "contains" over the given fields; no search matches everything. */
+function matching(search: string | undefined, fields: (doc: Readonly<Record<string, unknown>>) => unknown[]) {
+  if (search === undefined) return undefined;
+  const needle = search.toLowerCase();
+  return (doc: Readonly<Record<string, unknown>>) => fields(doc).some((v) => typeof v === "string" && v.toLowerCase().includes(needle));
+}
+
 /**
  * Puts of every document of `collection` in the workspace whose `field` list holds `value`, without it. Keys have
  * no workspace index, so the cascade scans them all: deleting a permission or role is rare, verification is not.
@@ -47,7 +54,10 @@ export function permissionStoreOver(journal: Journal): PermissionStore {
     findBySlugs: async (workspaceId, slugs) =>
       [...new Set(slugs)].flatMap((slug) => journal.findUnique<PermissionRecord>(PERMISSIONS, SLUG, pair(workspaceId, slug)) ?? []),
     list: async (workspaceId, page) =>
-      journal.scan<PermissionRecord>(PERMISSIONS, { index: { name: "workspace", value: workspaceId }, after: page.after, limit: page.limit }),
+      journal.scan<PermissionRecord>(PERMISSIONS, {
+        index: { name: "workspace", value: workspaceId }, after: page.after, limit: page.limit,
+        filter: matching(page.search, (d) => [d.id, d.name, d.slug, d.description]),
+      }),
     // Read, plan and commit in one synchronous stretch: the delete and every pull land in one atomic write.
     delete(workspaceId, id) {
       const permission = liveOf<PermissionRecord>(journal, PERMISSIONS, workspaceId, id);
@@ -69,7 +79,10 @@ export function roleStoreOver(journal: Journal): RoleStore {
     findByNames: async (workspaceId, names) =>
       [...new Set(names)].flatMap((name) => journal.findUnique<RoleRecord>(ROLES, NAME, pair(workspaceId, name)) ?? []),
     list: async (workspaceId, page) =>
-      journal.scan<RoleRecord>(ROLES, { index: { name: "workspace", value: workspaceId }, after: page.after, limit: page.limit }),
+      journal.scan<RoleRecord>(ROLES, {
+        index: { name: "workspace", value: workspaceId }, after: page.after, limit: page.limit,
+        filter: matching(page.search, (d) => [d.id, d.name, d.description]),
+      }),
     replace: async (record) => replaceLive(journal, ROLES, record, (stored) => stored.name === record.name),
     delete(workspaceId, id) {
       const role = liveOf<RoleRecord>(journal, ROLES, workspaceId, id);

@@ -20,12 +20,31 @@ export function rolesByNamesFilter(workspaceId: string, names: string[]): { work
   return { workspaceId, name: { $in: [...new Set(names)] } };
 }
 
-/** Keyset page of a workspace's permissions or roles, served by the {workspaceId, _id} index. Null for limit < 1. */
-export function rbacPageQuery(workspaceId: string, page: Page): PageQuery<{ workspaceId: string }> | null {
+type SearchFilter = { $or: Record<string, { $regex: string; $options: "i" }>[] };
+
+/**
+ * Keyset page of a workspace's permissions or roles, served by the {workspaceId, _id} index. Null for limit < 1.
+ * `search` keeps documents whose `fields` contain it, ignoring case (a regex of the escaped text).
+ */
+export function rbacPageQuery(
+  workspaceId: string,
+  page: Page & { search?: string },
+  fields: string[] = [],
+): PageQuery<{ workspaceId: string } & Partial<SearchFilter>> | null {
   if (!(page.limit >= 1)) return null;
-  const filter: PageQuery<{ workspaceId: string }>["filter"] = page.after === undefined ? { workspaceId } : { workspaceId, _id: { $gt: page.after } };
+  const filter: PageQuery<{ workspaceId: string } & Partial<SearchFilter>>["filter"] = { workspaceId };
+  if (page.after !== undefined) filter._id = { $gt: page.after };
+  if (page.search !== undefined) {
+    const pattern = page.search.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    filter.$or = fields.map((field) => ({ [field]: { $regex: pattern, $options: "i" as const } }));
+  }
   return { filter, options: { sort: { _id: 1 }, limit: Math.floor(page.limit) } };
 }
+
+/** The fields a permission search looks at. */
+export const PERMISSION_SEARCH_FIELDS = ["_id", "name", "slug", "description"];
+/** The fields a role search looks at. */
+export const ROLE_SEARCH_FIELDS = ["_id", "name", "description"];
 
 /** A role replacement must keep its name: the name is what keys carry. */
 export function roleReplaceFilter(record: { id: string; workspaceId: string; name: string }): { _id: string; workspaceId: string; name: string } {

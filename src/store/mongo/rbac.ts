@@ -2,7 +2,7 @@ import type { Collection } from "mongodb";
 import type { KeyRecord, PermissionRecord, PermissionStore, RoleRecord, RoleStore } from "../ports.js";
 import { fromDocument, toDocument, type StoredDocument } from "./filters.js";
 import {
-  batchFilter, holdersFilter, permissionsBySlugsFilter, pullUpdate, rbacByIdFilter, rbacPageQuery, roleReplaceFilter, rolesByNamesFilter,
+  batchFilter, holdersFilter, PERMISSION_SEARCH_FIELDS, permissionsBySlugsFilter, ROLE_SEARCH_FIELDS, pullUpdate, rbacByIdFilter, rbacPageQuery, roleReplaceFilter, rolesByNamesFilter,
 } from "./rbac-filters.js";
 import { untypedCollection, withoutId, write } from "./scoped.js";
 
@@ -35,7 +35,7 @@ export function mongoPermissionStore(docs: Docs<PermissionRecord>, roles: Docs<R
       return (await untyped.find(permissionsBySlugsFilter(workspaceId, slugs)).toArray()).map(toRecord);
     },
     async list(workspaceId, page) {
-      const query = rbacPageQuery(workspaceId, page);
+      const query = rbacPageQuery(workspaceId, page, PERMISSION_SEARCH_FIELDS);
       if (!query) return [];
       return (await untyped.find(query.filter, query.options).toArray()).map(toRecord);
     },
@@ -66,7 +66,7 @@ export function mongoRoleStore(docs: Docs<RoleRecord>, keys: Docs<KeyRecord>): R
       return (await untyped.find(rolesByNamesFilter(workspaceId, names)).toArray()).map(toRecord);
     },
     async list(workspaceId, page) {
-      const query = rbacPageQuery(workspaceId, page);
+      const query = rbacPageQuery(workspaceId, page, ROLE_SEARCH_FIELDS);
       if (!query) return [];
       return (await untyped.find(query.filter, query.options).toArray()).map(toRecord);
     },

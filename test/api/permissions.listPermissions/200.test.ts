@@ -31,4 +31,21 @@ describe("permissions.listPermissions", () => {
     expect(v1.status).toBe(200);
     expect(v1.body).toEqual(records);
   });
+
+  it("search keeps the permissions whose id, name, slug or description contains the text, ignoring case, on v2 and RPC", async () => {
+    const ws = await harness.seed.workspace(uniqueName("ws"));
+    const root = ws.rootKey.key;
+    for (const [slug, description] of [["files.read", "Reads FILES"], ["files.write", undefined], ["users.read", "reads users"]]) {
+      harness.clock.advance(1);
+      await harness.rest.v2("permissions.createPermission", { slug, name: slug, description }, root);
+    }
+    for (const name of V2_AND_RPC) {
+      const client = viaClient(harness.keyward.baseUrl, name, root);
+      const outcome = await client.call("permissions.listPermissions", { search: "FILE" });
+      const page = outcome.via === "v2" ? outcome.rest.body : dataOf("permissions.listPermissions", outcome);
+      expect(page.data.map((p: { slug: string }) => p.slug)).toEqual(["files.read", "files.write"]);
+      const roles = await client.call("permissions.listRoles", { search: "nothing-matches" });
+      expect((roles.via === "v2" ? roles.rest.body : dataOf("permissions.listRoles", roles)).data).toEqual([]);
+    }
+  });
 });
