@@ -5,6 +5,8 @@ import { ApisService } from "../gen/keyward/v1/apis_pb.js";
 import { LivenessService } from "../gen/keyward/v1/liveness_pb.js";
 import { RootKeysService } from "../gen/keyward/v1/root_keys_pb.js";
 import { WorkspacesService } from "../gen/keyward/v1/workspaces_pb.js";
+import { PermissionsService } from "../gen/keyward/v1/permissions_pb.js";
+import { createPermissionsService } from "./services/rbac/permissions-service.js";
 import { systemClock, type Clock } from "./domain/clock.js";
 import type { RandomBytes } from "./domain/ids.js";
 import { createApisService } from "./services/apis-service.js";
@@ -41,7 +43,7 @@ export interface AppOptions {
 }
 
 const SERVICES: DescService[] = [
-  ApisService, KeysService, IdentitiesService, RatelimitService, RootKeysService, WorkspacesService, LivenessService,
+  ApisService, KeysService, IdentitiesService, PermissionsService, RatelimitService, RootKeysService, WorkspacesService, LivenessService,
 ];
 
 /**
@@ -66,6 +68,7 @@ export function createApp(options: AppOptions) {
     ...operationsOf(LivenessService, createLivenessService()),
     ...operationsOf(IdentitiesService, createIdentitiesService(keysDeps)),
     ...operationsOf(RatelimitService, createRatelimitService({ ...deps, counters: options.counters })),
+    ...operationsOf(PermissionsService, createPermissionsService({ ...deps, cache })),
   ];
   const invoke = createPipeline({ rootKeys: options.documents.rootKeys, clock });
   const rest = createRestRouter({ routes: routesOf(operations), invoke, docsUrl: options.docsUrl ?? "https://keyward.dev/docs" });

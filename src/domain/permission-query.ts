@@ -133,9 +133,9 @@ function parseTokens(tokens: Token[]): PermissionQuery {
  */
 export function parsePermissionQuery(text: string): { query: PermissionQuery } | { error: QuerySyntaxError } {
   if (text.length > MAX_QUERY_LENGTH) {
-    return { error: { position: MAX_QUERY_LENGTH, message: `the query is longer than ${MAX_QUERY_LENGTH} characters (${text.length})` } };
+    return { error: { position: MAX_QUERY_LENGTH, message: `the query is longer than ${MAX_QUERY_LENGTH} characters (${text.length}): it must end before position ${MAX_QUERY_LENGTH}` } };
   }
-  if (text.trim() === "") return { error: { position: 0, message: "the query is empty" } };
+  if (text.trim() === "") return { error: { position: 0, message: "the query is empty: a permission name is expected at position 0" } };
   try {
     return { query: parseTokens(tokenize(text)) };
   } catch (error) {

@@ -6,6 +6,8 @@ export interface VerifiableKey {
   key: KeyRecord;
   api: ApiRecord;
   identity?: IdentityRecord;
+  /** Effective permissions: direct ∪ those of the key's roles. Any role or permission change invalidates all. */
+  permissions: string[];
 }
 
 /** What other instances are told after a change; the same messages clear this instance's cache. */

@@ -91,6 +91,29 @@ export interface IdentityRecord {
   deletedAt?: number;
 }
 
+/** A permission keys and roles carry by its slug; slug and name are each unique within a workspace. */
+export interface PermissionRecord {
+  id: string;
+  workspaceId: string;
+  name: string;
+  slug: string;
+  description?: string;
+  createdAt: number;
+  updatedAt?: number;
+}
+
+/** A named bundle of permission slugs; the name is unique within a workspace and keys carry it. */
+export interface RoleRecord {
+  id: string;
+  workspaceId: string;
+  name: string;
+  description?: string;
+  /** Permission slugs. */
+  permissions: string[];
+  createdAt: number;
+  updatedAt?: number;
+}
+
 /** Keyset pagination: items with id > `after`, ascending by id, at most `limit`. */
 export interface PageQuery {
   limit: number;
@@ -202,6 +225,37 @@ export interface RatelimitOverrideStore {
   count(workspaceId: string, namespaceId: string): Promise<number>;
 }
 
+/**
+ * Permissions are deleted for good (no soft delete), so a slug or name can be used again; deleting one removes its
+ * slug from every role and key of the workspace.
+ */
+export interface PermissionStore {
+  /** All or nothing; UniqueViolationError when a slug or name is taken in the workspace (or twice in `records`). */
+  insert(records: PermissionRecord[]): Promise<void>;
+  get(workspaceId: string, id: string): Promise<PermissionRecord | undefined>;
+  /** The workspace's permissions with these slugs (any order; unknown slugs are skipped). */
+  findBySlugs(workspaceId: string, slugs: string[]): Promise<PermissionRecord[]>;
+  /** With `search`: only those whose id, name, slug or description contains it, ignoring case. */
+  list(workspaceId: string, page: PageQuery & { search?: string }): Promise<PermissionRecord[]>;
+  /** Deletes it and removes its slug from every role and key; false when the workspace has no such permission. */
+  delete(workspaceId: string, id: string): Promise<boolean>;
+}
+
+/** Roles are deleted for good; deleting one removes its name from every key of the workspace. */
+export interface RoleStore {
+  /** UniqueViolationError when the name is taken in the workspace. */
+  insert(record: RoleRecord): Promise<void>;
+  get(workspaceId: string, id: string): Promise<RoleRecord | undefined>;
+  /** The workspace's roles with these names (any order; unknown names are skipped). */
+  findByNames(workspaceId: string, names: string[]): Promise<RoleRecord[]>;
+  /** With `search`: only those whose id, name or description contains it, ignoring case. */
+  list(workspaceId: string, page: PageQuery & { search?: string }): Promise<RoleRecord[]>;
+  /** Replaces a role's description and permissions (same id, workspace and name); false when it is gone. */
+  replace(record: RoleRecord): Promise<boolean>;
+  /** Deletes it and removes its name from every key; false when the workspace has no such role. */
+  delete(workspaceId: string, id: string): Promise<boolean>;
+}
+
 /** The documents side of storage: one object per backend. */
 export interface DocumentStore {
   workspaces: WorkspaceStore;
@@ -211,6 +265,8 @@ export interface DocumentStore {
   identities: IdentityStore;
   ratelimitNamespaces: RatelimitNamespaceStore;
   ratelimitOverrides: RatelimitOverrideStore;
+  permissions: PermissionStore;
+  roles: RoleStore;
   /** Creates a workspace and its first root key in one atomic write. */
   createWorkspace(workspace: WorkspaceRecord, firstRootKey: RootKeyRecord): Promise<void>;
   /** Resolves when the backend answers; rejects otherwise. */

@@ -15,6 +15,8 @@ function checkParseResult(text: string): void {
     expect(result.error.position).toBeGreaterThanOrEqual(0);
     expect(result.error.position).toBeLessThanOrEqual(text.length);
     expect(result.error.message.length).toBeGreaterThan(0);
+    // The message a 400 carries names the same position.
+    expect(result.error.message).toContain(`position ${result.error.position}`);
     return;
   }
   for (const name of permissionNamesOf(result.query)) {

@@ -57,8 +57,8 @@ describe("parsePermissionQuery", () => {
 
   describe("errors name the 0-based position of the offending token", () => {
     const cases: [string, number, string][] = [
-      ["", 0, "the query is empty"],
-      ["   ", 0, "the query is empty"],
+      ["", 0, "the query is empty: a permission name is expected at position 0"],
+      ["   ", 0, "the query is empty: a permission name is expected at position 0"],
       ["a AND", 5, "expected a permission name after AND at position 5, found the end of the query"],
       ["a OR ", 5, "expected a permission name after OR at position 5, found the end of the query"],
       ["a AND OR b", 6, "expected a permission name after AND at position 6, found OR (AND and OR are operators, not names)"],
@@ -89,7 +89,7 @@ describe("parsePermissionQuery", () => {
   it("accepts exactly 1000 characters and refuses 1001", () => {
     const name = "x".repeat(1000);
     expect(parsed(name)).toEqual(p(name));
-    expect(syntaxError(`${name}y`)).toEqual({ position: 1000, message: "the query is longer than 1000 characters (1001)" });
+    expect(syntaxError(`${name}y`)).toEqual({ position: 1000, message: "the query is longer than 1000 characters (1001): it must end before position 1000" });
   });
 
   it("accepts 100 nested parentheses and refuses 101 at the innermost '('", () => {

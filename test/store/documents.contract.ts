@@ -4,6 +4,7 @@ import type { ApiRecord, DocumentStore, RootKeyRecord, WorkspaceRecord } from ".
 import { keyAndIdentityContract } from "./documents-keys.contract.js";
 import { identitySearchContract } from "./identity-search.contract.js";
 import { ratelimitContract } from "./documents-ratelimits.contract.js";
+import { rbacContract } from "./documents-rbac.contract.js";
 
 /**
  * The behavioural contract of the document ports (src/store/ports.ts). Every adapter runs it:
@@ -205,6 +206,7 @@ export function runDocumentStoreContract(label: string, open: () => Promise<Docu
     keyAndIdentityContract(fresh);
     identitySearchContract(fresh);
     ratelimitContract(fresh);
+    rbacContract(fresh);
   });
 }
 

@@ -309,18 +309,20 @@ describe("mongo identity filters and mapping", () => {
 });
 
 describe("mongo indexes", () => {
-  it("names the five collections", () => {
+  it("names the collections", () => {
     expect(collectionNames).toMatchObject({
       workspaces: "workspaces",
       rootKeys: "root_keys",
       apis: "apis",
       keys: "keys",
       identities: "identities",
+      permissions: "permissions",
+      roles: "roles",
     });
   });
 
   it("declares every collection with explicitly named indexes", () => {
-    expect(documentIndexes().slice(0, 5)).toStrictEqual([
+    expect(documentIndexes()).toEqual(expect.arrayContaining([
       { collection: "workspaces", indexes: [] },
       {
         collection: "root_keys",
@@ -350,7 +352,25 @@ describe("mongo indexes", () => {
           { name: "workspace_id", key: { workspaceId: 1, _id: 1 } },
         ],
       },
-    ]);
+      {
+        collection: "permissions",
+        indexes: [
+          { name: "workspace_slug", key: { workspaceId: 1, slug: 1 }, unique: true },
+          { name: "workspace_name", key: { workspaceId: 1, name: 1 }, unique: true },
+          { name: "workspace_id", key: { workspaceId: 1, _id: 1 } },
+        ],
+      },
+      {
+        collection: "roles",
+        indexes: [
+          { name: "workspace_name", key: { workspaceId: 1, name: 1 }, unique: true },
+          { name: "workspace_id", key: { workspaceId: 1, _id: 1 } },
+          { name: "workspace_permissions", key: { workspaceId: 1, permissions: 1 } },
+        ],
+      },
+    ]));
+    for (const { indexes } of documentIndexes()) for (const index of indexes) expect(index.name).toMatch(/^[a-z_]+$/);
+    expect(documentIndexes().map((c) => c.collection)).toEqual(Object.values(collectionNames));
   });
 
   it("the key order of each compound index is equality fields first, then _id (object key order is the index order)", () => {

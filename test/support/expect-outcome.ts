@@ -3,12 +3,14 @@ import { expect } from "vitest";
 import type { Outcome } from "./operations.js";
 
 /** The failures the management routes answer, with each dialect's fixed shape (DESIGN.md §3). */
-export type FailureKind = "invalid" | "unauthenticated" | "forbidden" | "not_found" | "payload_too_large";
+export type FailureKind = "invalid" | "unauthenticated" | "forbidden" | "not_found" | "payload_too_large"
+  | "conflict";
 
 const EXPECTED: Record<FailureKind, { http: number; title: string; slug: string; v1Code: string; rpc: Code }> = {
   invalid: { http: 400, title: "Bad Request", slug: "bad_request", v1Code: "BAD_REQUEST", rpc: Code.InvalidArgument },
   unauthenticated: { http: 401, title: "Unauthorized", slug: "unauthorized", v1Code: "UNAUTHORIZED", rpc: Code.Unauthenticated },
   forbidden: { http: 403, title: "Forbidden", slug: "forbidden", v1Code: "INSUFFICIENT_PERMISSIONS", rpc: Code.PermissionDenied },
+  conflict: { http: 409, title: "Conflict", slug: "conflict", v1Code: "CONFLICT", rpc: Code.AlreadyExists },
   not_found: { http: 404, title: "Not Found", slug: "not_found", v1Code: "NOT_FOUND", rpc: Code.NotFound },
   payload_too_large: {
     http: 413, title: "Payload Too Large", slug: "payload_too_large", v1Code: "BAD_REQUEST", rpc: Code.ResourceExhausted,

@@ -3,6 +3,7 @@ import { ConnectError, type Transport } from "@connectrpc/connect";
 import { ApisService } from "../../gen/keyward/v1/apis_pb.js";
 import { IdentitiesService } from "../../gen/keyward/v1/identities_pb.js";
 import { KeysService } from "../../gen/keyward/v1/keys_pb.js";
+import { PermissionsService } from "../../gen/keyward/v1/permissions_pb.js";
 import { RootKeysService } from "../../gen/keyward/v1/root_keys_pb.js";
 import { WorkspacesService } from "../../gen/keyward/v1/workspaces_pb.js";
 import { RatelimitService } from "../../gen/keyward/v1/ratelimits_pb.js";
@@ -18,7 +19,11 @@ export type OperationName =
   | "keys.createKey" | "keys.getKey" | "keys.whoami" | "keys.updateKey" | "keys.deleteKey" | "keys.updateCredits"
   | "keys.rerollKey" | "keys.verifyKey"
   | "ratelimit.limit" | "ratelimit.multiLimit" | "ratelimit.setOverride" | "ratelimit.getOverride"
-  | "ratelimit.listOverrides" | "ratelimit.deleteOverride";
+  | "ratelimit.listOverrides" | "ratelimit.deleteOverride"
+  | "permissions.createPermission" | "permissions.getPermission" | "permissions.listPermissions" | "permissions.deletePermission"
+  | "permissions.createRole" | "permissions.getRole" | "permissions.listRoles" | "permissions.deleteRole"
+  | "permissions.setRolePermissions"
+  | "keys.addPermissions" | "keys.removePermissions" | "keys.setPermissions" | "keys.addRoles" | "keys.removeRoles" | "keys.setRoles";
 
 export interface OperationSpec {
   name: OperationName;
@@ -136,6 +141,66 @@ export const OPERATIONS: Record<OperationName, OperationSpec> = {
   "ratelimit.deleteOverride": {
     name: "ratelimit.deleteOverride", service: RatelimitService, method: "deleteOverride", permission: "ratelimit.*.delete_override",
     v1: { verb: "POST", path: "/v1/ratelimits.deleteOverride" },
+  },
+  // RBAC (v1 shapes differ: the v1 dialect maps roleId/permissionId and {id|name} entries).
+  "permissions.createPermission": {
+    name: "permissions.createPermission", service: PermissionsService, method: "createPermission", permission: "rbac.*.create_permission",
+    v1: { verb: "POST", path: "/v1/permissions.createPermission" },
+  },
+  "permissions.getPermission": {
+    name: "permissions.getPermission", service: PermissionsService, method: "getPermission", permission: "rbac.*.read_permission",
+    v1: { verb: "GET", path: "/v1/permissions.getPermission" },
+  },
+  "permissions.listPermissions": {
+    name: "permissions.listPermissions", service: PermissionsService, method: "listPermissions", permission: "rbac.*.read_permission",
+    v1: { verb: "GET", path: "/v1/permissions.listPermissions" },
+  },
+  "permissions.deletePermission": {
+    name: "permissions.deletePermission", service: PermissionsService, method: "deletePermission", permission: "rbac.*.delete_permission",
+    v1: { verb: "POST", path: "/v1/permissions.deletePermission" },
+  },
+  "permissions.createRole": {
+    name: "permissions.createRole", service: PermissionsService, method: "createRole", permission: "rbac.*.create_role",
+    v1: { verb: "POST", path: "/v1/permissions.createRole" },
+  },
+  "permissions.getRole": {
+    name: "permissions.getRole", service: PermissionsService, method: "getRole", permission: "rbac.*.read_role",
+    v1: { verb: "GET", path: "/v1/permissions.getRole" },
+  },
+  "permissions.listRoles": {
+    name: "permissions.listRoles", service: PermissionsService, method: "listRoles", permission: "rbac.*.read_role",
+    v1: { verb: "GET", path: "/v1/permissions.listRoles" },
+  },
+  "permissions.deleteRole": {
+    name: "permissions.deleteRole", service: PermissionsService, method: "deleteRole", permission: "rbac.*.delete_role",
+    v1: { verb: "POST", path: "/v1/permissions.deleteRole" },
+  },
+  "permissions.setRolePermissions": {
+    name: "permissions.setRolePermissions", service: PermissionsService, method: "setRolePermissions", permission: "rbac.*.add_permission_to_role",
+  },
+  "keys.addPermissions": {
+    name: "keys.addPermissions", service: KeysService, method: "addPermissions", permission: "rbac.*.add_permission_to_key",
+    v1: { verb: "POST", path: "/v1/keys.addPermissions" },
+  },
+  "keys.removePermissions": {
+    name: "keys.removePermissions", service: KeysService, method: "removePermissions", permission: "rbac.*.remove_permission_from_key",
+    v1: { verb: "POST", path: "/v1/keys.removePermissions" },
+  },
+  "keys.setPermissions": {
+    name: "keys.setPermissions", service: KeysService, method: "setPermissions", permission: "rbac.*.add_permission_to_key",
+    v1: { verb: "POST", path: "/v1/keys.setPermissions" },
+  },
+  "keys.addRoles": {
+    name: "keys.addRoles", service: KeysService, method: "addRoles", permission: "rbac.*.add_role_to_key",
+    v1: { verb: "POST", path: "/v1/keys.addRoles" },
+  },
+  "keys.removeRoles": {
+    name: "keys.removeRoles", service: KeysService, method: "removeRoles", permission: "rbac.*.remove_role_from_key",
+    v1: { verb: "POST", path: "/v1/keys.removeRoles" },
+  },
+  "keys.setRoles": {
+    name: "keys.setRoles", service: KeysService, method: "setRoles", permission: "rbac.*.add_role_to_key",
+    v1: { verb: "POST", path: "/v1/keys.setRoles" },
   },
 };
 

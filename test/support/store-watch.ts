@@ -36,6 +36,10 @@ export function watchWrites(documents: DocumentStore): { readonly writes: Record
   wrap(documents.ratelimitNamespaces, "ratelimitNamespaces.", ["insert"], ([record]) => record.id);
   wrap(documents.ratelimitOverrides, "ratelimitOverrides.", ["set"], ([record]) => record.id);
   wrap(documents.ratelimitOverrides, "ratelimitOverrides.", ["delete"], ([, , identifier]) => identifier);
+  wrap(documents.permissions, "permissions.", ["insert"], ([records]) => records.map((r: { id: string }) => r.id).join(","));
+  wrap(documents.permissions, "permissions.", ["delete"], ([, id]) => id);
+  wrap(documents.roles, "roles.", ["insert", "replace"], ([record]) => record.id);
+  wrap(documents.roles, "roles.", ["delete"], ([, id]) => id);
   return { writes, clear: () => void writes.splice(0) };
 }
 

@@ -9,13 +9,15 @@ import { file_google_api_annotations } from "../../google/api/annotations_pb.js"
 import type { FieldMask, Value } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_field_mask, file_google_protobuf_struct } from "@bufbuild/protobuf/wkt";
 import { file_keyward_v1_options } from "./options_pb.js";
+import type { Permission, Role } from "./permissions_pb.js";
+import { file_keyward_v1_permissions } from "./permissions_pb.js";
 import type { JsonObject, Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file keyward/v1/keys.proto.
  */
 export const file_keyward_v1_keys: GenFile = /*@__PURE__*/
-  fileDesc("ChVrZXl3YXJkL3YxL2tleXMucHJvdG8SCmtleXdhcmQudjEitgEKBlJlZmlsbBInCghpbnRlcnZhbBgBIAEoCUIVukgSchBSBWRhaWx5Ugdtb250aGx5EiAKBmFtb3VudBgCIAEoA0IQukgNIgsY/////////w8oARIiCgpyZWZpbGxfZGF5GAMgASgFQgm6SAYaBBgfKAFIAIgBARIbCg5sYXN0X3JlZmlsbF9hdBgEIAEoA0gBiAEBQg0KC19yZWZpbGxfZGF5QhEKD19sYXN0X3JlZmlsbF9hdCJlCgdDcmVkaXRzEigKCXJlbWFpbmluZxgBIAEoA0IQukgNIgsY/////////w8oAEgAiAEBEiIKBnJlZmlsbBgCIAEoCzISLmtleXdhcmQudjEuUmVmaWxsQgwKCl9yZW1haW5pbmcikQEKD1JhdGVsaW1pdENvbmZpZxIKCgJpZBgBIAEoCRIYCgRuYW1lGAIgASgJQgq6SAdyBRABGIABEh8KBWxpbWl0GAMgASgDQhC6SA0iCxj/////////DygBEiMKCGR1cmF0aW9uGAQgASgDQhG6SA4iDBj/////////DyjoBxISCgphdXRvX2FwcGx5GAUgASgIIoMBCghJZGVudGl0eRIKCgJpZBgBIAEoCRITCgtleHRlcm5hbF9pZBgCIAEoCRIlCgRtZXRhGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIvCgpyYXRlbGltaXRzGAQgAygLMhsua2V5d2FyZC52MS5SYXRlbGltaXRDb25maWci7wMKA0tleRIOCgZrZXlfaWQYASABKAkSDQoFc3RhcnQYAiABKAkSDgoGYXBpX2lkGAMgASgJEhQKDHdvcmtzcGFjZV9pZBgEIAEoCRIRCgRuYW1lGAUgASgJSACIAQESJQoEbWV0YRgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEgoKY3JlYXRlZF9hdBgHIAEoAxIXCgp1cGRhdGVkX2F0GAggASgDSAGIAQESFAoHZXhwaXJlcxgJIAEoA0gCiAEBEg8KB2VuYWJsZWQYCiABKAgSFgoJcGxhaW50ZXh0GAsgASgJSAOIAQESJAoHY3JlZGl0cxgMIAEoCzITLmtleXdhcmQudjEuQ3JlZGl0cxIvCgpyYXRlbGltaXRzGA0gAygLMhsua2V5d2FyZC52MS5SYXRlbGltaXRDb25maWcSJgoIaWRlbnRpdHkYDiABKAsyFC5rZXl3YXJkLnYxLklkZW50aXR5EhMKC3Blcm1pc3Npb25zGA8gAygJEg0KBXJvbGVzGBAgAygJEhgKC2Vudmlyb25tZW50GBEgASgJSASIAQFCBwoFX25hbWVCDQoLX3VwZGF0ZWRfYXRCCgoIX2V4cGlyZXNCDAoKX3BsYWludGV4dEIOCgxfZW52aXJvbm1lbnQipwUKEENyZWF0ZUtleVJlcXVlc3QSKwoGYXBpX2lkGAEgASgJQhu6SBhyFhADGP8BMg9eW2EtekEtWjAtOV9dKyQSLwoGcHJlZml4GAIgASgJQhq6SBdyFRABGBAyD15bYS16QS1aMC05X10rJEgAiAEBEh0KBG5hbWUYAyABKAlCCrpIB3IFEAEY/wFIAYgBARIkCgtieXRlX2xlbmd0aBgEIAEoBUIKukgHGgUY/wEoEEgCiAEBEjcKC2V4dGVybmFsX2lkGAUgASgJQh26SBpyGBABGP8BMhFeW2EtekEtWjAtOV8uLV0rJEgDiAEBEiUKBG1ldGEYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Eh8KBXJvbGVzGAcgAygJQhC6SA2SAQoQZCIGcgQQARhkEiYKC3Blcm1pc3Npb25zGAggAygJQhG6SA6SAQsQ6AciBnIEEAEYZBIkCgdleHBpcmVzGAkgASgDQg66SAsiCRiAsI/msncoAEgEiAEBEiQKB2NyZWRpdHMYCiABKAsyEy5rZXl3YXJkLnYxLkNyZWRpdHMSOQoKcmF0ZWxpbWl0cxgLIAMoCzIbLmtleXdhcmQudjEuUmF0ZWxpbWl0Q29uZmlnQgi6SAWSAQIQMhIUCgdlbmFibGVkGAwgASgISAWIAQESGAoLcmVjb3ZlcmFibGUYDSABKAhIBogBARIkCgtlbnZpcm9ubWVudBgOIAEoCUIKukgHcgUQARj/AUgHiAEBQgkKB19wcmVmaXhCBwoFX25hbWVCDgoMX2J5dGVfbGVuZ3RoQg4KDF9leHRlcm5hbF9pZEIKCghfZXhwaXJlc0IKCghfZW5hYmxlZEIOCgxfcmVjb3ZlcmFibGVCDgoMX2Vudmlyb25tZW50IjAKEUNyZWF0ZUtleVJlc3BvbnNlEg4KBmtleV9pZBgBIAEoCRILCgNrZXkYAiABKAkiLgoOR2V0S2V5UmVzcG9uc2USHAoDa2V5GAEgASgLMg8ua2V5d2FyZC52MS5LZXkiLgoOV2hvQW1JUmVzcG9uc2USHAoDa2V5GAEgASgLMg8ua2V5d2FyZC52MS5LZXkiPQoVVXBkYXRlQ3JlZGl0c1Jlc3BvbnNlEiQKB2NyZWRpdHMYASABKAsyEy5rZXl3YXJkLnYxLkNyZWRpdHMiMAoRUmVyb2xsS2V5UmVzcG9uc2USDgoGa2V5X2lkGAEgASgJEgsKA2tleRgCIAEoCSJeCg1HZXRLZXlSZXF1ZXN0EisKBmtleV9pZBgBIAEoCUIbukgYchYQAxj/ATIPXlthLXpBLVowLTlfXSskEhQKB2RlY3J5cHQYAiABKAhIAIgBAUIKCghfZGVjcnlwdCIoCg1XaG9BbUlSZXF1ZXN0EhcKA2tleRgBIAEoCUIKukgHcgUQARiABCK8BAoQVXBkYXRlS2V5UmVxdWVzdBIrCgZrZXlfaWQYASABKAlCG7pIGHIWEAMY/wEyD15bYS16QS1aMC05X10rJBIdCgRuYW1lGAIgASgJQgq6SAdyBRABGP8BSACIAQESNwoLZXh0ZXJuYWxfaWQYAyABKAlCHbpIGnIYEAEY/wEyEV5bYS16QS1aMC05Xy4tXSskSAGIAQESJQoEbWV0YRgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJAoHZXhwaXJlcxgFIAEoA0IOukgLIgkYgLCP5rJ3KABIAogBARIkCgdjcmVkaXRzGAYgASgLMhMua2V5d2FyZC52MS5DcmVkaXRzEjkKCnJhdGVsaW1pdHMYByADKAsyGy5rZXl3YXJkLnYxLlJhdGVsaW1pdENvbmZpZ0IIukgFkgECEDISFAoHZW5hYmxlZBgIIAEoCEgDiAEBEh8KBXJvbGVzGAkgAygJQhC6SA2SAQoQZCIGcgQQARhkEiYKC3Blcm1pc3Npb25zGAogAygJQhG6SA6SAQsQ6AciBnIEEAEYZBIkCgtlbnZpcm9ubWVudBgLIAEoCUIKukgHcgUQARj/AUgEiAEBEi8KC3VwZGF0ZV9tYXNrGAwgASgLMhouZ29vZ2xlLnByb3RvYnVmLkZpZWxkTWFza0IHCgVfbmFtZUIOCgxfZXh0ZXJuYWxfaWRCCgoIX2V4cGlyZXNCCgoIX2VuYWJsZWRCDgoMX2Vudmlyb25tZW50IhMKEVVwZGF0ZUtleVJlc3BvbnNlImUKEERlbGV0ZUtleVJlcXVlc3QSKwoGa2V5X2lkGAEgASgJQhu6SBhyFhADGP8BMg9eW2EtekEtWjAtOV9dKyQSFgoJcGVybWFuZW50GAIgASgISACIAQFCDAoKX3Blcm1hbmVudCITChFEZWxldGVLZXlSZXNwb25zZSKXAQoUVXBkYXRlQ3JlZGl0c1JlcXVlc3QSGgoGa2V5X2lkGAEgASgJQgq6SAdyBRADGP8BEjMKCW9wZXJhdGlvbhgCIAEoCUIgukgdchtSA3NldFIJaW5jcmVtZW50UglkZWNyZW1lbnQSJAoFdmFsdWUYAyABKANCELpIDSILGP////////8PKABIAIgBAUIICgZfdmFsdWUiYwoQUmVyb2xsS2V5UmVxdWVzdBIrCgZrZXlfaWQYASABKAlCG7pIGHIWEAMY/wEyD15bYS16QS1aMC05X10rJBIiCgpleHBpcmF0aW9uGAIgASgDQg66SAsiCRiAsI/msncoACKrAQoQUmF0ZWxpbWl0UmVxdWVzdBIYCgRuYW1lGAEgASgJQgq6SAdyBRABGP8BEiAKBGNvc3QYAiABKANCDbpICiIIGICU69wDKABIAIgBARIbCgVsaW1pdBgDIAEoA0IHukgEIgIoAEgBiAEBEh4KCGR1cmF0aW9uGAQgASgDQge6SAQiAigASAKIAQFCBwoFX2Nvc3RCCAoGX2xpbWl0QgsKCV9kdXJhdGlvbiKeAgoQVmVyaWZ5S2V5UmVxdWVzdBIXCgNrZXkYASABKAlCCrpIB3IFEAEYgAQSHwoEdGFncxgCIAMoCUIRukgOkgELEAoiB3IFEAEYgAESJAoLcGVybWlzc2lvbnMYAyABKAlCCrpIB3IFEAEY6AdIAIgBARIoCgdjcmVkaXRzGAQgASgLMhcua2V5d2FyZC52MS5DcmVkaXRzQ29zdBI6CgpyYXRlbGltaXRzGAUgAygLMhwua2V5d2FyZC52MS5SYXRlbGltaXRSZXF1ZXN0Qgi6SAWSAQIQMhIjCgxtaWdyYXRpb25faWQYBiABKAlCCLpIBXIDGIACSAGIAQFCDgoMX3Blcm1pc3Npb25zQg8KDV9taWdyYXRpb25faWQiKgoLQ3JlZGl0c0Nvc3QSGwoEY29zdBgBIAEoA0INukgKIggYgJTr3AMoACKUAQoPUmF0ZWxpbWl0UmVzdWx0EhAKCGV4Y2VlZGVkGAEgASgIEgoKAmlkGAIgASgJEgwKBG5hbWUYAyABKAkSDQoFbGltaXQYBCABKAMSEAoIZHVyYXRpb24YBSABKAMSDQoFcmVzZXQYBiABKAMSEQoJcmVtYWluaW5nGAcgASgDEhIKCmF1dG9fYXBwbHkYCCABKAgi9gIKEVZlcmlmeUtleVJlc3BvbnNlEg0KBXZhbGlkGAEgASgIEgwKBGNvZGUYAiABKAkSEwoGa2V5X2lkGAMgASgJSACIAQESEQoEbmFtZRgEIAEoCUgBiAEBEiUKBG1ldGEYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhQKB2V4cGlyZXMYBiABKANIAogBARIUCgdjcmVkaXRzGAcgASgDSAOIAQESFAoHZW5hYmxlZBgIIAEoCEgEiAEBEhMKC3Blcm1pc3Npb25zGAkgAygJEg0KBXJvbGVzGAogAygJEiYKCGlkZW50aXR5GAsgASgLMhQua2V5d2FyZC52MS5JZGVudGl0eRIvCgpyYXRlbGltaXRzGAwgAygLMhsua2V5d2FyZC52MS5SYXRlbGltaXRSZXN1bHRCCQoHX2tleV9pZEIHCgVfbmFtZUIKCghfZXhwaXJlc0IKCghfY3JlZGl0c0IKCghfZW5hYmxlZCLCAgoSVmVyaWZ5S2V5VjFSZXF1ZXN0EhcKA2tleRgBIAEoCUIKukgHcgUQARiABBIfCgZhcGlfaWQYAiABKAlCCrpIB3IFEAEY/wFIAIgBARIfCgR0YWdzGAMgAygJQhG6SA6SAQsQCiIHcgUQARiAARIwCg1hdXRob3JpemF0aW9uGAQgASgLMhkua2V5d2FyZC52MS5BdXRob3JpemF0aW9uEioKCXJlbWFpbmluZxgFIAEoCzIXLmtleXdhcmQudjEuQ3JlZGl0c0Nvc3QSLAoJcmF0ZWxpbWl0GAYgASgLMhkua2V5d2FyZC52MS5SYXRlbGltaXRDb3N0EjoKCnJhdGVsaW1pdHMYByADKAsyHC5rZXl3YXJkLnYxLlJhdGVsaW1pdFJlcXVlc3RCCLpIBZIBAhAyQgkKB19hcGlfaWQiPAoNQXV0aG9yaXphdGlvbhIrCgtwZXJtaXNzaW9ucxgBIAEoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZSI6Cg1SYXRlbGltaXRDb3N0EiAKBGNvc3QYASABKANCDbpICiIIGICU69wDKABIAIgBAUIHCgVfY29zdCJBCg5SYXRlbGltaXRTdGF0ZRINCgVsaW1pdBgBIAEoAxIRCglyZW1haW5pbmcYAiABKAMSDQoFcmVzZXQYAyABKAMihAQKE1ZlcmlmeUtleVYxUmVzcG9uc2USEwoGa2V5X2lkGAEgASgJSACIAQESDQoFdmFsaWQYAiABKAgSEQoEbmFtZRgDIAEoCUgBiAEBEhUKCG93bmVyX2lkGAQgASgJSAKIAQESJQoEbWV0YRgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSFAoHZXhwaXJlcxgGIAEoA0gDiAEBEi0KCXJhdGVsaW1pdBgHIAEoCzIaLmtleXdhcmQudjEuUmF0ZWxpbWl0U3RhdGUSFgoJcmVtYWluaW5nGAggASgDSASIAQESDAoEY29kZRgJIAEoCRIUCgdlbmFibGVkGAogASgISAWIAQESEwoLcGVybWlzc2lvbnMYCyADKAkSDQoFcm9sZXMYDCADKAkSGAoLZW52aXJvbm1lbnQYDSABKAlIBogBARImCghpZGVudGl0eRgOIAEoCzIULmtleXdhcmQudjEuSWRlbnRpdHkSEgoKcmVxdWVzdF9pZBgPIAEoCRIXCgpjcmVhdGVkX2F0GBAgASgDSAeIAQFCCQoHX2tleV9pZEIHCgVfbmFtZUILCglfb3duZXJfaWRCCgoIX2V4cGlyZXNCDAoKX3JlbWFpbmluZ0IKCghfZW5hYmxlZEIOCgxfZW52aXJvbm1lbnRCDQoLX2NyZWF0ZWRfYXQyywoKC0tleXNTZXJ2aWNlEqQBCglDcmVhdGVLZXkSHC5rZXl3YXJkLnYxLkNyZWF0ZUtleVJlcXVlc3QaHS5rZXl3YXJkLnYxLkNyZWF0ZUtleVJlc3BvbnNlIlrK8xgREgNhcGkaCmNyZWF0ZV9rZXmC0+STAj86ASpaFzoBKiISL3YxL2tleXMuY3JlYXRlS2V5Wg06ASoiCC92MS9rZXlzIhIvdjIva2V5cy5jcmVhdGVLZXkSiwEKBkdldEtleRIZLmtleXdhcmQudjEuR2V0S2V5UmVxdWVzdBoaLmtleXdhcmQudjEuR2V0S2V5UmVzcG9uc2UiSsrzGA8SA2FwaRoIcmVhZF9rZXmC0+STAjE6ASpaFmIDa2V5Eg8vdjEva2V5cy5nZXRLZXliA2tleSIPL3YyL2tleXMuZ2V0S2V5Eo4BCgZXaG9BbUkSGS5rZXl3YXJkLnYxLldob0FtSVJlcXVlc3QaGi5rZXl3YXJkLnYxLldob0FtSVJlc3BvbnNlIk3K8xgPEgNhcGkaCHJlYWRfa2V5gtPkkwI0OgEqWhk6ASpiA2tleSIPL3YxL2tleXMud2hvYW1pYgNrZXkiDy92Mi9rZXlzLndob2FtaRKVAQoJVXBkYXRlS2V5Ehwua2V5d2FyZC52MS5VcGRhdGVLZXlSZXF1ZXN0Gh0ua2V5d2FyZC52MS5VcGRhdGVLZXlSZXNwb25zZSJLyvMYERIDYXBpGgp1cGRhdGVfa2V5gtPkkwIwOgEqWhc6ASoiEi92MS9rZXlzLnVwZGF0ZUtleSISL3YyL2tleXMudXBkYXRlS2V5EpUBCglEZWxldGVLZXkSHC5rZXl3YXJkLnYxLkRlbGV0ZUtleVJlcXVlc3QaHS5rZXl3YXJkLnYxLkRlbGV0ZUtleVJlc3BvbnNlIkvK8xgREgNhcGkaCmRlbGV0ZV9rZXmC0+STAjA6ASpaFzoBKiISL3YxL2tleXMuZGVsZXRlS2V5IhIvdjIva2V5cy5kZWxldGVLZXkSvQEKDVVwZGF0ZUNyZWRpdHMSIC5rZXl3YXJkLnYxLlVwZGF0ZUNyZWRpdHNSZXF1ZXN0GiEua2V5d2FyZC52MS5VcGRhdGVDcmVkaXRzUmVzcG9uc2UiZ8rzGBESA2FwaRoKdXBkYXRlX2tleYLT5JMCTDoBKlomOgEqYgdjcmVkaXRzIhgvdjEva2V5cy51cGRhdGVSZW1haW5pbmdiB2NyZWRpdHMiFi92Mi9rZXlzLnVwZGF0ZUNyZWRpdHMSfAoJUmVyb2xsS2V5Ehwua2V5d2FyZC52MS5SZXJvbGxLZXlSZXF1ZXN0Gh0ua2V5d2FyZC52MS5SZXJvbGxLZXlSZXNwb25zZSIyyvMYERIDYXBpGgpjcmVhdGVfa2V5gtPkkwIXOgEqIhIvdjIva2V5cy5yZXJvbGxLZXkSfAoJVmVyaWZ5S2V5Ehwua2V5d2FyZC52MS5WZXJpZnlLZXlSZXF1ZXN0Gh0ua2V5d2FyZC52MS5WZXJpZnlLZXlSZXNwb25zZSIyyvMYERIDYXBpGgp2ZXJpZnlfa2V5gtPkkwIXOgEqIhIvdjIva2V5cy52ZXJpZnlLZXkSiQEKC1ZlcmlmeUtleVYxEh4ua2V5d2FyZC52MS5WZXJpZnlLZXlWMVJlcXVlc3QaHy5rZXl3YXJkLnYxLlZlcmlmeUtleVYxUmVzcG9uc2UiOcrzGAIIAYLT5JMCLToBKloUOgEqIg8vdjEva2V5cy92ZXJpZnkiEi92MS9rZXlzLnZlcmlmeUtleWIGcHJvdG8z", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_field_mask, file_google_protobuf_struct, file_keyward_v1_options]);
+  fileDesc("ChVrZXl3YXJkL3YxL2tleXMucHJvdG8SCmtleXdhcmQudjEitgEKBlJlZmlsbBInCghpbnRlcnZhbBgBIAEoCUIVukgSchBSBWRhaWx5Ugdtb250aGx5EiAKBmFtb3VudBgCIAEoA0IQukgNIgsY/////////w8oARIiCgpyZWZpbGxfZGF5GAMgASgFQgm6SAYaBBgfKAFIAIgBARIbCg5sYXN0X3JlZmlsbF9hdBgEIAEoA0gBiAEBQg0KC19yZWZpbGxfZGF5QhEKD19sYXN0X3JlZmlsbF9hdCJlCgdDcmVkaXRzEigKCXJlbWFpbmluZxgBIAEoA0IQukgNIgsY/////////w8oAEgAiAEBEiIKBnJlZmlsbBgCIAEoCzISLmtleXdhcmQudjEuUmVmaWxsQgwKCl9yZW1haW5pbmcikQEKD1JhdGVsaW1pdENvbmZpZxIKCgJpZBgBIAEoCRIYCgRuYW1lGAIgASgJQgq6SAdyBRABGIABEh8KBWxpbWl0GAMgASgDQhC6SA0iCxj/////////DygBEiMKCGR1cmF0aW9uGAQgASgDQhG6SA4iDBj/////////DyjoBxISCgphdXRvX2FwcGx5GAUgASgIIoMBCghJZGVudGl0eRIKCgJpZBgBIAEoCRITCgtleHRlcm5hbF9pZBgCIAEoCRIlCgRtZXRhGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIvCgpyYXRlbGltaXRzGAQgAygLMhsua2V5d2FyZC52MS5SYXRlbGltaXRDb25maWci7wMKA0tleRIOCgZrZXlfaWQYASABKAkSDQoFc3RhcnQYAiABKAkSDgoGYXBpX2lkGAMgASgJEhQKDHdvcmtzcGFjZV9pZBgEIAEoCRIRCgRuYW1lGAUgASgJSACIAQESJQoEbWV0YRgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEgoKY3JlYXRlZF9hdBgHIAEoAxIXCgp1cGRhdGVkX2F0GAggASgDSAGIAQESFAoHZXhwaXJlcxgJIAEoA0gCiAEBEg8KB2VuYWJsZWQYCiABKAgSFgoJcGxhaW50ZXh0GAsgASgJSAOIAQESJAoHY3JlZGl0cxgMIAEoCzITLmtleXdhcmQudjEuQ3JlZGl0cxIvCgpyYXRlbGltaXRzGA0gAygLMhsua2V5d2FyZC52MS5SYXRlbGltaXRDb25maWcSJgoIaWRlbnRpdHkYDiABKAsyFC5rZXl3YXJkLnYxLklkZW50aXR5EhMKC3Blcm1pc3Npb25zGA8gAygJEg0KBXJvbGVzGBAgAygJEhgKC2Vudmlyb25tZW50GBEgASgJSASIAQFCBwoFX25hbWVCDQoLX3VwZGF0ZWRfYXRCCgoIX2V4cGlyZXNCDAoKX3BsYWludGV4dEIOCgxfZW52aXJvbm1lbnQilgYKEENyZWF0ZUtleVJlcXVlc3QSKwoGYXBpX2lkGAEgASgJQhu6SBhyFhADGP8BMg9eW2EtekEtWjAtOV9dKyQSLwoGcHJlZml4GAIgASgJQhq6SBdyFRABGBAyD15bYS16QS1aMC05X10rJEgAiAEBEh0KBG5hbWUYAyABKAlCCrpIB3IFEAEY/wFIAYgBARIkCgtieXRlX2xlbmd0aBgEIAEoBUIKukgHGgUY/wEoEEgCiAEBEjcKC2V4dGVybmFsX2lkGAUgASgJQh26SBpyGBABGP8BMhFeW2EtekEtWjAtOV8uLV0rJEgDiAEBEiUKBG1ldGEYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EkkKBXJvbGVzGAcgAygJQjq6SDeSATQQZCIwci4QARhkMiheW2EtekEtWjAtOV86LiotXSsoIFthLXpBLVowLTlfOi4qLV0rKSokEjsKC3Blcm1pc3Npb25zGAggAygJQia6SCOSASAQ6AciG3IZEAEYZDITXlthLXpBLVowLTlfOi4qLV0rJBIkCgdleHBpcmVzGAkgASgDQg66SAsiCRiAsI/msncoAEgEiAEBEiQKB2NyZWRpdHMYCiABKAsyEy5rZXl3YXJkLnYxLkNyZWRpdHMSOQoKcmF0ZWxpbWl0cxgLIAMoCzIbLmtleXdhcmQudjEuUmF0ZWxpbWl0Q29uZmlnQgi6SAWSAQIQMhIUCgdlbmFibGVkGAwgASgISAWIAQESGAoLcmVjb3ZlcmFibGUYDSABKAhIBogBARIkCgtlbnZpcm9ubWVudBgOIAEoCUIKukgHcgUQARj/AUgHiAEBEhsKDmNyZWF0ZV9taXNzaW5nGA8gASgISAiIAQFCCQoHX3ByZWZpeEIHCgVfbmFtZUIOCgxfYnl0ZV9sZW5ndGhCDgoMX2V4dGVybmFsX2lkQgoKCF9leHBpcmVzQgoKCF9lbmFibGVkQg4KDF9yZWNvdmVyYWJsZUIOCgxfZW52aXJvbm1lbnRCEQoPX2NyZWF0ZV9taXNzaW5nIjAKEUNyZWF0ZUtleVJlc3BvbnNlEg4KBmtleV9pZBgBIAEoCRILCgNrZXkYAiABKAkiLgoOR2V0S2V5UmVzcG9uc2USHAoDa2V5GAEgASgLMg8ua2V5d2FyZC52MS5LZXkiLgoOV2hvQW1JUmVzcG9uc2USHAoDa2V5GAEgASgLMg8ua2V5d2FyZC52MS5LZXkiPQoVVXBkYXRlQ3JlZGl0c1Jlc3BvbnNlEiQKB2NyZWRpdHMYASABKAsyEy5rZXl3YXJkLnYxLkNyZWRpdHMiMAoRUmVyb2xsS2V5UmVzcG9uc2USDgoGa2V5X2lkGAEgASgJEgsKA2tleRgCIAEoCSJeCg1HZXRLZXlSZXF1ZXN0EisKBmtleV9pZBgBIAEoCUIbukgYchYQAxj/ATIPXlthLXpBLVowLTlfXSskEhQKB2RlY3J5cHQYAiABKAhIAIgBAUIKCghfZGVjcnlwdCIoCg1XaG9BbUlSZXF1ZXN0EhcKA2tleRgBIAEoCUIKukgHcgUQARiABCKrBQoQVXBkYXRlS2V5UmVxdWVzdBIrCgZrZXlfaWQYASABKAlCG7pIGHIWEAMY/wEyD15bYS16QS1aMC05X10rJBIdCgRuYW1lGAIgASgJQgq6SAdyBRABGP8BSACIAQESNwoLZXh0ZXJuYWxfaWQYAyABKAlCHbpIGnIYEAEY/wEyEV5bYS16QS1aMC05Xy4tXSskSAGIAQESJQoEbWV0YRgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJAoHZXhwaXJlcxgFIAEoA0IOukgLIgkYgLCP5rJ3KABIAogBARIkCgdjcmVkaXRzGAYgASgLMhMua2V5d2FyZC52MS5DcmVkaXRzEjkKCnJhdGVsaW1pdHMYByADKAsyGy5rZXl3YXJkLnYxLlJhdGVsaW1pdENvbmZpZ0IIukgFkgECEDISFAoHZW5hYmxlZBgIIAEoCEgDiAEBEkkKBXJvbGVzGAkgAygJQjq6SDeSATQQZCIwci4QARhkMiheW2EtekEtWjAtOV86LiotXSsoIFthLXpBLVowLTlfOi4qLV0rKSokEjsKC3Blcm1pc3Npb25zGAogAygJQia6SCOSASAQ6AciG3IZEAEYZDITXlthLXpBLVowLTlfOi4qLV0rJBIkCgtlbnZpcm9ubWVudBgLIAEoCUIKukgHcgUQARj/AUgEiAEBEi8KC3VwZGF0ZV9tYXNrGAwgASgLMhouZ29vZ2xlLnByb3RvYnVmLkZpZWxkTWFzaxIbCg5jcmVhdGVfbWlzc2luZxgNIAEoCEgFiAEBQgcKBV9uYW1lQg4KDF9leHRlcm5hbF9pZEIKCghfZXhwaXJlc0IKCghfZW5hYmxlZEIOCgxfZW52aXJvbm1lbnRCEQoPX2NyZWF0ZV9taXNzaW5nIhMKEVVwZGF0ZUtleVJlc3BvbnNlImUKEERlbGV0ZUtleVJlcXVlc3QSKwoGa2V5X2lkGAEgASgJQhu6SBhyFhADGP8BMg9eW2EtekEtWjAtOV9dKyQSFgoJcGVybWFuZW50GAIgASgISACIAQFCDAoKX3Blcm1hbmVudCITChFEZWxldGVLZXlSZXNwb25zZSKXAQoUVXBkYXRlQ3JlZGl0c1JlcXVlc3QSGgoGa2V5X2lkGAEgASgJQgq6SAdyBRADGP8BEjMKCW9wZXJhdGlvbhgCIAEoCUIgukgdchtSA3NldFIJaW5jcmVtZW50UglkZWNyZW1lbnQSJAoFdmFsdWUYAyABKANCELpIDSILGP////////8PKABIAIgBAUIICgZfdmFsdWUiYwoQUmVyb2xsS2V5UmVxdWVzdBIrCgZrZXlfaWQYASABKAlCG7pIGHIWEAMY/wEyD15bYS16QS1aMC05X10rJBIiCgpleHBpcmF0aW9uGAIgASgDQg66SAsiCRiAsI/msncoACKrAQoQUmF0ZWxpbWl0UmVxdWVzdBIYCgRuYW1lGAEgASgJQgq6SAdyBRABGP8BEiAKBGNvc3QYAiABKANCDbpICiIIGICU69wDKABIAIgBARIbCgVsaW1pdBgDIAEoA0IHukgEIgIoAEgBiAEBEh4KCGR1cmF0aW9uGAQgASgDQge6SAQiAigASAKIAQFCBwoFX2Nvc3RCCAoGX2xpbWl0QgsKCV9kdXJhdGlvbiKeAgoQVmVyaWZ5S2V5UmVxdWVzdBIXCgNrZXkYASABKAlCCrpIB3IFEAEYgAQSHwoEdGFncxgCIAMoCUIRukgOkgELEAoiB3IFEAEYgAESJAoLcGVybWlzc2lvbnMYAyABKAlCCrpIB3IFEAEY6AdIAIgBARIoCgdjcmVkaXRzGAQgASgLMhcua2V5d2FyZC52MS5DcmVkaXRzQ29zdBI6CgpyYXRlbGltaXRzGAUgAygLMhwua2V5d2FyZC52MS5SYXRlbGltaXRSZXF1ZXN0Qgi6SAWSAQIQMhIjCgxtaWdyYXRpb25faWQYBiABKAlCCLpIBXIDGIACSAGIAQFCDgoMX3Blcm1pc3Npb25zQg8KDV9taWdyYXRpb25faWQiKgoLQ3JlZGl0c0Nvc3QSGwoEY29zdBgBIAEoA0INukgKIggYgJTr3AMoACKUAQoPUmF0ZWxpbWl0UmVzdWx0EhAKCGV4Y2VlZGVkGAEgASgIEgoKAmlkGAIgASgJEgwKBG5hbWUYAyABKAkSDQoFbGltaXQYBCABKAMSEAoIZHVyYXRpb24YBSABKAMSDQoFcmVzZXQYBiABKAMSEQoJcmVtYWluaW5nGAcgASgDEhIKCmF1dG9fYXBwbHkYCCABKAgi9gIKEVZlcmlmeUtleVJlc3BvbnNlEg0KBXZhbGlkGAEgASgIEgwKBGNvZGUYAiABKAkSEwoGa2V5X2lkGAMgASgJSACIAQESEQoEbmFtZRgEIAEoCUgBiAEBEiUKBG1ldGEYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhQKB2V4cGlyZXMYBiABKANIAogBARIUCgdjcmVkaXRzGAcgASgDSAOIAQESFAoHZW5hYmxlZBgIIAEoCEgEiAEBEhMKC3Blcm1pc3Npb25zGAkgAygJEg0KBXJvbGVzGAogAygJEiYKCGlkZW50aXR5GAsgASgLMhQua2V5d2FyZC52MS5JZGVudGl0eRIvCgpyYXRlbGltaXRzGAwgAygLMhsua2V5d2FyZC52MS5SYXRlbGltaXRSZXN1bHRCCQoHX2tleV9pZEIHCgVfbmFtZUIKCghfZXhwaXJlc0IKCghfY3JlZGl0c0IKCghfZW5hYmxlZCLCAgoSVmVyaWZ5S2V5VjFSZXF1ZXN0EhcKA2tleRgBIAEoCUIKukgHcgUQARiABBIfCgZhcGlfaWQYAiABKAlCCrpIB3IFEAEY/wFIAIgBARIfCgR0YWdzGAMgAygJQhG6SA6SAQsQCiIHcgUQARiAARIwCg1hdXRob3JpemF0aW9uGAQgASgLMhkua2V5d2FyZC52MS5BdXRob3JpemF0aW9uEioKCXJlbWFpbmluZxgFIAEoCzIXLmtleXdhcmQudjEuQ3JlZGl0c0Nvc3QSLAoJcmF0ZWxpbWl0GAYgASgLMhkua2V5d2FyZC52MS5SYXRlbGltaXRDb3N0EjoKCnJhdGVsaW1pdHMYByADKAsyHC5rZXl3YXJkLnYxLlJhdGVsaW1pdFJlcXVlc3RCCLpIBZIBAhAyQgkKB19hcGlfaWQiPAoNQXV0aG9yaXphdGlvbhIrCgtwZXJtaXNzaW9ucxgBIAEoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZSI6Cg1SYXRlbGltaXRDb3N0EiAKBGNvc3QYASABKANCDbpICiIIGICU69wDKABIAIgBAUIHCgVfY29zdCJBCg5SYXRlbGltaXRTdGF0ZRINCgVsaW1pdBgBIAEoAxIRCglyZW1haW5pbmcYAiABKAMSDQoFcmVzZXQYAyABKAMihAQKE1ZlcmlmeUtleVYxUmVzcG9uc2USEwoGa2V5X2lkGAEgASgJSACIAQESDQoFdmFsaWQYAiABKAgSEQoEbmFtZRgDIAEoCUgBiAEBEhUKCG93bmVyX2lkGAQgASgJSAKIAQESJQoEbWV0YRgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSFAoHZXhwaXJlcxgGIAEoA0gDiAEBEi0KCXJhdGVsaW1pdBgHIAEoCzIaLmtleXdhcmQudjEuUmF0ZWxpbWl0U3RhdGUSFgoJcmVtYWluaW5nGAggASgDSASIAQESDAoEY29kZRgJIAEoCRIUCgdlbmFibGVkGAogASgISAWIAQESEwoLcGVybWlzc2lvbnMYCyADKAkSDQoFcm9sZXMYDCADKAkSGAoLZW52aXJvbm1lbnQYDSABKAlIBogBARImCghpZGVudGl0eRgOIAEoCzIULmtleXdhcmQudjEuSWRlbnRpdHkSEgoKcmVxdWVzdF9pZBgPIAEoCRIXCgpjcmVhdGVkX2F0GBAgASgDSAeIAQFCCQoHX2tleV9pZEIHCgVfbmFtZUILCglfb3duZXJfaWRCCgoIX2V4cGlyZXNCDAoKX3JlbWFpbmluZ0IKCghfZW5hYmxlZEIOCgxfZW52aXJvbm1lbnRCDQoLX2NyZWF0ZWRfYXQiswEKFUFkZFBlcm1pc3Npb25zUmVxdWVzdBIrCgZrZXlfaWQYASABKAlCG7pIGHIWEAMY/wEyD15bYS16QS1aMC05X10rJBI9CgtwZXJtaXNzaW9ucxgCIAMoCUIoukglkgEiCAEQ6AciG3IZEAEYZDITXlthLXpBLVowLTlfOi4qLV0rJBIbCg5jcmVhdGVfbWlzc2luZxgDIAEoCEgAiAEBQhEKD19jcmVhdGVfbWlzc2luZyI+ChZBZGRQZXJtaXNzaW9uc1Jlc3BvbnNlEiQKBGRhdGEYASADKAsyFi5rZXl3YXJkLnYxLlBlcm1pc3Npb24ihgEKGFJlbW92ZVBlcm1pc3Npb25zUmVxdWVzdBIrCgZrZXlfaWQYASABKAlCG7pIGHIWEAMY/wEyD15bYS16QS1aMC05X10rJBI9CgtwZXJtaXNzaW9ucxgCIAMoCUIoukglkgEiCAEQ6AciG3IZEAEYZDITXlthLXpBLVowLTlfOi4qLV0rJCJBChlSZW1vdmVQZXJtaXNzaW9uc1Jlc3BvbnNlEiQKBGRhdGEYASADKAsyFi5rZXl3YXJkLnYxLlBlcm1pc3Npb24isQEKFVNldFBlcm1pc3Npb25zUmVxdWVzdBIrCgZrZXlfaWQYASABKAlCG7pIGHIWEAMY/wEyD15bYS16QS1aMC05X10rJBI7CgtwZXJtaXNzaW9ucxgCIAMoCUImukgjkgEgEOgHIhtyGRABGGQyE15bYS16QS1aMC05XzouKi1dKyQSGwoOY3JlYXRlX21pc3NpbmcYAyABKAhIAIgBAUIRCg9fY3JlYXRlX21pc3NpbmciPgoWU2V0UGVybWlzc2lvbnNSZXNwb25zZRIkCgRkYXRhGAEgAygLMhYua2V5d2FyZC52MS5QZXJtaXNzaW9uIrsBCg9BZGRSb2xlc1JlcXVlc3QSKwoGa2V5X2lkGAEgASgJQhu6SBhyFhADGP8BMg9eW2EtekEtWjAtOV9dKyQSSwoFcm9sZXMYAiADKAlCPLpIOZIBNggBEGQiMHIuEAEYZDIoXlthLXpBLVowLTlfOi4qLV0rKCBbYS16QS1aMC05XzouKi1dKykqJBIbCg5jcmVhdGVfbWlzc2luZxgDIAEoCEgAiAEBQhEKD19jcmVhdGVfbWlzc2luZyIyChBBZGRSb2xlc1Jlc3BvbnNlEh4KBGRhdGEYASADKAsyEC5rZXl3YXJkLnYxLlJvbGUijgEKElJlbW92ZVJvbGVzUmVxdWVzdBIrCgZrZXlfaWQYASABKAlCG7pIGHIWEAMY/wEyD15bYS16QS1aMC05X10rJBJLCgVyb2xlcxgCIAMoCUI8ukg5kgE2CAEQZCIwci4QARhkMiheW2EtekEtWjAtOV86LiotXSsoIFthLXpBLVowLTlfOi4qLV0rKSokIjUKE1JlbW92ZVJvbGVzUmVzcG9uc2USHgoEZGF0YRgBIAMoCzIQLmtleXdhcmQudjEuUm9sZSK5AQoPU2V0Um9sZXNSZXF1ZXN0EisKBmtleV9pZBgBIAEoCUIbukgYchYQAxj/ATIPXlthLXpBLVowLTlfXSskEkkKBXJvbGVzGAIgAygJQjq6SDeSATQQZCIwci4QARhkMiheW2EtekEtWjAtOV86LiotXSsoIFthLXpBLVowLTlfOi4qLV0rKSokEhsKDmNyZWF0ZV9taXNzaW5nGAMgASgISACIAQFCEQoPX2NyZWF0ZV9taXNzaW5nIjIKEFNldFJvbGVzUmVzcG9uc2USHgoEZGF0YRgBIAMoCzIQLmtleXdhcmQudjEuUm9sZTK9EwoLS2V5c1NlcnZpY2USpAEKCUNyZWF0ZUtleRIcLmtleXdhcmQudjEuQ3JlYXRlS2V5UmVxdWVzdBodLmtleXdhcmQudjEuQ3JlYXRlS2V5UmVzcG9uc2UiWsrzGBESA2FwaRoKY3JlYXRlX2tleYLT5JMCPzoBKloXOgEqIhIvdjEva2V5cy5jcmVhdGVLZXlaDToBKiIIL3YxL2tleXMiEi92Mi9rZXlzLmNyZWF0ZUtleRKLAQoGR2V0S2V5Ehkua2V5d2FyZC52MS5HZXRLZXlSZXF1ZXN0Ghoua2V5d2FyZC52MS5HZXRLZXlSZXNwb25zZSJKyvMYDxIDYXBpGghyZWFkX2tleYLT5JMCMToBKloWYgNrZXkSDy92MS9rZXlzLmdldEtleWIDa2V5Ig8vdjIva2V5cy5nZXRLZXkSjgEKBldob0FtSRIZLmtleXdhcmQudjEuV2hvQW1JUmVxdWVzdBoaLmtleXdhcmQudjEuV2hvQW1JUmVzcG9uc2UiTcrzGA8SA2FwaRoIcmVhZF9rZXmC0+STAjQ6ASpaGToBKmIDa2V5Ig8vdjEva2V5cy53aG9hbWliA2tleSIPL3YyL2tleXMud2hvYW1pEpUBCglVcGRhdGVLZXkSHC5rZXl3YXJkLnYxLlVwZGF0ZUtleVJlcXVlc3QaHS5rZXl3YXJkLnYxLlVwZGF0ZUtleVJlc3BvbnNlIkvK8xgREgNhcGkaCnVwZGF0ZV9rZXmC0+STAjA6ASpaFzoBKiISL3YxL2tleXMudXBkYXRlS2V5IhIvdjIva2V5cy51cGRhdGVLZXkSlQEKCURlbGV0ZUtleRIcLmtleXdhcmQudjEuRGVsZXRlS2V5UmVxdWVzdBodLmtleXdhcmQudjEuRGVsZXRlS2V5UmVzcG9uc2UiS8rzGBESA2FwaRoKZGVsZXRlX2tleYLT5JMCMDoBKloXOgEqIhIvdjEva2V5cy5kZWxldGVLZXkiEi92Mi9rZXlzLmRlbGV0ZUtleRK9AQoNVXBkYXRlQ3JlZGl0cxIgLmtleXdhcmQudjEuVXBkYXRlQ3JlZGl0c1JlcXVlc3QaIS5rZXl3YXJkLnYxLlVwZGF0ZUNyZWRpdHNSZXNwb25zZSJnyvMYERIDYXBpGgp1cGRhdGVfa2V5gtPkkwJMOgEqWiY6ASpiB2NyZWRpdHMiGC92MS9rZXlzLnVwZGF0ZVJlbWFpbmluZ2IHY3JlZGl0cyIWL3YyL2tleXMudXBkYXRlQ3JlZGl0cxJ8CglSZXJvbGxLZXkSHC5rZXl3YXJkLnYxLlJlcm9sbEtleVJlcXVlc3QaHS5rZXl3YXJkLnYxLlJlcm9sbEtleVJlc3BvbnNlIjLK8xgREgNhcGkaCmNyZWF0ZV9rZXmC0+STAhc6ASoiEi92Mi9rZXlzLnJlcm9sbEtleRLGAQoOQWRkUGVybWlzc2lvbnMSIS5rZXl3YXJkLnYxLkFkZFBlcm1pc3Npb25zUmVxdWVzdBoiLmtleXdhcmQudjEuQWRkUGVybWlzc2lvbnNSZXNwb25zZSJtyvMYHRIEcmJhYxoVYWRkX3Blcm1pc3Npb25fdG9fa2V5gtPkkwJGOgEqWiI6ASpiBGRhdGEiFy92MS9rZXlzLmFkZFBlcm1pc3Npb25zYgRkYXRhIhcvdjIva2V5cy5hZGRQZXJtaXNzaW9ucxLaAQoRUmVtb3ZlUGVybWlzc2lvbnMSJC5rZXl3YXJkLnYxLlJlbW92ZVBlcm1pc3Npb25zUmVxdWVzdBolLmtleXdhcmQudjEuUmVtb3ZlUGVybWlzc2lvbnNSZXNwb25zZSJ4yvMYIhIEcmJhYxoacmVtb3ZlX3Blcm1pc3Npb25fZnJvbV9rZXmC0+STAkw6ASpaJToBKmIEZGF0YSIaL3YxL2tleXMucmVtb3ZlUGVybWlzc2lvbnNiBGRhdGEiGi92Mi9rZXlzLnJlbW92ZVBlcm1pc3Npb25zEsYBCg5TZXRQZXJtaXNzaW9ucxIhLmtleXdhcmQudjEuU2V0UGVybWlzc2lvbnNSZXF1ZXN0GiIua2V5d2FyZC52MS5TZXRQZXJtaXNzaW9uc1Jlc3BvbnNlIm3K8xgdEgRyYmFjGhVhZGRfcGVybWlzc2lvbl90b19rZXmC0+STAkY6ASpaIjoBKmIEZGF0YSIXL3YxL2tleXMuc2V0UGVybWlzc2lvbnNiBGRhdGEiFy92Mi9rZXlzLnNldFBlcm1pc3Npb25zEqIBCghBZGRSb2xlcxIbLmtleXdhcmQudjEuQWRkUm9sZXNSZXF1ZXN0Ghwua2V5d2FyZC52MS5BZGRSb2xlc1Jlc3BvbnNlIlvK8xgXEgRyYmFjGg9hZGRfcm9sZV90b19rZXmC0+STAjo6ASpaHDoBKmIEZGF0YSIRL3YxL2tleXMuYWRkUm9sZXNiBGRhdGEiES92Mi9rZXlzLmFkZFJvbGVzErYBCgtSZW1vdmVSb2xlcxIeLmtleXdhcmQudjEuUmVtb3ZlUm9sZXNSZXF1ZXN0Gh8ua2V5d2FyZC52MS5SZW1vdmVSb2xlc1Jlc3BvbnNlImbK8xgcEgRyYmFjGhRyZW1vdmVfcm9sZV9mcm9tX2tleYLT5JMCQDoBKlofOgEqYgRkYXRhIhQvdjEva2V5cy5yZW1vdmVSb2xlc2IEZGF0YSIUL3YyL2tleXMucmVtb3ZlUm9sZXMSogEKCFNldFJvbGVzEhsua2V5d2FyZC52MS5TZXRSb2xlc1JlcXVlc3QaHC5rZXl3YXJkLnYxLlNldFJvbGVzUmVzcG9uc2UiW8rzGBcSBHJiYWMaD2FkZF9yb2xlX3RvX2tleYLT5JMCOjoBKlocOgEqYgRkYXRhIhEvdjEva2V5cy5zZXRSb2xlc2IEZGF0YSIRL3YyL2tleXMuc2V0Um9sZXMSfAoJVmVyaWZ5S2V5Ehwua2V5d2FyZC52MS5WZXJpZnlLZXlSZXF1ZXN0Gh0ua2V5d2FyZC52MS5WZXJpZnlLZXlSZXNwb25zZSIyyvMYERIDYXBpGgp2ZXJpZnlfa2V5gtPkkwIXOgEqIhIvdjIva2V5cy52ZXJpZnlLZXkSiQEKC1ZlcmlmeUtleVYxEh4ua2V5d2FyZC52MS5WZXJpZnlLZXlWMVJlcXVlc3QaHy5rZXl3YXJkLnYxLlZlcmlmeUtleVYxUmVzcG9uc2UiOcrzGAIIAYLT5JMCLToBKloUOgEqIg8vdjEva2V5cy92ZXJpZnkiEi92MS9rZXlzLnZlcmlmeUtleWIGcHJvdG8z", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_field_mask, file_google_protobuf_struct, file_keyward_v1_options, file_keyward_v1_permissions]);
 
 /**
  * @generated from message keyward.v1.Refill
@@ -324,6 +326,14 @@ export type CreateKeyRequest = Message<"keyward.v1.CreateKeyRequest"> & {
    * @generated from field: optional string environment = 14;
    */
   environment?: string | undefined;
+
+  /**
+   * Unset or true: referenced roles and permissions that do not exist are created (v2; needs rbac.*.create_role /
+   * create_permission). false: they must exist, else 412 (v1, as Unkey v1).
+   *
+   * @generated from field: optional bool create_missing = 15;
+   */
+  createMissing?: boolean | undefined;
 };
 
 /**
@@ -537,6 +547,13 @@ export type UpdateKeyRequest = Message<"keyward.v1.UpdateKeyRequest"> & {
    * @generated from field: google.protobuf.FieldMask update_mask = 12;
    */
   updateMask?: FieldMask | undefined;
+
+  /**
+   * As on CreateKeyRequest: unset or true creates missing roles and permissions; false (v1) answers 412 for them.
+   *
+   * @generated from field: optional bool create_missing = 13;
+   */
+  createMissing?: boolean | undefined;
 };
 
 /**
@@ -1073,6 +1090,296 @@ export const VerifyKeyV1ResponseSchema: GenMessage<VerifyKeyV1Response> = /*@__P
   messageDesc(file_keyward_v1_keys, 28);
 
 /**
+ * @generated from message keyward.v1.AddPermissionsRequest
+ */
+export type AddPermissionsRequest = Message<"keyward.v1.AddPermissionsRequest"> & {
+  /**
+   * @generated from field: string key_id = 1;
+   */
+  keyId: string;
+
+  /**
+   * Ids or names (slugs for permissions).
+   *
+   * @generated from field: repeated string permissions = 2;
+   */
+  permissions: string[];
+
+  /**
+   * Unset or true: a missing role or permission is created (v2; needs rbac.*.create_role / create_permission).
+   * false: a missing one is 404 (v1 entries without create:true).
+   *
+   * @generated from field: optional bool create_missing = 3;
+   */
+  createMissing?: boolean | undefined;
+};
+
+/**
+ * Describes the message keyward.v1.AddPermissionsRequest.
+ * Use `create(AddPermissionsRequestSchema)` to create a new message.
+ */
+export const AddPermissionsRequestSchema: GenMessage<AddPermissionsRequest> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 29);
+
+/**
+ * The key's permissions after the change (direct ones only, not those of its roles).
+ *
+ * @generated from message keyward.v1.AddPermissionsResponse
+ */
+export type AddPermissionsResponse = Message<"keyward.v1.AddPermissionsResponse"> & {
+  /**
+   * @generated from field: repeated keyward.v1.Permission data = 1;
+   */
+  data: Permission[];
+};
+
+/**
+ * Describes the message keyward.v1.AddPermissionsResponse.
+ * Use `create(AddPermissionsResponseSchema)` to create a new message.
+ */
+export const AddPermissionsResponseSchema: GenMessage<AddPermissionsResponse> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 30);
+
+/**
+ * @generated from message keyward.v1.RemovePermissionsRequest
+ */
+export type RemovePermissionsRequest = Message<"keyward.v1.RemovePermissionsRequest"> & {
+  /**
+   * @generated from field: string key_id = 1;
+   */
+  keyId: string;
+
+  /**
+   * Ids or names (slugs for permissions).
+   *
+   * @generated from field: repeated string permissions = 2;
+   */
+  permissions: string[];
+};
+
+/**
+ * Describes the message keyward.v1.RemovePermissionsRequest.
+ * Use `create(RemovePermissionsRequestSchema)` to create a new message.
+ */
+export const RemovePermissionsRequestSchema: GenMessage<RemovePermissionsRequest> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 31);
+
+/**
+ * The key's permissions after the change (direct ones only, not those of its roles).
+ *
+ * @generated from message keyward.v1.RemovePermissionsResponse
+ */
+export type RemovePermissionsResponse = Message<"keyward.v1.RemovePermissionsResponse"> & {
+  /**
+   * @generated from field: repeated keyward.v1.Permission data = 1;
+   */
+  data: Permission[];
+};
+
+/**
+ * Describes the message keyward.v1.RemovePermissionsResponse.
+ * Use `create(RemovePermissionsResponseSchema)` to create a new message.
+ */
+export const RemovePermissionsResponseSchema: GenMessage<RemovePermissionsResponse> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 32);
+
+/**
+ * @generated from message keyward.v1.SetPermissionsRequest
+ */
+export type SetPermissionsRequest = Message<"keyward.v1.SetPermissionsRequest"> & {
+  /**
+   * @generated from field: string key_id = 1;
+   */
+  keyId: string;
+
+  /**
+   * Ids or names (slugs for permissions).
+   *
+   * @generated from field: repeated string permissions = 2;
+   */
+  permissions: string[];
+
+  /**
+   * Unset or true: a missing role or permission is created (v2; needs rbac.*.create_role / create_permission).
+   * false: a missing one is 404 (v1 entries without create:true).
+   *
+   * @generated from field: optional bool create_missing = 3;
+   */
+  createMissing?: boolean | undefined;
+};
+
+/**
+ * Describes the message keyward.v1.SetPermissionsRequest.
+ * Use `create(SetPermissionsRequestSchema)` to create a new message.
+ */
+export const SetPermissionsRequestSchema: GenMessage<SetPermissionsRequest> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 33);
+
+/**
+ * The key's permissions after the change (direct ones only, not those of its roles).
+ *
+ * @generated from message keyward.v1.SetPermissionsResponse
+ */
+export type SetPermissionsResponse = Message<"keyward.v1.SetPermissionsResponse"> & {
+  /**
+   * @generated from field: repeated keyward.v1.Permission data = 1;
+   */
+  data: Permission[];
+};
+
+/**
+ * Describes the message keyward.v1.SetPermissionsResponse.
+ * Use `create(SetPermissionsResponseSchema)` to create a new message.
+ */
+export const SetPermissionsResponseSchema: GenMessage<SetPermissionsResponse> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 34);
+
+/**
+ * @generated from message keyward.v1.AddRolesRequest
+ */
+export type AddRolesRequest = Message<"keyward.v1.AddRolesRequest"> & {
+  /**
+   * @generated from field: string key_id = 1;
+   */
+  keyId: string;
+
+  /**
+   * Ids or names (slugs for permissions).
+   *
+   * @generated from field: repeated string roles = 2;
+   */
+  roles: string[];
+
+  /**
+   * Unset or true: a missing role or permission is created (v2; needs rbac.*.create_role / create_permission).
+   * false: a missing one is 404 (v1 entries without create:true).
+   *
+   * @generated from field: optional bool create_missing = 3;
+   */
+  createMissing?: boolean | undefined;
+};
+
+/**
+ * Describes the message keyward.v1.AddRolesRequest.
+ * Use `create(AddRolesRequestSchema)` to create a new message.
+ */
+export const AddRolesRequestSchema: GenMessage<AddRolesRequest> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 35);
+
+/**
+ * The key's roles after the change (without their permissions).
+ *
+ * @generated from message keyward.v1.AddRolesResponse
+ */
+export type AddRolesResponse = Message<"keyward.v1.AddRolesResponse"> & {
+  /**
+   * @generated from field: repeated keyward.v1.Role data = 1;
+   */
+  data: Role[];
+};
+
+/**
+ * Describes the message keyward.v1.AddRolesResponse.
+ * Use `create(AddRolesResponseSchema)` to create a new message.
+ */
+export const AddRolesResponseSchema: GenMessage<AddRolesResponse> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 36);
+
+/**
+ * @generated from message keyward.v1.RemoveRolesRequest
+ */
+export type RemoveRolesRequest = Message<"keyward.v1.RemoveRolesRequest"> & {
+  /**
+   * @generated from field: string key_id = 1;
+   */
+  keyId: string;
+
+  /**
+   * Ids or names (slugs for permissions).
+   *
+   * @generated from field: repeated string roles = 2;
+   */
+  roles: string[];
+};
+
+/**
+ * Describes the message keyward.v1.RemoveRolesRequest.
+ * Use `create(RemoveRolesRequestSchema)` to create a new message.
+ */
+export const RemoveRolesRequestSchema: GenMessage<RemoveRolesRequest> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 37);
+
+/**
+ * The key's roles after the change (without their permissions).
+ *
+ * @generated from message keyward.v1.RemoveRolesResponse
+ */
+export type RemoveRolesResponse = Message<"keyward.v1.RemoveRolesResponse"> & {
+  /**
+   * @generated from field: repeated keyward.v1.Role data = 1;
+   */
+  data: Role[];
+};
+
+/**
+ * Describes the message keyward.v1.RemoveRolesResponse.
+ * Use `create(RemoveRolesResponseSchema)` to create a new message.
+ */
+export const RemoveRolesResponseSchema: GenMessage<RemoveRolesResponse> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 38);
+
+/**
+ * @generated from message keyward.v1.SetRolesRequest
+ */
+export type SetRolesRequest = Message<"keyward.v1.SetRolesRequest"> & {
+  /**
+   * @generated from field: string key_id = 1;
+   */
+  keyId: string;
+
+  /**
+   * Ids or names (slugs for permissions).
+   *
+   * @generated from field: repeated string roles = 2;
+   */
+  roles: string[];
+
+  /**
+   * Unset or true: a missing role or permission is created (v2; needs rbac.*.create_role / create_permission).
+   * false: a missing one is 404 (v1 entries without create:true).
+   *
+   * @generated from field: optional bool create_missing = 3;
+   */
+  createMissing?: boolean | undefined;
+};
+
+/**
+ * Describes the message keyward.v1.SetRolesRequest.
+ * Use `create(SetRolesRequestSchema)` to create a new message.
+ */
+export const SetRolesRequestSchema: GenMessage<SetRolesRequest> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 39);
+
+/**
+ * The key's roles after the change (without their permissions).
+ *
+ * @generated from message keyward.v1.SetRolesResponse
+ */
+export type SetRolesResponse = Message<"keyward.v1.SetRolesResponse"> & {
+  /**
+   * @generated from field: repeated keyward.v1.Role data = 1;
+   */
+  data: Role[];
+};
+
+/**
+ * Describes the message keyward.v1.SetRolesResponse.
+ * Use `create(SetRolesResponseSchema)` to create a new message.
+ */
+export const SetRolesResponseSchema: GenMessage<SetRolesResponse> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 40);
+
+/**
  * KeysService manages keys and verifies them.
  *
  * @generated from service keyward.v1.KeysService
@@ -1133,6 +1440,56 @@ export const KeysService: GenService<{
     methodKind: "unary";
     input: typeof RerollKeyRequestSchema;
     output: typeof RerollKeyResponseSchema;
+  },
+  /**
+   * Role and permission assignments (src/services/keys/key-rbac.ts): they need the rbac action, not an api one.
+   *
+   * @generated from rpc keyward.v1.KeysService.AddPermissions
+   */
+  addPermissions: {
+    methodKind: "unary";
+    input: typeof AddPermissionsRequestSchema;
+    output: typeof AddPermissionsResponseSchema;
+  },
+  /**
+   * @generated from rpc keyward.v1.KeysService.RemovePermissions
+   */
+  removePermissions: {
+    methodKind: "unary";
+    input: typeof RemovePermissionsRequestSchema;
+    output: typeof RemovePermissionsResponseSchema;
+  },
+  /**
+   * @generated from rpc keyward.v1.KeysService.SetPermissions
+   */
+  setPermissions: {
+    methodKind: "unary";
+    input: typeof SetPermissionsRequestSchema;
+    output: typeof SetPermissionsResponseSchema;
+  },
+  /**
+   * @generated from rpc keyward.v1.KeysService.AddRoles
+   */
+  addRoles: {
+    methodKind: "unary";
+    input: typeof AddRolesRequestSchema;
+    output: typeof AddRolesResponseSchema;
+  },
+  /**
+   * @generated from rpc keyward.v1.KeysService.RemoveRoles
+   */
+  removeRoles: {
+    methodKind: "unary";
+    input: typeof RemoveRolesRequestSchema;
+    output: typeof RemoveRolesResponseSchema;
+  },
+  /**
+   * @generated from rpc keyward.v1.KeysService.SetRoles
+   */
+  setRoles: {
+    methodKind: "unary";
+    input: typeof SetRolesRequestSchema;
+    output: typeof SetRolesResponseSchema;
   },
   /**
    * v2 verification: needs a root key with api.*.verify_key or api.<apiId>.verify_key.

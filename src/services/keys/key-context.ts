@@ -4,6 +4,7 @@ import type { RandomBytes } from "../../domain/ids.js";
 import { latestRefillBoundary } from "../../domain/refill-calendar.js";
 import { counterTag } from "../../domain/verification.js";
 import { decryptKey } from "../../domain/key-encryption.js";
+import { effectivePermissions } from "../../domain/effective-permissions.js";
 import type { CounterStore, DocumentStore, KeyRecord, VerificationEventStore } from "../../store/ports.js";
 import { authorize, type Principal } from "../context.js";
 import type { KeyCache } from "../key-cache.js";
@@ -58,5 +59,11 @@ export async function viewKey(deps: KeysDeps, key: KeyRecord, options: { decrypt
   const plaintext = options.decrypt && key.encrypted && deps.encryptionKey
     ? decryptKey(deps.encryptionKey, key.encrypted, key.id)
     : undefined;
-  return keyView(key, { identity, remaining: await balanceOf(deps, key), plaintext });
+  return keyView(key, { identity, remaining: await balanceOf(deps, key), plaintext, permissions: await effectivePermissionsOf(deps, key) });
+}
+
+/** The key's direct permissions ∪ those of its roles (what verification checks and reads report). */
+export async function effectivePermissionsOf(deps: Pick<KeysDeps, "documents">, key: KeyRecord): Promise<string[]> {
+  if (key.roles.length === 0) return key.permissions;
+  return effectivePermissions(key, await deps.documents.roles.findByNames(key.workspaceId, key.roles));
 }

@@ -20,7 +20,7 @@ export function identityView(identity: IdentityRecord): MessageInitShape<typeof 
 }
 
 /** A key record as management calls return it; the secret appears only as `plaintext` when decrypted. */
-export function keyView(key: KeyRecord, extra: { identity?: IdentityRecord; remaining?: number; plaintext?: string; lastRefillAt?: number }): KeyInit {
+export function keyView(key: KeyRecord, extra: { identity?: IdentityRecord; remaining?: number; plaintext?: string; lastRefillAt?: number; permissions?: string[] }): KeyInit {
   const refill = key.credits?.refill;
   return {
     keyId: key.id,
@@ -40,7 +40,7 @@ export function keyView(key: KeyRecord, extra: { identity?: IdentityRecord; rema
     },
     ratelimits: key.ratelimits.map(ratelimitView),
     identity: extra.identity && identityView(extra.identity),
-    permissions: key.permissions,
+    permissions: extra.permissions ?? key.permissions,
     roles: key.roles,
     environment: key.environment,
   };

@@ -10,6 +10,8 @@ import { identityFor, moveCredits } from "./identities.js";
 import { checkedMeta, creditsConfig, ratelimitRecords } from "./key-input.js";
 import { balanceOf, loadKeyFor, refillAt, viewKey, withCounters, type KeysDeps } from "./key-context.js";
 import { createVerifier } from "./verify-key.js";
+import { createKeyRbacHandlers } from "./key-rbac.js";
+import { assignedRbac } from "./key-rbac-input.js";
 
 /** keys.*: the key lifecycle and verification. */
 export function createKeysService(deps: KeysDeps): ServiceHandlers<typeof KeysService> {
@@ -44,6 +46,7 @@ export function createKeysService(deps: KeysDeps): ServiceHandlers<typeof KeysSe
       const credits = creditsConfig(request.credits);
       const meta = checkedMeta(request.meta);
       const ratelimits = ratelimitRecords(request.ratelimits, { now, randomBytes: deps.randomBytes });
+      const rbac = await assignedRbac(deps, principal, { permissions: request.permissions, roles: request.roles, createMissing: request.createMissing });
       const identity = request.externalId ? await identityFor(deps, principal.workspaceId, request.externalId) : undefined;
       const { record, key } = await mint(principal, {
         workspaceId: principal.workspaceId,
@@ -57,8 +60,8 @@ export function createKeysService(deps: KeysDeps): ServiceHandlers<typeof KeysSe
         identityId: identity?.id,
         credits: credits.config,
         ratelimits,
-        permissions: [...new Set(request.permissions)],
-        roles: [...new Set(request.roles)],
+        permissions: rbac.permissions ?? [],
+        roles: rbac.roles ?? [],
       }, { prefix: request.prefix, byteLength: request.byteLength ?? 16, recoverable: request.recoverable ?? false });
       dropUndefined(record);
       if (credits.remaining !== undefined) {
@@ -158,6 +161,8 @@ export function createKeysService(deps: KeysDeps): ServiceHandlers<typeof KeysSe
       return { keyId: record.id, key };
     },
 
+    ...createKeyRbacHandlers(deps),
+
     verifyKey: (request, context) => verifier.verifyV2(request, context),
     verifyKeyV1: (request, context) => verifier.verifyV1(request, context),
   };
@@ -181,16 +186,22 @@ export function createKeysService(deps: KeysDeps): ServiceHandlers<typeof KeysSe
         case "enabled": if (request.enabled !== undefined) next.enabled = request.enabled; break;
         case "environment": next.environment = request.environment; break;
         case "ratelimits": next.ratelimits = ratelimitRecords(request.ratelimits, { now, randomBytes: deps.randomBytes }); break;
-        case "permissions": next.permissions = [...new Set(request.permissions)]; break;
-        case "roles": next.roles = [...new Set(request.roles)]; break;
+        case "permissions": case "roles": break; // below, resolved (and created) once every other input is valid
         case "external_id": break; // below, once every input is known to be valid
-        case "key_id": break; // names the key, changes nothing
+        case "key_id": case "create_missing": break; // name the key / say how to assign, change nothing themselves
         case "credits": case "credits.remaining": case "credits.refill": break; // below, once
         default: throw invalid(`Cannot update ${path}.`, [{ location: "updateMask", message: `unknown field ${path}` }]);
       }
     }
     // Checks first, writes after: a refused update must not move credits or leave an identity behind.
     const writeCredits = planCreditsUpdate(next, request, paths);
+    const rbac = await assignedRbac(deps, principal, {
+      permissions: paths.has("permissions") ? request.permissions : undefined,
+      roles: paths.has("roles") ? request.roles : undefined,
+      createMissing: request.createMissing,
+    });
+    if (rbac.permissions) next.permissions = rbac.permissions;
+    if (rbac.roles) next.roles = rbac.roles;
     if (paths.has("external_id")) {
       const identity = request.externalId ? await identityFor(deps, principal.workspaceId, request.externalId) : undefined;
       await moveCredits(deps, key, identity?.id);

@@ -15,7 +15,7 @@ import {
 import type { ConsumeResult, LimitResult } from "../../store/ports.js";
 import type { CallContext, Principal } from "../context.js";
 import type { VerifiableKey } from "../key-cache.js";
-import { balanceOf, refillAt, withCounters, type KeysDeps } from "./key-context.js";
+import { balanceOf, effectivePermissionsOf, refillAt, withCounters, type KeysDeps } from "./key-context.js";
 import { identityView } from "./key-view.js";
 
 interface VerifyInput {
@@ -52,7 +52,8 @@ export function createVerifier(deps: KeysDeps) {
     const key = await documents.keys.findByHash(hash);
     const api = key && (await documents.apis.get(key.workspaceId, key.apiId));
     const identity = key?.identityId ? await documents.identities.get(key.workspaceId, key.identityId) : undefined;
-    const found = key && api ? { key, api, identity } : undefined;
+    const permissions = key && api ? await effectivePermissionsOf(deps, key) : [];
+    const found = key && api ? { key, api, identity, permissions } : undefined;
     cache.set(hash, found ?? null, readAt);
     return found;
   }
@@ -66,7 +67,7 @@ export function createVerifier(deps: KeysDeps) {
     if (!found || !visible) return { code: "NOT_FOUND", limits: [] };
 
     const { key, api, identity } = found;
-    const granted = new Set(key.permissions);
+    const granted = new Set(found.permissions);
     const failed = checkBeforeCounters({
       key, now, expectedApiId: input.expectedApiId, ipWhitelist: api.ipWhitelist,
       permissionsSatisfied: input.query ? evaluatePermissionQuery(input.query, granted) : true,
@@ -138,7 +139,7 @@ export function createVerifier(deps: KeysDeps) {
         expires: key.expires === undefined ? undefined : BigInt(key.expires),
         credits: outcome.remaining === undefined ? undefined : BigInt(outcome.remaining),
         enabled: key.enabled,
-        permissions: key.permissions,
+        permissions: found.permissions,
         roles: key.roles,
         identity: identity && identityView(identity),
         ratelimits: outcome.limits.map(({ applied, result }) => ({
@@ -186,7 +187,7 @@ export function createVerifier(deps: KeysDeps) {
         remaining: outcome.remaining === undefined ? undefined : BigInt(outcome.remaining),
         code: outcome.code,
         enabled: key.enabled,
-        permissions: key.permissions,
+        permissions: outcome.found.permissions,
         roles: key.roles,
         environment: key.environment,
         identity: identity && { id: identity.id, externalId: identity.externalId, meta: (identity.meta ?? {}) as never },

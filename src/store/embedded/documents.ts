@@ -4,6 +4,7 @@ import { openJournal, type CollectionSpec, type Journal } from "./journal.js";
 import { keysCollection, keyStoreOver } from "./keys.js";
 import { liveOf, markDeletedIn } from "./owned.js";
 import { ratelimitNamespacesCollection, ratelimitNamespaceStoreOver, ratelimitOverridesCollection, ratelimitOverrideStoreOver } from "./ratelimits.js";
+import { permissionsCollection, permissionStoreOver, rolesCollection, roleStoreOver } from "./rbac.js";
 
 /**
  * Collections of the embedded store and their derived indexes. Indexes are rebuilt from the documents at every
@@ -17,6 +18,8 @@ export const embeddedCollections: Record<string, CollectionSpec> = {
   identities: identitiesCollection,
   ratelimit_namespaces: ratelimitNamespacesCollection,
   ratelimit_overrides: ratelimitOverridesCollection,
+  permissions: permissionsCollection,
+  roles: rolesCollection,
 };
 
 /**
@@ -59,6 +62,8 @@ export function documentStoreOver(journal: Journal): DocumentStore {
     identities: identityStoreOver(journal),
     ratelimitNamespaces: ratelimitNamespaceStoreOver(journal),
     ratelimitOverrides: ratelimitOverrideStoreOver(journal),
+    permissions: permissionStoreOver(journal),
+    roles: roleStoreOver(journal),
     createWorkspace: (workspace, firstRootKey) =>
       journal.commit([
         { op: "insert", collection: "workspaces", doc: workspace },

@@ -4,12 +4,14 @@
  */
 import { MongoClient, type Db } from "mongodb";
 import type { ApiRecord, DocumentStore, IdentityRecord, KeyRecord, RootKeyRecord, WorkspaceRecord } from "../ports.js";
+import type { PermissionRecord, RoleRecord } from "../ports.js";
 import { clientOptionsFor, databaseNameFor, redactUrl, supportsTransactions } from "./connection.js";
 import { isNamespaceExistsError } from "./errors.js";
 import { anyDocumentQuery, byHashFilter, byIdFilter, fromDocument, pageQuery, toDocument, type StoredDocument } from "./filters.js";
 import { mongoIdentityStore } from "./identities.js";
 import { collectionNames, documentIndexes } from "./indexes.js";
 import { mongoKeyStore } from "./keys.js";
+import { mongoPermissionStore, mongoRoleStore } from "./rbac.js";
 import { scoped, write } from "./scoped.js";
 import { mongoRatelimitNamespaceStore, mongoRatelimitOverrideStore } from "./ratelimits.js";
 
@@ -126,6 +128,12 @@ function storeOver(client: MongoClient, db: Db, transactional: boolean): Documen
     identities: mongoIdentityStore(db.collection<StoredDocument<IdentityRecord>>(collectionNames.identities)),
     ratelimitNamespaces: mongoRatelimitNamespaceStore(db.collection(collectionNames.ratelimitNamespaces)),
     ratelimitOverrides: mongoRatelimitOverrideStore(db.collection(collectionNames.ratelimitOverrides)),
+    permissions: mongoPermissionStore(
+      db.collection<StoredDocument<PermissionRecord>>(collectionNames.permissions),
+      db.collection<StoredDocument<RoleRecord>>(collectionNames.roles),
+      db.collection<StoredDocument<KeyRecord>>(collectionNames.keys),
+    ),
+    roles: mongoRoleStore(db.collection<StoredDocument<RoleRecord>>(collectionNames.roles), db.collection<StoredDocument<KeyRecord>>(collectionNames.keys)),
     createWorkspace: transactional ? createWorkspaceInTransaction : createWorkspaceCompensating,
     async ping() {
       await db.command({ ping: 1 });

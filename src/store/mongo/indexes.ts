@@ -9,6 +9,8 @@ export const collectionNames = {
   identities: "identities",
   ratelimitNamespaces: "ratelimit_namespaces",
   ratelimitOverrides: "ratelimit_overrides",
+  permissions: "permissions",
+  roles: "roles",
 } as const;
 
 export interface CollectionIndexes {
@@ -78,6 +80,24 @@ export function documentIndexes(): CollectionIndexes[] {
         { name: "workspace_namespace_id", key: { workspaceId: 1, namespaceId: 1, _id: 1 } },
         // The pattern half of a limit call's candidates.
         { name: "workspace_namespace_patterns", key: { workspaceId: 1, namespaceId: 1 }, partialFilterExpression: { pattern: true } },
+      ],
+    },
+    {
+      collection: collectionNames.permissions,
+      indexes: [
+        // Keys and roles carry slugs; names are unique too. Permissions are deleted for good, so no partial filter.
+        { name: "workspace_slug", key: { workspaceId: 1, slug: 1 }, unique: true },
+        { name: "workspace_name", key: { workspaceId: 1, name: 1 }, unique: true },
+        { name: "workspace_id", key: { workspaceId: 1, _id: 1 } },
+      ],
+    },
+    {
+      collection: collectionNames.roles,
+      indexes: [
+        { name: "workspace_name", key: { workspaceId: 1, name: 1 }, unique: true },
+        { name: "workspace_id", key: { workspaceId: 1, _id: 1 } },
+        // Deleting a permission pulls its slug from the roles holding it.
+        { name: "workspace_permissions", key: { workspaceId: 1, permissions: 1 } },
       ],
     },
   ];

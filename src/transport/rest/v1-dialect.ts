@@ -1,5 +1,6 @@
 import { invalid } from "../../domain/errors.js";
 import { ratelimitV1Mappings, ratelimitV2Mappings } from "./ratelimit-dialect.js";
+import { v1RbacMappings } from "./v1-rbac-dialect.js";
 
 /**
  * v1 is a thin dialect over the same RPCs: per route, how v1 names and shapes map onto the proto JSON and back.
@@ -54,6 +55,8 @@ function v1KeyFields(input: unknown, options: { update: boolean }): unknown {
   const names = (list: unknown) => (Array.isArray(list) ? list.map((item) => (isObject(item) ? item.name ?? item.id : item)) : list);
   if (roles !== undefined) out.roles = names(roles);
   if (permissions !== undefined) out.permissions = names(permissions);
+  // Unkey v1 refuses roles and permissions that do not exist (v2 creates them).
+  if (roles !== undefined || permissions !== undefined) out.createMissing = false;
   return out;
 }
 
@@ -143,6 +146,7 @@ export const v1Mappings: Record<string, DialectMapping> = {
       return rest;
     },
   },
+  ...v1RbacMappings,
   "/v1/keys/verify": {
     response: (json) => {
       const out = withoutKeyDataWhenNotFound(json);
@@ -161,6 +165,13 @@ export const v1Mappings: Record<string, DialectMapping> = {
 /** v2 routes whose JSON needs more than the envelope. */
 export const v2Mappings: Record<string, DialectMapping> = {
   ...ratelimitV2Mappings,
+  // The proto lets v1 derive the slug from the name; v2 asks for it.
+  "/v2/permissions.createPermission": {
+    request: (input) => {
+      if (isObject(input) && input.slug === undefined) throw invalid("slug is required.", [{ location: "slug", message: "required" }]);
+      return input;
+    },
+  },
   "/v2/keys.verifyKey": { response: withoutKeyDataWhenNotFound },
   // v2 KeyCreditsData requires `remaining`; null says unlimited (the proto leaves it unset).
   "/v2/keys.updateCredits": { response: (credits) => ({ remaining: credits.remaining ?? null, ...compact({ refill: credits.refill }) }) },

@@ -57,6 +57,8 @@ describe("keys.createKey", () => {
 
   it("stores name, meta, expires, enabled, environment, permissions and roles as given, and getKey returns them", async () => {
     const apiId = await harness.seed.api({ name: "fields" });
+    // v1 (as Unkey v1) assigns only existing roles and permissions; v2 would create them.
+    await harness.rest.v2("permissions.createRole", { name: "admin", permissions: ["docs.read", "docs.write"] }, harness.keyward.rootKey);
     const expires = harness.clock.now() + 86_400_000;
     const input = {
       apiId, name: "checkout service", meta: { plan: "pro", seats: 3, nested: { a: [1, 2] } }, expires, enabled: false,

@@ -37,6 +37,9 @@ describe("keys.createKey", () => {
     { what: "a negative expires", input: { apiId: API, expires: -1 }, locations: ["body.expires"], detail: "expires" },
     { what: "an environment of 256 characters", input: { apiId: API, environment: "e".repeat(256) }, locations: ["body.environment"] },
     { what: "an empty role name", input: { apiId: API, roles: [""] }, locations: ["body.roles[0]"], detail: "roles" },
+    { what: "a role name with a leading space", input: { apiId: API, roles: [" admin"] }, locations: ["body.roles[0]"], detail: "roles" },
+    { what: "a permission with a space", input: { apiId: API, permissions: ["docs read"] }, locations: ["body.permissions[0]"], detail: "permissions" },
+    { what: "a permission with a parenthesis", input: { apiId: API, permissions: ["docs(read)"] }, locations: ["body.permissions[0]"], detail: "permissions" },
     { what: "a permission of 101 characters", input: { apiId: API, permissions: ["p".repeat(101)] }, locations: ["body.permissions[0]"] },
     {
       what: "a rate limit duration of 999 ms", input: { apiId: API, ratelimits: [limit({ duration: 999 })] },

@@ -23,6 +23,8 @@ describe("keys.updateKey", () => {
     { what: "an externalId with a space", input: { keyId: KEY, externalId: "a b" }, locations: ["body.externalId"], detail: "pattern" },
     { what: "expires after 4102444800000", input: { keyId: KEY, expires: 4102444800001 }, locations: ["body.expires"], detail: "expires" },
     { what: "an empty environment", input: { keyId: KEY, environment: "" }, locations: ["body.environment"], detail: "environment" },
+    { what: "a role name with a quote", input: { keyId: KEY, roles: ["ad'min"] }, locations: ["body.roles[0]"], detail: "roles" },
+    { what: "a permission with a space", input: { keyId: KEY, permissions: ["docs read"] }, locations: ["body.permissions[0]"], detail: "permissions" },
     {
       what: "a rate limit duration of 999 ms", input: { keyId: KEY, ratelimits: [limit({ duration: 999 })] },
       locations: ["body.ratelimits[0].duration"], detail: "duration",

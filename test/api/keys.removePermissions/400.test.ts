@@ -1,0 +1,23 @@
+import { describe } from "vitest";
+import { badInputCases, badRpcCases, NOT_AN_OBJECT } from "../../support/bad-input.js";
+import { useKeyward } from "../../support/use-keyward.js";
+
+describe("keys.removePermissions", () => {
+  const harness = useKeyward();
+  badInputCases(harness, "keys.removePermissions", [
+    ...NOT_AN_OBJECT,
+    { what: "a missing keyId", input: { permissions: ["x"] }, locations: ["body.keyId"], detail: "keyId", vias: ["v2"] },
+    { what: "a keyId with a dash", input: { keyId: "key-1", permissions: ["x"] }, locations: ["body.keyId"], detail: "keyId", vias: ["v2"] },
+    { what: "a permission that breaks the name rules", input: { keyId: "key_1111", permissions: ["a b"] }, locations: ["body.permissions[0]"], detail: "permissions", vias: ["v2"] },
+    { what: "a string for the permissions", input: { keyId: "key_1111", permissions: "x" }, locations: ["body.permissions"], detail: "permissions", vias: ["v2"] },
+    { what: "an unknown field", input: { keyId: "key_1111", permissions: ["x"], apiId: "api_1" }, locations: ["body.apiId"], detail: "body.apiId", vias: ["v2"] },
+    { what: "a v1 entry with neither id nor slug", input: { keyId: "key_1111", permissions: [{}] }, detail: "permissions[0]", vias: ["v1"] },
+    { what: "a v1 entry that breaks the name rules", input: { keyId: "key_1111", permissions: [{ slug: "a b" }] }, detail: "permissions", vias: ["v1"] },
+    { what: "no permissions at all", input: { keyId: "key_1111", permissions: [] }, locations: ["body.permissions"], detail: "permissions", vias: ["v2"] },
+    { what: "a v1 empty list", input: { keyId: "key_1111", permissions: [] }, detail: "permissions", vias: ["v1"] },
+  ]);
+  badRpcCases(harness, "keys.removePermissions", [
+    { what: "a missing keyId", input: { permissions: ["x"] }, field: "keyId" },
+    { what: "a permission that breaks the name rules", input: { keyId: "key_1111", permissions: ["a b"] }, field: "permissions" },
+  ]);
+});

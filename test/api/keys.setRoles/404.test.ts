@@ -1,0 +1,8 @@
+import { describe } from "vitest";
+import { keyAssignmentNotFoundCases } from "../../support/key-assignment-cases.js";
+import { useKeyward } from "../../support/use-keyward.js";
+
+describe("keys.setRoles", () => {
+  const harness = useKeyward();
+  keyAssignmentNotFoundCases(harness, "keys.setRoles");
+});

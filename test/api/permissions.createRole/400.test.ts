@@ -1,0 +1,21 @@
+import { describe } from "vitest";
+import { badInputCases, badRpcCases, NOT_AN_OBJECT } from "../../support/bad-input.js";
+import { useKeyward } from "../../support/use-keyward.js";
+
+describe("permissions.createRole", () => {
+  const harness = useKeyward();
+  badInputCases(harness, "permissions.createRole", [
+    ...NOT_AN_OBJECT,
+    { what: "a missing name", input: {}, locations: ["body.name"], detail: "name" },
+    { what: "a name with a leading space", input: { name: " admin" }, locations: ["body.name"], detail: "name" },
+    { what: "a name with a quote", input: { name: "ad'min" }, locations: ["body.name"], detail: "name" },
+    { what: "a name of 101 characters", input: { name: "r".repeat(101) }, locations: ["body.name"], detail: "name" },
+    { what: "a permission that cannot be a slug", input: { name: "ok", permissions: ["a b"] }, locations: ["body.permissions[0]"], detail: "permissions", vias: ["v2"] },
+    { what: "a string for the permissions", input: { name: "ok", permissions: "p1" }, locations: ["body.permissions"], detail: "permissions", vias: ["v2"] },
+    { what: "an unknown field", input: { name: "ok", slug: "x" }, locations: ["body.slug"], detail: "body.slug", vias: ["v2"] },
+  ]);
+  badRpcCases(harness, "permissions.createRole", [
+    { what: "an empty name", input: { name: "" }, field: "name" },
+    { what: "a bad permission slug", input: { name: "ok", permissions: ["a b"] }, field: "permissions" },
+  ]);
+});

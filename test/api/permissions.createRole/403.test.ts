@@ -1,0 +1,12 @@
+import { describe } from "vitest";
+import { forbiddenMatrix } from "../../support/forbidden-matrix.js";
+import { uniqueName } from "../../support/rbac.js";
+import { useKeyward } from "../../support/use-keyward.js";
+
+describe("permissions.createRole", () => {
+  const harness = useKeyward();
+  forbiddenMatrix(harness, "permissions.createRole", {
+    validInput: async () => ({ name: uniqueName("role") }),
+    badInputs: { rest: ["{not json", { name: "" }, { name: " lead" }], rpc: [{ name: "" }] },
+  });
+});

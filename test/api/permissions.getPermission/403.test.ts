@@ -1,0 +1,12 @@
+import { describe } from "vitest";
+import { forbiddenMatrix } from "../../support/forbidden-matrix.js";
+import { seedPermission } from "../../support/rbac.js";
+import { useKeyward } from "../../support/use-keyward.js";
+
+describe("permissions.getPermission", () => {
+  const harness = useKeyward();
+  forbiddenMatrix(harness, "permissions.getPermission", {
+    validInput: async (h) => ({ permission: await seedPermission(h) }),
+    badInputs: { rest: [{ permission: "" }], rpc: [{ permission: "" }] },
+  });
+});
