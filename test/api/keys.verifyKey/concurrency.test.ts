@@ -1,13 +1,12 @@
-import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { manualClock, startKeyward, type RunningKeyward } from "../../support/keyward.js";
+import { startClientWorker } from "../../support/client-worker.js";
 import { startSecondInstance, type SecondInstance } from "../../support/second-instance.js";
 import { countCodes, keyAdmin, type KeyAdmin } from "../../support/verify-key.js";
 
 const MINUTE = 60_000;
 const WORKER = fileURLToPath(new URL("./fixtures/verify-worker.ts", import.meta.url));
-const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 
 /** `count` REST v2 verifications of `key` sent at once, spread round-robin over `baseUrls`; every answer must be 200. */
 async function verifyAtOnce(baseUrls: string[], rootKey: string, key: string, count: number): Promise<Record<string, number>> {
@@ -21,32 +20,6 @@ async function verifyAtOnce(baseUrls: string[], rootKey: string, key: string, co
     return response.status === 200 ? body.data.code : `HTTP_${response.status}`;
   }));
   return countCodes(codes);
-}
-
-/** Spawns a client process (fixtures/verify-worker.ts) and resolves once it has said `ready`. */
-async function startWorker(args: string[]) {
-  // The worker runs on the runtime running this suite: Node needs tsx for TypeScript, Deno runs it as it is.
-  const runtimeArgs = "Deno" in globalThis ? ["run", "-A", WORKER] : ["--import", "tsx", WORKER];
-  const child = spawn(process.execPath, [...runtimeArgs, ...args], { cwd: REPO, stdio: ["pipe", "pipe", "pipe"] });
-  let out = "";
-  let err = "";
-  child.stderr.on("data", (chunk) => void (err += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on("data", (chunk) => {
-      out += chunk;
-      if (out.startsWith("ready\n")) resolve();
-    });
-    child.once("exit", (code) => reject(new Error(`worker exited (${code}) before ready: ${err}`)));
-  });
-  return {
-    go: () => child.stdin.write("go\n"),
-    async result(): Promise<Record<string, number>> {
-      const code = await exited;
-      if (code !== 0) throw new Error(`worker exited with ${code}: ${err}`);
-      return JSON.parse(out.slice("ready\n".length).trim());
-    },
-  };
 }
 
 /** The same exactness cases on one server, whatever counters it runs on. */
@@ -110,7 +83,7 @@ describe("keys.verifyKey concurrency", () => {
     it("3 client processes firing at once at one server: exactly 100 VALID in total", async () => {
       const apiId = await admin.api();
       const { keyId, key } = await admin.key(apiId, { credits: { remaining: 100 } });
-      const workers = await Promise.all([167, 167, 166].map((n) => startWorker([keyward.baseUrl, keyward.rootKey, key, String(n)])));
+      const workers = await Promise.all([167, 167, 166].map((n) => startClientWorker(WORKER, [keyward.baseUrl, keyward.rootKey, key, String(n)])));
       for (const worker of workers) worker.go();
       const results = await Promise.all(workers.map((worker) => worker.result()));
       const total = (code: string) => results.reduce((sum, r) => sum + (r[code] ?? 0), 0);
@@ -131,9 +104,9 @@ describe("keys.verifyKey concurrency", () => {
       const apiId = await admin.api();
       const { key } = await admin.key(apiId, { ratelimits: [{ name: "minute", limit: 100, duration: MINUTE, autoApply: true }] });
       const workers = await Promise.all([
-        startWorker([keyward.baseUrl, keyward.rootKey, key, "100"]),
-        startWorker([second.baseUrl, keyward.rootKey, key, "100"]),
-        startWorker([second.baseUrl, keyward.rootKey, key, "100"]),
+        startClientWorker(WORKER, [keyward.baseUrl, keyward.rootKey, key, "100"]),
+        startClientWorker(WORKER, [second.baseUrl, keyward.rootKey, key, "100"]),
+        startClientWorker(WORKER, [second.baseUrl, keyward.rootKey, key, "100"]),
       ]);
       for (const worker of workers) worker.go();
       const results = await Promise.all(workers.map((worker) => worker.result()));

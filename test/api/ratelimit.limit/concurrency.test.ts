@@ -1,12 +1,11 @@
-import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { manualClock, startKeyward, type RunningKeyward } from "../../support/keyward.js";
+import { startClientWorker } from "../../support/client-worker.js";
 import { startSecondInstance, type SecondInstance } from "../../support/second-instance.js";
 
 const MINUTE = 60_000;
 const WORKER = fileURLToPath(new URL("./fixtures/limit-worker.ts", import.meta.url));
-const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 
 type Counts = Record<string, number>;
 
@@ -39,30 +38,6 @@ async function remaining(keyward: RunningKeyward, body: Record<string, unknown>)
     body: JSON.stringify({ ...body, cost: 0 }),
   });
   return (await response.json()).data.remaining;
-}
-
-async function startWorker(args: string[]) {
-  const runtimeArgs = "Deno" in globalThis ? ["run", "-A", WORKER] : ["--import", "tsx", WORKER];
-  const child = spawn(process.execPath, [...runtimeArgs, ...args], { cwd: REPO, stdio: ["pipe", "pipe", "pipe"] });
-  let out = "";
-  let err = "";
-  child.stderr.on("data", (chunk) => void (err += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on("data", (chunk) => {
-      out += chunk;
-      if (out.startsWith("ready\n")) resolve();
-    });
-    child.once("exit", (code) => reject(new Error(`worker exited (${code}) before ready: ${err}`)));
-  });
-  return {
-    go: () => child.stdin.write("go\n"),
-    async result(): Promise<Counts> {
-      const code = await exited;
-      if (code !== 0) throw new Error(`worker exited with ${code}: ${err}`);
-      return JSON.parse(out.slice("ready\n".length).trim());
-    },
-  };
 }
 
 /** The exactness cases on one server, whatever counters it runs on. */
@@ -105,7 +80,7 @@ describe("ratelimit.limit concurrency", () => {
 
     it("3 client processes firing 100 calls each at one server against limit 100: exactly 100 succeed", async () => {
       const body = JSON.stringify({ namespace: "processes", identifier: "embedded", limit: 100, duration: MINUTE });
-      const workers = await Promise.all([0, 1, 2].map(() => startWorker([keyward.baseUrl, keyward.rootKey, body, "100"])));
+      const workers = await Promise.all([0, 1, 2].map(() => startClientWorker<Counts>(WORKER, [keyward.baseUrl, keyward.rootKey, body, "100"])));
       for (const worker of workers) worker.go();
       const results = await Promise.all(workers.map((worker) => worker.result()));
       const total = (outcome: string) => results.reduce((sum, r) => sum + (r[outcome] ?? 0), 0);
@@ -135,9 +110,9 @@ describe("ratelimit.limit concurrency", () => {
     it("3 client processes over two instances against limit 100: exactly 100 succeed in total", async () => {
       const body = JSON.stringify({ namespace: "processes", identifier: "redis", limit: 100, duration: MINUTE });
       const workers = await Promise.all([
-        startWorker([keyward.baseUrl, keyward.rootKey, body, "100"]),
-        startWorker([second.baseUrl, keyward.rootKey, body, "100"]),
-        startWorker([second.baseUrl, keyward.rootKey, body, "100"]),
+        startClientWorker<Counts>(WORKER, [keyward.baseUrl, keyward.rootKey, body, "100"]),
+        startClientWorker<Counts>(WORKER, [second.baseUrl, keyward.rootKey, body, "100"]),
+        startClientWorker<Counts>(WORKER, [second.baseUrl, keyward.rootKey, body, "100"]),
       ]);
       for (const worker of workers) worker.go();
       const results = await Promise.all(workers.map((worker) => worker.result()));
