@@ -77,6 +77,11 @@ export interface KeyRecord {
   /** AES-256-GCM of the key when it was created recoverable: base64 parts. */
   encrypted?: { iv: string; ciphertext: string; tag: string };
   deletedAt?: number;
+  /**
+   * Bumped by every write of the record (absent = 0, as in records stored before revisions existed): `replace`
+   * compares it, so a read-modify-write cannot silently overwrite a concurrent one.
+   */
+  revision?: number;
 }
 
 export interface IdentityRecord {
@@ -153,7 +158,11 @@ export interface KeyStore {
   findByHash(hash: string): Promise<KeyRecord | undefined>;
   /** A live key of the workspace. */
   get(workspaceId: string, id: string): Promise<KeyRecord | undefined>;
-  /** Replaces a live key's record (same id, workspace, api and hash); false when it is gone. */
+  /**
+   * Compare-and-swap of a live key's record (same id, workspace, api and hash): writes only while the stored
+   * revision still equals `record.revision` (the one the caller read), and stores revision + 1. False when the key
+   * is gone or was changed since it was read; the caller re-reads to tell which (see updateKeyWithRetry).
+   */
   replace(record: KeyRecord): Promise<boolean>;
   /** Soft delete; false when no live key with this id exists in the workspace. */
   markDeleted(workspaceId: string, id: string, at: number): Promise<boolean>;

@@ -72,9 +72,42 @@ export function keyAndIdentityContract(fresh: () => Promise<DocumentStore>): voi
     const { credits: _credits, meta: _meta, ...rest } = original;
     const updated: KeyRecord = { ...rest, name: "new", updatedAt: T + 20, roles: ["reader"] };
     expect(await store.keys.replace(updated)).toBe(true);
-    expect(await store.keys.findByHash("khash_0001")).toEqual(updated);
-    expect(await store.keys.get("ws_a", "key_0001")).toEqual(updated);
-    expect(await store.keys.listByApi("ws_a", "api_0001", { limit: 10 })).toEqual([updated]);
+    const stored = { ...updated, revision: 1 };
+    expect(await store.keys.findByHash("khash_0001")).toEqual(stored);
+    expect(await store.keys.get("ws_a", "key_0001")).toEqual(stored);
+    expect(await store.keys.listByApi("ws_a", "api_0001", { limit: 10 })).toEqual([stored]);
+  });
+
+  it("replace is a compare-and-swap on the revision read: it stores revision + 1, and a stale revision changes nothing", async () => {
+    const store = await fresh();
+    await store.keys.insert(key(1, "ws_a", "api_0001", { name: "v0" }));
+    const read = (await store.keys.get("ws_a", "key_0001"))!;
+    expect(read.revision ?? 0).toBe(0);
+    expect(await store.keys.replace({ ...read, name: "v1" })).toBe(true);
+    const first = (await store.keys.get("ws_a", "key_0001"))!;
+    expect(first).toMatchObject({ name: "v1", revision: 1 });
+
+    // Still at the revision read before the first write: stale.
+    expect(await store.keys.replace({ ...read, name: "stale" })).toBe(false);
+    expect(await store.keys.replace({ ...read, name: "stale", revision: 5 })).toBe(false);
+    expect(await store.keys.get("ws_a", "key_0001")).toEqual(first);
+    expect(await store.keys.findByHash("khash_0001")).toEqual(first);
+
+    expect(await store.keys.replace({ ...first, name: "v2" })).toBe(true);
+    expect(await store.keys.get("ws_a", "key_0001")).toMatchObject({ name: "v2", revision: 2 });
+  });
+
+  it("two replaces from the same read, concurrently: exactly one wins, and its record is stored", async () => {
+    const store = await fresh();
+    await store.keys.insert(key(1, "ws_a", "api_0001", { revision: 3 }));
+    const read = (await store.keys.get("ws_a", "key_0001"))!;
+    const results = await Promise.all([
+      store.keys.replace({ ...read, roles: ["a"] }),
+      store.keys.replace({ ...read, roles: ["b"] }),
+    ]);
+    expect(results.filter(Boolean)).toHaveLength(1);
+    const winner = results[0] ? ["a"] : ["b"];
+    expect(await store.keys.get("ws_a", "key_0001")).toEqual({ ...read, roles: winner, revision: 4 });
   });
 
   it("replace answers false for an unknown or deleted key, or a changed api or hash, and changes nothing", async () => {

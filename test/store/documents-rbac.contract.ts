@@ -90,6 +90,22 @@ export function rbacContract(fresh: () => Promise<DocumentStore>): void {
     expect((await store.roles.findByNames("ws_a", ["admin"]))[0].id).toBe("role_0003");
   });
 
+  it("a delete cascade moves each key's revision, so a key replace that read the list before it cannot write it back", async () => {
+    const store = await fresh();
+    await store.permissions.insert([permission(1, "ws_a", "p1")]);
+    await store.roles.insert(role(1, "ws_a", "admin"));
+    await store.keys.insert(key(1, "ws_a", { permissions: ["p1"], roles: ["admin"] }));
+    const read = (await store.keys.get("ws_a", "key_0001"))!;
+    expect(await store.permissions.delete("ws_a", "perm_0001")).toBe(true);
+    expect(await store.keys.replace({ ...read, name: "stale" })).toBe(false);
+    const afterPermission = (await store.keys.get("ws_a", "key_0001"))!;
+    expect(afterPermission).toMatchObject({ permissions: [], roles: ["admin"], revision: 1 });
+    expect(await store.roles.delete("ws_a", "role_0001")).toBe(true);
+    expect(await store.keys.replace({ ...afterPermission, name: "stale" })).toBe(false);
+    expect(await store.keys.get("ws_a", "key_0001")).toMatchObject({ permissions: [], roles: [], revision: 2 });
+    expect((await store.keys.get("ws_a", "key_0001"))?.name).toBeUndefined();
+  });
+
   it("a list search keeps items whose id, name, slug or description contains the text, ignoring case", async () => {
     const store = await fresh();
     await store.permissions.insert([

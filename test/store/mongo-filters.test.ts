@@ -16,6 +16,7 @@ import {
   fromDocument,
   fromIdentityDocument,
   keyReplaceFilter,
+  keyReplacement,
   keysByApiFilter,
   keysByApiPageQuery,
   keysByIdentityPageQuery,
@@ -192,15 +193,29 @@ describe("mongo key filters", () => {
     expect(liveByHashFilter("aGFzaA==")).toStrictEqual({ hash: "aGFzaA==", deletedAt: { $exists: false } });
   });
 
-  it("keyReplaceFilter matches the live key with the same id, workspace, api and hash", () => {
-    const named: KeyRecord = { ...key, name: "ignored" };
+  it("keyReplaceFilter matches the live key with the same id, workspace, api and hash, at the revision read", () => {
+    const named: KeyRecord = { ...key, name: "ignored", revision: 7 };
     expect(keyReplaceFilter(named)).toStrictEqual({
       _id: "key_1",
       workspaceId: "ws_1",
       apiId: "api_1",
       hash: "aGFzaA==",
       deletedAt: { $exists: false },
+      revision: 7,
     });
+  });
+
+  it("keyReplaceFilter at revision 0 (or none) also matches a document stored without a revision", () => {
+    expect(keyReplaceFilter(key).revision).toStrictEqual({ $in: [0, null] });
+    expect(keyReplaceFilter({ ...key, revision: 0 }).revision).toStrictEqual({ $in: [0, null] });
+  });
+
+  it("keyReplacement stores the next revision, without _id", () => {
+    expect(keyReplacement(key)).toStrictEqual({ ...withoutId(toDocument(key)), revision: 1 });
+    const replacement = keyReplacement({ ...key, revision: 4, name: undefined });
+    expect(replacement).not.toHaveProperty("_id");
+    expect(replacement).not.toHaveProperty("name");
+    expect(replacement.revision).toBe(5);
   });
 
   it("the replacement document has no _id, so the matched document keeps its own", () => {
@@ -338,6 +353,8 @@ describe("mongo indexes", () => {
           { name: "hash", key: { hash: 1 }, unique: true },
           { name: "workspace_api_id", key: { workspaceId: 1, apiId: 1, _id: 1 } },
           { name: "workspace_identity_id", key: { workspaceId: 1, identityId: 1, _id: 1 } },
+          { name: "workspace_permissions", key: { workspaceId: 1, permissions: 1 } },
+          { name: "workspace_roles", key: { workspaceId: 1, roles: 1 } },
         ],
       },
       {
@@ -373,12 +390,14 @@ describe("mongo indexes", () => {
     expect(documentIndexes().map((c) => c.collection)).toEqual(Object.values(collectionNames));
   });
 
-  it("the key order of each compound index is equality fields first, then _id (object key order is the index order)", () => {
+  it("the key order of each compound index is equality fields first, then _id where it pages (object key order is the index order)", () => {
     const keys = documentIndexes().find((c) => c.collection === "keys")!;
     expect(keys.indexes.map((i) => Object.keys(i.key))).toStrictEqual([
       ["hash"],
       ["workspaceId", "apiId", "_id"],
       ["workspaceId", "identityId", "_id"],
+      ["workspaceId", "permissions"],
+      ["workspaceId", "roles"],
     ]);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
-  batchFilter, holdersFilter, PERMISSION_SEARCH_FIELDS, permissionsBySlugsFilter, pullUpdate, rbacByIdFilter, rbacPageQuery, roleReplaceFilter, rolesByNamesFilter,
+  batchFilter, holdersFilter, PERMISSION_SEARCH_FIELDS, keyPullUpdate, permissionsBySlugsFilter, pullUpdate, rbacByIdFilter, rbacPageQuery, roleReplaceFilter, rolesByNamesFilter,
 } from "../../src/store/mongo/rbac-filters.js";
 
 describe("mongo rbac filters", () => {
@@ -29,6 +29,8 @@ describe("mongo rbac filters", () => {
     expect(holdersFilter("permissions", "ws_a", "docs.read")).toStrictEqual({ workspaceId: "ws_a", permissions: "docs.read" });
     expect(holdersFilter("roles", "ws_a", "admin")).toStrictEqual({ workspaceId: "ws_a", roles: "admin" });
     expect(pullUpdate("roles", "admin")).toStrictEqual({ $pull: { roles: "admin" } });
+    // On keys the cascade also bumps the revision, so a key replace that read the list before it fails its check.
+    expect(keyPullUpdate("roles", "admin")).toStrictEqual({ $pull: { roles: "admin" }, $inc: { revision: 1 } });
   });
 
   it("a refused batch is deleted again by its own ids", () => {

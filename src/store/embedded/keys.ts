@@ -22,6 +22,9 @@ export const keysCollection: CollectionSpec = {
 
 const isLive = (key: Readonly<KeyRecord>) => key.deletedAt == null;
 
+/** A record stored before revisions existed is at revision 0. */
+export const revisionOf = (key: Readonly<Pick<KeyRecord, "revision">>) => key.revision ?? 0;
+
 /** KeyStore over a journal holding `keysCollection` under the name "keys". */
 export function keyStoreOver(journal: Journal): KeyStore {
   return {
@@ -31,8 +34,13 @@ export function keyStoreOver(journal: Journal): KeyStore {
       return key && isLive(key) ? key : undefined;
     },
     get: async (workspaceId, id) => liveOf<KeyRecord>(journal, KEYS, workspaceId, id),
-    // The caller may change anything but the key's identity: id, workspace, api and hash must match the stored key.
-    replace: async (record) => replaceLive(journal, KEYS, record, (s) => s.apiId === record.apiId && s.hash === record.hash),
+    // The caller may change anything but the key's identity: id, workspace, api and hash must match the stored key,
+    // and so must the revision it read (the check and the commit run in one synchronous stretch, see replaceLive).
+    async replace(record) {
+      const read = revisionOf(record);
+      const next: KeyRecord = { ...record, revision: read + 1 };
+      return replaceLive(journal, KEYS, next, (s) => s.apiId === record.apiId && s.hash === record.hash && revisionOf(s) === read);
+    },
     markDeleted: async (workspaceId, id, at) => markDeletedIn(journal, KEYS, workspaceId, id, at),
     async erase(workspaceId, id) {
       const key = journal.get<KeyRecord>(KEYS, id);

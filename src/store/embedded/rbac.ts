@@ -42,7 +42,9 @@ function pullEverywhere(journal: Journal, collection: string, field: "permission
   });
   return holders.map((doc) => {
     const list = (doc[field] ?? []).filter((v) => v !== value);
-    return { op: "put", collection, doc: { ...doc, [field]: list } };
+    // A key's revision moves with it, so a key replace that read the list before this cascade cannot write it back.
+    const revision = collection === KEYS ? { revision: ((doc as { revision?: number }).revision ?? 0) + 1 } : {};
+    return { op: "put", collection, doc: { ...doc, [field]: list, ...revision } };
   });
 }
 

@@ -113,12 +113,30 @@ export function liveByHashFilter(hash: string): { hash: string; deletedAt: { $ex
 export interface KeyReplaceFilter extends LiveByIdFilter {
   apiId: string;
   hash: string;
+  /** Revision 0 also matches a document without the field (`null` matches a missing field), as stored before
+   * revisions existed. */
+  revision: number | { $in: [0, null] };
 }
 
 /** What `replaceOne` must match: the live key with the replacement's id, workspace, api AND hash, so a replace can
- * neither move a key nor change its secret; anything else matches nothing and reports "gone". */
-export function keyReplaceFilter(record: { id: string; workspaceId: string; apiId: string; hash: string }): KeyReplaceFilter {
-  return { _id: record.id, workspaceId: record.workspaceId, apiId: record.apiId, hash: record.hash, deletedAt: live };
+ * neither move a key nor change its secret, still at the revision the caller read (`record.revision`, absent = 0),
+ * so a concurrent write in between makes it match nothing. */
+export function keyReplaceFilter(record: { id: string; workspaceId: string; apiId: string; hash: string; revision?: number }): KeyReplaceFilter {
+  const read = record.revision ?? 0;
+  return {
+    _id: record.id,
+    workspaceId: record.workspaceId,
+    apiId: record.apiId,
+    hash: record.hash,
+    deletedAt: live,
+    revision: read === 0 ? { $in: [0, null] } : read,
+  };
+}
+
+/** The replacement document of a key replace: the record at the next revision. */
+export function keyReplacement<R extends { id: string; revision?: number }>(record: R): Omit<StoredDocument<R>, "_id"> {
+  const { _id: _omit, ...rest } = toDocument({ ...record, revision: (record.revision ?? 0) + 1 });
+  return rest as Omit<StoredDocument<R>, "_id">;
 }
 
 export interface KeysByApiFilter {

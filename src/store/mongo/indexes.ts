@@ -50,6 +50,9 @@ export function documentIndexes(): CollectionIndexes[] {
         { name: "workspace_api_id", key: { workspaceId: 1, apiId: 1, _id: 1 } },
         // listByIdentity, and listByApi filtered by identity.
         { name: "workspace_identity_id", key: { workspaceId: 1, identityId: 1, _id: 1 } },
+        // Deleting a permission or role pulls it from every key holding it: multikey indexes over the lists.
+        { name: "workspace_permissions", key: { workspaceId: 1, permissions: 1 } },
+        { name: "workspace_roles", key: { workspaceId: 1, roles: 1 } },
       ],
     },
     {

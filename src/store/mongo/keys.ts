@@ -4,15 +4,15 @@ import {
   byIdInWorkspaceFilter,
   fromDocument,
   keyReplaceFilter,
+  keyReplacement,
   keysByApiFilter,
   keysByApiPageQuery,
   keysByIdentityPageQuery,
   liveByHashFilter,
-  toDocument,
   type PageQuery,
   type StoredDocument,
 } from "./filters.js";
-import { scoped, untypedCollection, withoutId, write } from "./scoped.js";
+import { scoped, untypedCollection, write } from "./scoped.js";
 
 /** KeyStore over the `keys` collection; its indexes (indexes.ts) serve every query here. */
 export function mongoKeyStore(docs: Collection<StoredDocument<KeyRecord>>): KeyStore {
@@ -34,7 +34,7 @@ export function mongoKeyStore(docs: Collection<StoredDocument<KeyRecord>>): KeyS
       return doc ? toRecord(doc) : undefined;
     },
     async replace(record) {
-      const replacement = withoutId(toDocument(record));
+      const replacement = keyReplacement(record);
       const result = await write(docs.collectionName, () => untyped.replaceOne(keyReplaceFilter(record), replacement));
       return result.matchedCount === 1;
     },

@@ -61,6 +61,12 @@ export function pullUpdate(field: "permissions" | "roles", value: string): { $pu
   return { $pull: { [field]: value } };
 }
 
+/** Removes `value` from a key's `field` list and bumps its revision, so a key replace that read the list before
+ * the cascade fails its revision check instead of writing the value back. */
+export function keyPullUpdate(field: "permissions" | "roles", value: string): { $pull: Record<string, string>; $inc: { revision: 1 } } {
+  return { $pull: { [field]: value }, $inc: { revision: 1 } };
+}
+
 /** The documents of one batch by id: what a refused batch insert deletes again, so the batch is all or nothing. */
 export function batchFilter(ids: string[]): { _id: { $in: string[] } } {
   return { _id: { $in: ids } };

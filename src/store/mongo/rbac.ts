@@ -2,7 +2,7 @@ import type { Collection } from "mongodb";
 import type { KeyRecord, PermissionRecord, PermissionStore, RoleRecord, RoleStore } from "../ports.js";
 import { fromDocument, toDocument, type StoredDocument } from "./filters.js";
 import {
-  batchFilter, holdersFilter, PERMISSION_SEARCH_FIELDS, permissionsBySlugsFilter, ROLE_SEARCH_FIELDS, pullUpdate, rbacByIdFilter, rbacPageQuery, roleReplaceFilter, rolesByNamesFilter,
+  batchFilter, holdersFilter, keyPullUpdate, PERMISSION_SEARCH_FIELDS, permissionsBySlugsFilter, ROLE_SEARCH_FIELDS, pullUpdate, rbacByIdFilter, rbacPageQuery, roleReplaceFilter, rolesByNamesFilter,
 } from "./rbac-filters.js";
 import { untypedCollection, withoutId, write } from "./scoped.js";
 
@@ -44,7 +44,7 @@ export function mongoPermissionStore(docs: Docs<PermissionRecord>, roles: Docs<R
       if (!found) return false;
       const { slug } = toRecord(found);
       await untypedCollection(roles).updateMany(holdersFilter("permissions", workspaceId, slug), pullUpdate("permissions", slug));
-      await untypedCollection(keys).updateMany(holdersFilter("permissions", workspaceId, slug), pullUpdate("permissions", slug));
+      await untypedCollection(keys).updateMany(holdersFilter("permissions", workspaceId, slug), keyPullUpdate("permissions", slug));
       return (await untyped.deleteOne(rbacByIdFilter(workspaceId, id))).deletedCount === 1;
     },
   };
@@ -78,7 +78,7 @@ export function mongoRoleStore(docs: Docs<RoleRecord>, keys: Docs<KeyRecord>): R
       const found = await untyped.findOne(rbacByIdFilter(workspaceId, id));
       if (!found) return false;
       const { name } = toRecord(found);
-      await untypedCollection(keys).updateMany(holdersFilter("roles", workspaceId, name), pullUpdate("roles", name));
+      await untypedCollection(keys).updateMany(holdersFilter("roles", workspaceId, name), keyPullUpdate("roles", name));
       return (await untyped.deleteOne(rbacByIdFilter(workspaceId, id))).deletedCount === 1;
     },
   };
