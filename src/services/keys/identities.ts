@@ -3,6 +3,7 @@ import { UniqueViolationError } from "../../store/errors.js";
 import type { IdentityRecord, KeyRecord } from "../../store/ports.js";
 import { counterTag } from "../../domain/verification.js";
 import { refillAt, withCounters, type KeysDeps } from "./key-context.js";
+import { updateKeyWithRetry } from "./update-key-with-retry.js";
 
 /** The workspace's identity with this external id, created on first reference. */
 export async function identityFor(deps: KeysDeps, workspaceId: string, externalId: string): Promise<IdentityRecord> {
@@ -51,10 +52,14 @@ export async function detachKeys(deps: KeysDeps, identity: IdentityRecord): Prom
     if (keys.length === 0) return;
     after = keys[keys.length - 1].id;
     for (const key of keys) {
+      // Credits move once, from the identity's tag; only the record write is retried. A key another request moved
+      // to a different identity meanwhile is left as that request wrote it.
       await moveCredits(deps, key, undefined);
-      const { identityId: _identityId, ...detached } = key;
-      await deps.documents.keys.replace({ ...detached, updatedAt: now });
-      deps.cache.invalidate({ kind: "hash", hash: key.hash });
+      await updateKeyWithRetry(deps, key.workspaceId, key.id, (current) => {
+        if (current.identityId !== identity.id) return undefined;
+        const { identityId: _identityId, ...detached } = current;
+        return { ...detached, updatedAt: now };
+      }, { read: key });
     }
   }
 }

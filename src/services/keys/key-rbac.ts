@@ -7,6 +7,7 @@ import { authorize, type Principal, type ServiceHandlers } from "../context.js";
 import { permissionsOf, resolvePermissions, resolveRoles, rolesOf } from "../rbac/rbac-refs.js";
 import { permissionView, roleViews } from "../rbac/rbac-views.js";
 import type { KeysDeps } from "./key-context.js";
+import { updateKeyWithRetry } from "./update-key-with-retry.js";
 
 type RbacHandlers = Pick<ServiceHandlers<typeof KeysService>,
   "addPermissions" | "removePermissions" | "setPermissions" | "addRoles" | "removeRoles" | "setRoles">;
@@ -19,7 +20,7 @@ type Change = "add" | "remove" | "set";
  * resolved next (v2 creates missing ones), and the key is written last. Answers list the key's direct assignments.
  */
 export function createKeyRbacHandlers(deps: KeysDeps): RbacHandlers {
-  const { documents, clock, cache } = deps;
+  const { documents, clock } = deps;
 
   async function load(principal: Principal, keyId: string): Promise<KeyRecord> {
     const key = await documents.keys.get(principal.workspaceId, keyId);
@@ -27,9 +28,13 @@ export function createKeyRbacHandlers(deps: KeysDeps): RbacHandlers {
     return key;
   }
 
-  async function save(key: KeyRecord, field: "permissions" | "roles", next: string[]): Promise<void> {
-    if (!(await documents.keys.replace({ ...key, [field]: next, updatedAt: clock.now() }))) throw notFound(`The key ${key.id} does not exist.`);
-    cache.invalidate({ kind: "hash", hash: key.hash });
+  /** Applies the change to the key's current list, re-read and re-applied when another write got in first; the
+   * list written. */
+  async function save(key: KeyRecord, field: "permissions" | "roles", change: Change, names: string[]): Promise<string[]> {
+    const now = clock.now();
+    const update = await updateKeyWithRetry(deps, key.workspaceId, key.id, (current) => ({ ...current, [field]: changed(current[field], change, names), updatedAt: now }), { read: key });
+    if (!update) throw notFound(`The key ${key.id} does not exist.`);
+    return update.after[field];
   }
 
   function changed(current: string[], change: Change, names: string[]): string[] {
@@ -43,8 +48,7 @@ export function createKeyRbacHandlers(deps: KeysDeps): RbacHandlers {
     const key = await load(principal, request.keyId);
     const createMissing = change !== "remove" && (request.createMissing ?? true);
     const resolved = await resolvePermissions(deps, principal, request.permissions, { createMissing });
-    const next = changed(key.permissions, change, resolved.map((p) => p.slug));
-    await save(key, "permissions", next);
+    const next = await save(key, "permissions", change, resolved.map((p) => p.slug));
     const data: MessageInitShape<typeof PermissionSchema>[] = (await permissionsOf(deps, principal.workspaceId, next)).map(permissionView);
     return { data };
   }
@@ -54,8 +58,7 @@ export function createKeyRbacHandlers(deps: KeysDeps): RbacHandlers {
     const key = await load(principal, request.keyId);
     const createMissing = change !== "remove" && (request.createMissing ?? true);
     const resolved = await resolveRoles(deps, principal, request.roles, { createMissing });
-    const next = changed(key.roles, change, resolved.map((r) => r.name));
-    await save(key, "roles", next);
+    const next = await save(key, "roles", change, resolved.map((r) => r.name));
     const data: MessageInitShape<typeof RoleSchema>[] = await roleViews(deps, principal.workspaceId, await rolesOf(deps, principal.workspaceId, next));
     return { data };
   }

@@ -12,6 +12,7 @@ import { balanceOf, loadKeyFor, refillAt, viewKey, withCounters, type KeysDeps }
 import { createVerifier } from "./verify-key.js";
 import { createKeyRbacHandlers } from "./key-rbac.js";
 import { assignedRbac } from "./key-rbac-input.js";
+import { rebaseKey, updateKeyWithRetry } from "./update-key-with-retry.js";
 
 /** keys.*: the key lifecycle and verification. */
 export function createKeysService(deps: KeysDeps): ServiceHandlers<typeof KeysService> {
@@ -88,9 +89,18 @@ export function createKeysService(deps: KeysDeps): ServiceHandlers<typeof KeysSe
 
     async updateKey(request, { principal }) {
       const key = await loadKeyFor(deps, principal, request.keyId, "update_key");
+      // applyUpdate validates, creates references and moves counters once, from `key`; only the record is retried,
+      // rebased onto the fresh read. Counters moved for `key`'s identity and credits are wrong for a key whose
+      // identity or credits changed meanwhile, so that case is refused rather than rebased.
       const updated = await applyUpdate(key, request, principal);
-      if (!(await documents.keys.replace(updated))) throw notFound(`The key ${key.id} does not exist.`);
-      cache.invalidate({ kind: "hash", hash: key.hash });
+      const countersMoved = updated.identityId !== key.identityId || updated.credits !== key.credits;
+      const update = await updateKeyWithRetry(deps, principal.workspaceId, key.id, (current) => {
+        if (countersMoved && !sameCounters(current, key)) {
+          throw new KeywardError("conflict", `The key ${key.id} changed its identity or credits concurrently; retry the request.`);
+        }
+        return rebaseKey(current, key, updated);
+      }, { read: key });
+      if (!update) throw notFound(`The key ${key.id} does not exist.`);
       return {};
     },
 
@@ -112,9 +122,11 @@ export function createKeysService(deps: KeysDeps): ServiceHandlers<typeof KeysSe
       if (request.operation === "set" && request.value === undefined) {
         // Unlimited: the balance and any refill rule go away.
         if (key.credits) {
-          await documents.keys.replace({ ...withoutCredits(key), updatedAt: now });
-          await withCounters(() => counters.deleteCredits(tag, key.id));
-          cache.invalidate({ kind: "hash", hash: key.hash });
+          const update = await updateKeyWithRetry(deps, principal.workspaceId, key.id, (current) => current.credits ? { ...withoutCredits(current), updatedAt: now } : undefined, { read: key });
+          if (!update) throw notFound(`The key ${key.id} does not exist.`);
+          if (update.before.credits) {
+            await withCounters(() => counters.deleteCredits(counterTag({ keyId: key.id, identityId: update.after.identityId }), key.id));
+          }
         }
         return { credits: {} };
       }
@@ -128,8 +140,12 @@ export function createKeysService(deps: KeysDeps): ServiceHandlers<typeof KeysSe
           throw new KeywardError("precondition", `The key ${key.id} has unlimited credits; set a balance first.`);
         }
         await withCounters(() => counters.setCredits(tag, key.id, value, now));
-        await documents.keys.replace({ ...key, credits: {}, updatedAt: now });
-        cache.invalidate({ kind: "hash", hash: key.hash });
+        // The balance went to `key`'s counter tag, once; a key that changed identity meanwhile would not find it.
+        const update = await updateKeyWithRetry(deps, principal.workspaceId, key.id, (current) => {
+          if (current.identityId !== key.identityId) throw new KeywardError("conflict", `The key ${key.id} changed its identity concurrently; retry the request.`);
+          return current.credits ? undefined : { ...current, credits: {}, updatedAt: now };
+        }, { read: key });
+        if (!update) throw notFound(`The key ${key.id} does not exist.`);
         remaining = value;
       } else {
         remaining = await withCounters(() => counters.adjustCredits(tag, key.id, { operation: request.operation as "set", value, refill: refillAt(key, now), now }));
@@ -155,7 +171,10 @@ export function createKeysService(deps: KeysDeps): ServiceHandlers<typeof KeysSe
       await documents.keys.insert(record);
       const expiration = Number(request.expiration);
       if (expiration === 0) await documents.keys.markDeleted(principal.workspaceId, original.id, now);
-      else await documents.keys.replace({ ...original, expires: Math.min(original.expires ?? Infinity, now + expiration), updatedAt: now });
+      else {
+        // The new key exists already; only the old one's expiry is retried, and a key deleted meanwhile stays deleted.
+        await updateKeyWithRetry(deps, principal.workspaceId, original.id, (current) => ({ ...current, expires: Math.min(current.expires ?? Infinity, now + expiration), updatedAt: now }), { read: original });
+      }
       cache.invalidate({ kind: "hash", hash: original.hash });
       cache.invalidate({ kind: "hash", hash: record.hash });
       return { keyId: record.id, key };
@@ -252,6 +271,11 @@ function presentFields(request: UpdateKeyRequest): Set<string> {
   if (request.permissions.length > 0) fields.add("permissions");
   if (request.roles.length > 0) fields.add("roles");
   return fields;
+}
+
+/** Whether two reads of a key keep their balance under the same counter tag with the same credits rule. */
+function sameCounters(a: KeyRecord, b: KeyRecord): boolean {
+  return a.identityId === b.identityId && JSON.stringify(a.credits) === JSON.stringify(b.credits);
 }
 
 function withoutCredits(key: KeyRecord): KeyRecord {
