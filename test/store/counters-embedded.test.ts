@@ -33,7 +33,8 @@ async function spendThenKill(dir: string, acks: number): Promise<number[]> {
   let stderr = "";
   let partial = "";
   child.stderr.on("data", (chunk) => (stderr += chunk));
-  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on("exit", (_code, signal) => resolve(signal)));
+  // "close", not "exit": acks still in the pipe when the process dies must be read before counting them.
+  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on("close", (_code, signal) => resolve(signal)));
   const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
   child.stdout.on("data", (chunk: Buffer) => {
     const lines = (partial + chunk.toString()).split("\n");

@@ -37,7 +37,7 @@ async function runWorkers(prefix: string, plan: ConsumePlan, shares: number[]): 
           if (line === "ready") onReady();
           else if (line.startsWith("done ")) resolve(JSON.parse(line.slice(5)));
         });
-        child.on("exit", (code) => reject(new Error(`worker exited (${code}) without a result: ${stderr}`)));
+        child.on("close", (code) => reject(new Error(`worker exited (${code}) without a result: ${stderr}`)));
       });
       return { ready, done };
     });

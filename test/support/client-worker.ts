@@ -14,7 +14,8 @@ export async function startClientWorker<T = Record<string, number>>(worker: stri
   let out = "";
   let err = "";
   child.stderr.on("data", (chunk) => void (err += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  // "close" fires once stdout is drained too: the tally may still be in the pipe when the process exits.
+  const exited = new Promise<number | null>((resolve) => child.once("close", resolve));
   await new Promise<void>((resolve, reject) => {
     child.stdout.on("data", (chunk) => {
       out += chunk;
