@@ -59,3 +59,8 @@ export function creditsConfig(credits: Credits | undefined, location = "credits"
     remaining: Number(credits.remaining),
   };
 }
+
+/** Records keep absent optional fields absent, never undefined-valued. */
+export function dropUndefined(record: object) {
+  for (const [k, v] of Object.entries(record)) if (v === undefined) delete (record as Record<string, unknown>)[k];
+}

@@ -1,6 +1,6 @@
 import { applyRefill, type CreditsState } from "../../domain/refill-calendar.js";
 import { evaluateWindow, windowOf } from "../../domain/sliding-window.js";
-import type { ConsumePlan, ConsumeResult, CounterStore, LimitResult } from "../ports.js";
+import type { ConsumeResult, CounterStore, LimitResult } from "../ports.js";
 import { checkCount, checkPlan } from "../counter-input.js";
 import { openJournal } from "./journal.js";
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Redis } from "ioredis";
 import { evaluateWindow, windowOf } from "../../domain/sliding-window.js";
-import type { ConsumePlan, ConsumeResult, CounterStore, CreditsOperation, LimitResult } from "../ports.js";
+import type { ConsumeResult, CounterStore, CreditsOperation, LimitResult } from "../ports.js";
 import { checkCount, checkPlan } from "../counter-input.js";
 import { defineScript, pingRedis, type RedisScript } from "./connection.js";
 import { counterKey } from "./keys.js";
