@@ -22,6 +22,7 @@ import { createKeysService } from "./services/keys/keys-service.js";
 import { IdentitiesService } from "../gen/keyward/v1/identities_pb.js";
 import { createIdentitiesService } from "./services/identities-service.js";
 import type { CounterStore, DocumentStore, VerificationEventStore } from "./store/ports.js";
+import { createAuthenticator, type CachedRootKey } from "./transport/auth.js";
 import { assignRequestId, registerOperations, requestIdValues } from "./transport/connect.js";
 import { registerHealth } from "./transport/health.js";
 import { createPipeline, operationsOf } from "./transport/pipeline.js";
@@ -54,7 +55,9 @@ export function createApp(options: AppOptions) {
   const clock = options.clock ?? systemClock;
   const randomBytes = options.randomBytes ?? ((size: number) => new Uint8Array(nodeRandomBytes(size)));
   const deps = { documents: options.documents, clock, randomBytes };
-  const cache = createKeyCache({ clock, bus: options.bus ?? createLocalInvalidationBus() });
+  const bus = options.bus ?? createLocalInvalidationBus();
+  const cache = createKeyCache({ clock, bus });
+  const rootKeyCache = createKeyCache<CachedRootKey>({ clock, bus });
   const keysDeps = { ...deps, counters: options.counters, events: options.events, cache, encryptionKey: options.encryptionKey };
   const operations = [
     ...operationsOf(KeysService, createKeysService(keysDeps)),
@@ -63,14 +66,14 @@ export function createApp(options: AppOptions) {
       encryptionConfigured: options.encryptionKey !== undefined,
       viewKey: (key, view) => viewKey(keysDeps, key, view),
     })),
-    ...operationsOf(RootKeysService, createRootKeysService(deps)),
+    ...operationsOf(RootKeysService, createRootKeysService({ ...deps, rootKeyCache })),
     ...operationsOf(WorkspacesService, createWorkspacesService(deps)),
     ...operationsOf(LivenessService, createLivenessService()),
     ...operationsOf(IdentitiesService, createIdentitiesService(keysDeps)),
     ...operationsOf(RatelimitService, createRatelimitService({ ...deps, counters: options.counters })),
     ...operationsOf(PermissionsService, createPermissionsService({ ...deps, cache })),
   ];
-  const invoke = createPipeline({ rootKeys: options.documents.rootKeys, clock });
+  const invoke = createPipeline({ authenticate: createAuthenticator({ rootKeys: options.documents.rootKeys, clock, cache: rootKeyCache }) });
   const rest = createRestRouter({ routes: routesOf(operations), invoke, docsUrl: options.docsUrl ?? "https://keyward.dev/docs" });
 
   const ready = async () => {

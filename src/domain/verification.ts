@@ -71,27 +71,45 @@ export function resolveLimits(input: {
   identityLimits: readonly ConfiguredLimit[];
   requested: readonly RequestedLimit[];
 }): { limits: AppliedLimit[] } | { unknown: string } {
-  const configured = new Map<string, AppliedLimit>();
-  for (const limit of input.identityLimits) configured.set(limit.name, { ...limit, cost: 1, owner: "identity" });
-  for (const limit of input.keyLimits) configured.set(limit.name, { ...limit, cost: 1, owner: "key" });
-
-  const applied = new Map<string, AppliedLimit>();
-  for (const limit of configured.values()) if (limit.autoApply) applied.set(limit.name, limit);
-  for (const request of input.requested) {
-    const cost = request.cost ?? 1;
-    const known = configured.get(request.name);
+  const { keyLimits, identityLimits, requested } = input;
+  // Plain loops over the (few) limits, no Maps or spreads: this runs on every verification.
+  const configured = (name: string): AppliedLimit | undefined => {
+    for (const limit of keyLimits) if (limit.name === name) return asApplied(limit, "key");
+    for (const limit of identityLimits) if (limit.name === name) return asApplied(limit, "identity");
+    return undefined;
+  };
+  const applied: AppliedLimit[] = [];
+  // Identity limits first, in their order, each replaced by the key's limit of the same name; then the key's own.
+  for (const limit of identityLimits) {
+    const effective = configured(limit.name)!;
+    if (effective.autoApply) applied.push(effective);
+  }
+  for (const limit of keyLimits) {
+    if (limit.autoApply && !identityLimits.some((other) => other.name === limit.name)) applied.push(asApplied(limit, "key"));
+  }
+  for (const request of requested) {
+    const known = configured(request.name);
+    let next: AppliedLimit;
     if (known) {
-      applied.set(request.name, { ...known, cost });
+      next = known;
     } else if (request.limit !== undefined && request.duration !== undefined && request.duration > 0) {
-      applied.set(request.name, {
+      next = {
         id: `adhoc:${request.name}`, name: request.name, limit: request.limit, duration: request.duration,
-        autoApply: false, cost, owner: "key",
-      });
+        autoApply: false, cost: 1, owner: "key",
+      };
     } else {
       return { unknown: request.name };
     }
+    next.cost = request.cost ?? 1;
+    const at = applied.findIndex((limit) => limit.name === request.name);
+    if (at === -1) applied.push(next);
+    else applied[at] = next;
   }
-  return { limits: [...applied.values()] };
+  return { limits: applied };
+}
+
+function asApplied(limit: ConfiguredLimit, owner: AppliedLimit["owner"]): AppliedLimit {
+  return { id: limit.id, name: limit.name, limit: limit.limit, duration: limit.duration, autoApply: limit.autoApply, cost: 1, owner };
 }
 
 /** The counter bucket of a limit: identity-owned ones are shared across the identity's keys. */

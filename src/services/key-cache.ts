@@ -29,20 +29,20 @@ export function createLocalInvalidationBus(): InvalidationBus {
   };
 }
 
-interface Entry {
-  value: VerifiableKey | null;
+interface Entry<V> {
+  value: V | null;
   expiresAt: number;
 }
 
 /**
- * A bounded LRU of verifiable keys by hash, including "no such key" answers. Mutations call `invalidate` before
+ * A bounded LRU of keys by hash (verifiable keys by default; root keys too), including "no such key" answers. Mutations call `invalidate` before
  * they answer, so the next verification on this instance sees them; the bus carries them to other instances. The
  * TTL bounds staleness should a message be lost.
  */
-export function createKeyCache(options: { clock: Clock; bus: InvalidationBus; maxEntries?: number; ttlMs?: number }) {
+export function createKeyCache<V = VerifiableKey>(options: { clock: Clock; bus: InvalidationBus; maxEntries?: number; ttlMs?: number }) {
   const maxEntries = options.maxEntries ?? 10_000;
   const ttlMs = options.ttlMs ?? 60_000;
-  const entries = new Map<string, Entry>();
+  const entries = new Map<string, Entry<V>>();
   // Bumped by every invalidation. A lookup that read the store before an invalidation may hold the old record, so
   // it must not be cached once the epoch has moved on (else the stale record would outlive the invalidation).
   let epoch = 0;
@@ -56,7 +56,7 @@ export function createKeyCache(options: { clock: Clock; bus: InvalidationBus; ma
 
   return {
     /** undefined: not cached; null: cached as unknown. */
-    get(hash: string): VerifiableKey | null | undefined {
+    get(hash: string): V | null | undefined {
       const entry = entries.get(hash);
       if (!entry) return undefined;
       if (entry.expiresAt <= options.clock.now()) {
@@ -72,7 +72,7 @@ export function createKeyCache(options: { clock: Clock; bus: InvalidationBus; ma
       return epoch;
     },
     /** Caches `value` unless an invalidation arrived since `readAt` (the epoch taken before reading it). */
-    set(hash: string, value: VerifiableKey | null, readAt: number) {
+    set(hash: string, value: V | null, readAt: number) {
       if (readAt !== epoch) return;
       entries.delete(hash);
       entries.set(hash, { value, expiresAt: options.clock.now() + ttlMs });
@@ -89,4 +89,4 @@ export function createKeyCache(options: { clock: Clock; bus: InvalidationBus; ma
   };
 }
 
-export type KeyCache = ReturnType<typeof createKeyCache>;
+export type KeyCache<V = VerifiableKey> = ReturnType<typeof createKeyCache<V>>;

@@ -7,11 +7,14 @@ import { beyondGrants, isCataloguePermission } from "../domain/permissions.js";
 import type { DocumentStore, RootKeyRecord } from "../store/ports.js";
 import { authorize, type Principal, type ServiceHandlers } from "./context.js";
 import { paginate } from "./pagination.js";
+import type { Invalidation } from "./key-cache.js";
 
 export interface RootKeysServiceDeps {
   documents: DocumentStore;
   clock: Clock;
   randomBytes: RandomBytes;
+  /** Authentication's cache of live root keys: a deleted key leaves it on every instance. */
+  rootKeyCache: { invalidate(message: Invalidation): void };
 }
 
 /** Refuses permissions outside the catalogue (400) and any the caller does not hold itself (403). */
@@ -97,9 +100,11 @@ export function createRootKeysService(deps: RootKeysServiceDeps): ServiceHandler
 
     async deleteRootKey(request, { principal }) {
       authorize(principal, { resourceType: "rootkey", action: "delete_root_key" });
-      if (!(await documents.rootKeys.markDeleted(principal.workspaceId, request.keyId, clock.now()))) {
+      const record = await documents.rootKeys.get(principal.workspaceId, request.keyId);
+      if (!record || !(await documents.rootKeys.markDeleted(principal.workspaceId, request.keyId, clock.now()))) {
         throw notFound(`The root key ${request.keyId} does not exist.`);
       }
+      deps.rootKeyCache.invalidate({ kind: "hash", hash: record.hash });
       return {};
     },
   };

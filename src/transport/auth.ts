@@ -1,26 +1,50 @@
 import type { Clock } from "../domain/clock.js";
 import { unauthenticated } from "../domain/errors.js";
 import { hashKey } from "../domain/key-material.js";
+import type { KeyCache } from "../services/key-cache.js";
 import type { Principal } from "../services/context.js";
 import type { RootKeyStore } from "../store/ports.js";
 
 const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
 
+/** A live root key as authentication needs it; cached by hash. */
+export interface CachedRootKey {
+  principal: Principal;
+  expiresAt?: number;
+}
+
+export type RootKeyCache = KeyCache<CachedRootKey>;
+
 /**
  * Resolves an `Authorization` header to a principal, or throws 401 for a missing or malformed header and for
  * an unknown, deleted or expired root key. The lookup goes by hash, so the secret is never compared as text.
+ * Live root keys are cached by hash: deleting one invalidates its entry here and, over the bus, on every
+ * instance (the only way a root key changes); expiry is checked on every use.
  */
-export async function authenticate(
-  header: string | null | undefined,
-  deps: { rootKeys: RootKeyStore; clock: Clock },
-): Promise<Principal> {
-  if (!header) throw unauthenticated("The Authorization header is missing; send `Authorization: Bearer <root key>`.");
-  const match = BEARER.exec(header.trim());
-  if (!match) throw unauthenticated("The Authorization header is malformed; expected `Bearer <root key>`.");
-  const record = await deps.rootKeys.findByHash(hashKey(match[1]));
-  if (!record || record.deletedAt !== undefined) throw unauthenticated("The root key is unknown or revoked.");
-  if (record.expiresAt !== undefined && record.expiresAt <= deps.clock.now()) {
-    throw unauthenticated("The root key has expired.");
+export function createAuthenticator(deps: { rootKeys: RootKeyStore; clock: Clock; cache: RootKeyCache }) {
+  async function load(hash: string): Promise<CachedRootKey | undefined> {
+    const cached = deps.cache.get(hash);
+    if (cached) return cached;
+    const readAt = deps.cache.epoch;
+    const record = await deps.rootKeys.findByHash(hash);
+    if (!record || record.deletedAt !== undefined) return undefined; // unknown keys are not cached
+    const entry = {
+      principal: { workspaceId: record.workspaceId, rootKeyId: record.id, permissions: new Set(record.permissions) },
+      expiresAt: record.expiresAt,
+    };
+    deps.cache.set(hash, entry, readAt);
+    return entry;
   }
-  return { workspaceId: record.workspaceId, rootKeyId: record.id, permissions: new Set(record.permissions) };
+
+  return async function authenticate(header: string | null | undefined): Promise<Principal> {
+    if (!header) throw unauthenticated("The Authorization header is missing; send `Authorization: Bearer <root key>`.");
+    const match = BEARER.exec(header.trim());
+    if (!match) throw unauthenticated("The Authorization header is malformed; expected `Bearer <root key>`.");
+    const entry = await load(hashKey(match[1]));
+    if (!entry) throw unauthenticated("The root key is unknown or revoked.");
+    if (entry.expiresAt !== undefined && entry.expiresAt <= deps.clock.now()) throw unauthenticated("The root key has expired.");
+    return entry.principal;
+  };
 }
+
+export type Authenticate = ReturnType<typeof createAuthenticator>;

@@ -2,12 +2,10 @@ import { create, getOption, type DescMessage, type DescMethodUnary, type DescSer
 import { createValidator } from "@bufbuild/protovalidate";
 import type { Path } from "@bufbuild/protobuf/reflect";
 import { access } from "../../gen/keyward/v1/options_pb.js";
-import type { Clock } from "../domain/clock.js";
 import { invalid, KeywardError } from "../domain/errors.js";
 import { holdsActionAnywhere } from "../domain/permissions.js";
 import type { CallContext, Principal } from "../services/context.js";
-import type { RootKeyStore } from "../store/ports.js";
-import { authenticate } from "./auth.js";
+import type { Authenticate } from "./auth.js";
 
 type AnyHandler = (request: never, context: CallContext) => Promise<unknown>;
 
@@ -43,13 +41,13 @@ export function operationsOf<S extends DescService>(service: S, handlers: object
  * The pipeline every transport runs: authenticate → check the action is held at all → decode and validate →
  * service. The service makes the resource-specific check once it knows the resource.
  */
-export function createPipeline(deps: { rootKeys: RootKeyStore; clock: Clock }) {
+export function createPipeline(deps: { authenticate: Authenticate }) {
   const validator = createValidator();
 
   return async function invoke(operation: Operation, invocation: Invocation): Promise<Message> {
     let principal: Principal | undefined;
     if (!operation.access.public) {
-      principal = await authenticate(invocation.authorization, deps);
+      principal = await deps.authenticate(invocation.authorization);
       const { resourceType, action } = operation.access;
       if (!holdsActionAnywhere(principal.permissions, resourceType, action)) {
         throw new KeywardError("forbidden", `Missing permission: ${resourceType}.*.${action}`, {

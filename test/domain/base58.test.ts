@@ -70,4 +70,18 @@ describe("encodeBase58", () => {
     }
     expect(seen.size).toBe(256 * 5);
   });
+
+  it("equals the plain big-integer conversion for any bytes, leading zeros included", () => {
+    const reference = (input: Uint8Array): string => {
+      let value = 0n;
+      for (const byte of input) value = (value << 8n) | BigInt(byte);
+      let out = "";
+      for (; value > 0n; value /= 58n) out = BASE58_ALPHABET[Number(value % 58n)] + out;
+      return "1".repeat(input.findIndex((byte) => byte !== 0) === -1 ? input.length : input.findIndex((byte) => byte !== 0)) + out;
+    };
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 64 }), fc.nat(4), (input, zeros) => {
+      const padded = new Uint8Array([...new Uint8Array(zeros), ...input]);
+      expect(encodeBase58(padded)).toBe(reference(padded));
+    }), { numRuns: 2_000 });
+  });
 });

@@ -1,5 +1,6 @@
 import { mkdir, open, type FileHandle } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
+import { atTurnEnd } from "../../turn-end.js";
 import { createCollection, type Collection, type CollectionSpec, type Doc, type ScanOptions } from "./collection.js";
 import { applyOps, assertUniqueIndexes, planCommit, type Mutation } from "./commit-plan.js";
 import { cloneJson } from "./json-clone.js";
@@ -119,8 +120,9 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
   function schedule(): void {
     if (flushing || scheduled || queue.length === 0) return;
     scheduled = true;
-    // setImmediate, not a microtask: commits started by every I/O callback of this loop turn join the batch.
-    setImmediate(flush);
+    // At the turn's end, not in a microtask: commits started by every I/O callback of this turn join the batch,
+    // and responses waiting on it still leave in this turn.
+    atTurnEnd("store", () => void flush());
   }
 
   async function flush(): Promise<void> {

@@ -3,6 +3,7 @@ import { fromJson, type DescField, type DescMessage, type JsonValue } from "@buf
 import { invalid, KeywardError } from "../../domain/errors.js";
 import type { Invoke } from "../pipeline.js";
 import { newRequestId, REQUEST_ID_HEADER } from "../request-id.js";
+import { atTurnEnd } from "../../turn-end.js";
 import { restErrorBody, type Dialect } from "./errors.js";
 import { checkJson } from "./json-check.js";
 import { toRestJson } from "./rest-json.js";
@@ -192,11 +193,13 @@ function internalError(error: unknown, requestId: string): KeywardError {
   return new KeywardError("internal", "An internal error occurred; the request id identifies it in the logs.");
 }
 
+/** Serialises now; writes at the end of the turn with the other responses of this turn (see turn-end.ts). */
 function send(res: Response, status: number, body: unknown, requestId: string): void {
   const text = JSON.stringify(body);
-  res.statusCode = status;
-  res.setHeader("content-type", "application/json");
-  res.setHeader("content-length", Buffer.byteLength(text));
-  res.setHeader(REQUEST_ID_HEADER, requestId);
+  atTurnEnd("respond", () => writeResponse(res, status, text, requestId));
+}
+
+function writeResponse(res: Response, status: number, text: string, requestId: string): void {
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), [REQUEST_ID_HEADER]: requestId });
   res.end(text);
 }
