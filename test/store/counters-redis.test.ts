@@ -117,6 +117,37 @@ describe("redis counters layout", () => {
     }
   });
 
+  it("sends the consumes of one event-loop turn to Redis as one socket write, and answers each its own", async () => {
+    const handle = await redisBackend.open();
+    try {
+      const store = createRedisCounterStore({ redis: handle.redis, keyPrefix: handle.prefix });
+      const plan = (keyId: string, cost: number): ConsumePlan => ({ tag: keyId, now: T, limits: [], credits: { keyId, cost } });
+      const keyIds = Array.from({ length: 50 }, (_, i) => `key_${i}`);
+      for (const keyId of keyIds) await store.setCredits(keyId, keyId, 100, T);
+      await store.consume(plan("key_0", 0)); // loads the script, so no NOSCRIPT retry below
+      // Count what reaches the socket: one call of _write or _writev is one write to the kernel.
+      const stream = handle.redis.stream as unknown as { _write: (...a: unknown[]) => unknown; _writev: (...a: unknown[]) => unknown };
+      const writes: string[] = [];
+      const write = stream._write;
+      const writev = stream._writev;
+      stream._write = function (...args) {
+        writes.push("write");
+        return write.apply(this, args);
+      };
+      stream._writev = function (...args) {
+        writes.push(`writev of ${(args[0] as unknown[]).length}`);
+        return writev.apply(this, args);
+      };
+      const results = await Promise.all(keyIds.map((keyId, i) => store.consume(plan(keyId, i + 1))));
+      expect(writes).toEqual(["writev of 50"]);
+      expect(results.map((r) => r.credits!.remaining)).toEqual(keyIds.map((_, i) => 100 - (i + 1)));
+      expect(results.every((r) => r.outcome === "VALID")).toBe(true);
+      expect(await handle.redis.hget(`${handle.prefix}:{key_49}:credits:key_49`, "remaining")).toBe("50");
+    } finally {
+      await handle.close();
+    }
+  });
+
   it("keeps working after Redis lost its script cache (EVALSHA falls back to EVAL)", async () => {
     const handle = await redisBackend.open();
     try {

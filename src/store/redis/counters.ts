@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Redis } from "ioredis";
+import { atTurnEnd } from "../../turn-end.js";
 import { evaluateWindow, windowOf } from "../../domain/sliding-window.js";
 import type { ConsumeResult, CounterStore, CreditsOperation, LimitResult } from "../ports.js";
 import { checkCount, checkPlan } from "../counter-input.js";
@@ -38,6 +39,23 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
     let script = consumeScripts.get(keys);
     if (!script) consumeScripts.set(keys, (script = defineScript<number[]>(redis, `kwConsume${keys}`, CONSUME_LUA, keys)));
     return script;
+  }
+
+  let corked: Redis["stream"] | undefined;
+  /**
+   * Holds this turn's writes to Redis and sends them as one write at the turn's end (see turn-end.ts): the
+   * verifications of one turn then cost one write syscall and one Redis wake-up instead of one each. Measured:
+   * a write per EVALSHA was a third of the server's CPU under load. Commands still go out in the order issued.
+   */
+  function batchWrites(): void {
+    if (corked || redis.status !== "ready") return;
+    const stream = redis.stream;
+    stream.cork();
+    corked = stream;
+    atTurnEnd("store", () => {
+      corked = undefined;
+      stream.uncork();
+    });
   }
 
   function usable(): void {
@@ -83,6 +101,7 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
       }
       if (keys.length === 0) return { outcome: "VALID", limits: [] };
 
+      batchWrites();
       const reply = await consumeScript(keys.length)(keys, args);
       const outcome = OUTCOMES[reply[0]!];
       if (!outcome) throw new Error(`consume script answered an unknown outcome ${reply[0]}`);

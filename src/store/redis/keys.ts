@@ -61,5 +61,8 @@ function encodePart(part: string | number): string {
 
 /** `%` first, so the escaping is reversible and therefore injective. */
 function encodeSegment(text: string): string {
+  if (!SPECIAL.test(text)) return text; // the common case (ids, plain names): nothing to escape
   return text.replace(/[%:{}]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
 }
+
+const SPECIAL = /[%:{}]/;
