@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { encodeBase58 } from "./base58.js";
 import type { RandomBytes } from "./ids.js";
 
@@ -13,7 +13,7 @@ export interface NewSecret {
 
 /** base64(sha256(key)). Lookups go by this digest, so no secret is ever compared directly. */
 export function hashKey(key: string): string {
-  return createHash("sha256").update(key).digest("base64");
+  return hash("sha256", key, "base64"); // one-shot: a third of createHash's cost, and it runs twice per request
 }
 
 /** Makes `prefix_` + base58(byteLength random bytes), or just the encoded part without a prefix. */

@@ -1,6 +1,13 @@
-import { create } from "@bufbuild/protobuf";
+import { create, ScalarType, toJson, type DescField, type DescMessage, type DescService } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
-import { ListRootKeysResponseSchema } from "../../gen/keyward/v1/root_keys_pb.js";
+import { ApisService } from "../../gen/keyward/v1/apis_pb.js";
+import { IdentitiesService } from "../../gen/keyward/v1/identities_pb.js";
+import { KeysService } from "../../gen/keyward/v1/keys_pb.js";
+import { LivenessService } from "../../gen/keyward/v1/liveness_pb.js";
+import { PermissionsService } from "../../gen/keyward/v1/permissions_pb.js";
+import { RatelimitService } from "../../gen/keyward/v1/ratelimits_pb.js";
+import { ListRootKeysResponseSchema, RootKeysService } from "../../gen/keyward/v1/root_keys_pb.js";
+import { WorkspacesService } from "../../gen/keyward/v1/workspaces_pb.js";
 import { toRestJson } from "../../src/transport/rest/rest-json.js";
 import { sampleSchemas } from "./sample-schema.js";
 
@@ -57,4 +64,88 @@ describe("toRestJson", () => {
       expect(() => toRestJson(sample, create(sample, init as never))).toThrow(/exceeds 2\^53/);
     }
   });
+
+  it("gives protobuf-es' own JSON (64-bit values as numbers) for every response of every service, empty and full", () => {
+    const services: DescService[] = [
+      ApisService, IdentitiesService, KeysService, LivenessService, PermissionsService, RatelimitService, RootKeysService, WorkspacesService,
+    ];
+    const schemas = [sample, ...services.flatMap((service) => service.methods.map((method) => method.output))];
+    expect(schemas.length).toBeGreaterThan(40);
+    for (const schema of schemas) {
+      for (const message of [create(schema), create(schema, fullInit(schema, 0) as never)]) {
+        expect(toRestJson(schema, message), schema.typeName).toEqual(referenceJson(schema, message));
+      }
+    }
+  });
 });
+
+/** The reference: protobuf-es' toJson with implicit fields, 64-bit strings turned into numbers. */
+function referenceJson(schema: DescMessage, message: never): unknown {
+  const walk = (json: unknown): unknown => {
+    if (Array.isArray(json)) return json.map(walk);
+    if (json !== null && typeof json === "object") return Object.fromEntries(Object.entries(json).map(([k, v]) => [k, walk(v)]));
+    return json;
+  };
+  const numbers = (desc: DescMessage, json: Record<string, unknown>): Record<string, unknown> => {
+    for (const field of desc.fields) {
+      const value = json[field.jsonName];
+      if (value === undefined || value === null) continue;
+      const int64 = (field.fieldKind === "scalar" || field.fieldKind === "list" || field.fieldKind === "map")
+        && "scalar" in field && field.scalar !== undefined && [ScalarType.INT64, ScalarType.UINT64].includes(field.scalar);
+      if (int64 && field.fieldKind === "scalar") json[field.jsonName] = Number(value);
+      else if (int64 && field.fieldKind === "list") json[field.jsonName] = (value as string[]).map(Number);
+      else if (int64 && field.fieldKind === "map") json[field.jsonName] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, Number(v)]));
+      else if (field.message && !field.message.typeName.startsWith("google.protobuf.")) {
+        const nested = field.message;
+        if (field.fieldKind === "message") numbers(nested, value as Record<string, unknown>);
+        else if (field.fieldKind === "list") for (const item of value as Record<string, unknown>[]) numbers(nested, item);
+        else for (const item of Object.values(value as Record<string, Record<string, unknown>>)) numbers(nested, item);
+      }
+    }
+    return json;
+  };
+  return numbers(schema, walk(toJson(schema, message, { alwaysEmitImplicit: true })) as Record<string, unknown>);
+}
+
+/** An init with every field set to a value that is not its default, nested messages two levels deep. */
+function fullInit(schema: DescMessage, depth: number): Record<string, unknown> {
+  const init: Record<string, unknown> = {};
+  for (const field of schema.fields) {
+    const value = fieldValue(field, depth);
+    if (value !== undefined) init[field.localName] = value;
+  }
+  return init;
+}
+
+function fieldValue(field: DescField, depth: number): unknown {
+  const scalar = (type: ScalarType, n: number): unknown => {
+    switch (type) {
+      case ScalarType.STRING: return `${field.name}-${n}`;
+      case ScalarType.BOOL: return true;
+      case ScalarType.BYTES: return new Uint8Array([n, 251, 255, 191]); // "+", "/" and padding in base64
+      case ScalarType.DOUBLE: case ScalarType.FLOAT: return n % 2 === 0 ? 1.5 : Number.NaN;
+      case ScalarType.INT64: case ScalarType.UINT64: case ScalarType.SINT64: case ScalarType.FIXED64: case ScalarType.SFIXED64:
+        return 1_700_000_000_000n + BigInt(n);
+      default: return 40 + n;
+    }
+  };
+  const message = (desc: DescMessage): unknown => {
+    if (desc.typeName === "google.protobuf.Struct") return { a: 1, b: ["x", null, { c: true }] };
+    if (desc.typeName === "google.protobuf.Value") return { kind: { case: "stringValue", value: "v" } };
+    if (desc.typeName.startsWith("google.protobuf.")) return undefined;
+    return depth < 2 ? fullInit(desc, depth + 1) : undefined;
+  };
+  switch (field.fieldKind) {
+    case "scalar": return scalar(field.scalar, 1);
+    case "enum": return field.enum.values[field.enum.values.length - 1]?.number;
+    case "message": return message(field.message);
+    case "list":
+      if (field.listKind === "scalar") return [scalar(field.scalar, 2), scalar(field.scalar, 3)];
+      if (field.listKind === "enum") return [field.enum.values[0]?.number, 99];
+      return [message(field.message), message(field.message)].filter((m) => m !== undefined);
+    case "map":
+      if (field.mapKind === "scalar") return { k1: scalar(field.scalar, 4) };
+      if (field.mapKind === "enum") return { k1: field.enum.values[0]?.number };
+      return message(field.message) === undefined ? {} : { k1: message(field.message) };
+  }
+}
