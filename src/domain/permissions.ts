@@ -64,11 +64,22 @@ export function satisfies(granted: ReadonlySet<string>, need: Requirement): bool
 
 /** True when the grants hold the action on any resource of the type: the check possible before loading. */
 export function holdsActionAnywhere(granted: ReadonlySet<string>, resourceType: string, action: string): boolean {
-  for (const permission of granted) {
-    if (permission.startsWith(`${resourceType}.`) && permission.endsWith(`.${action}`)) return true;
+  let held = heldActions.get(granted);
+  if (!held) {
+    held = new Set();
+    for (const permission of granted) {
+      const first = permission.indexOf(".");
+      const last = permission.lastIndexOf(".");
+      if (first > 0 && last > first) held.add(`${permission.slice(0, first)} ${permission.slice(last + 1)}`);
+    }
+    heldActions.set(granted, held);
   }
-  return false;
+  return held.has(`${resourceType} ${action}`);
 }
+
+// `type action` pairs per grant set, computed once: a principal's grants are built once and never changed, and
+// this check runs on every request.
+const heldActions = new WeakMap<ReadonlySet<string>, Set<string>>();
 
 /** The permissions of `requested` that `granted` does not cover: granting beyond one's own is refused. */
 export function beyondGrants(granted: ReadonlySet<string>, requested: readonly string[]): string[] {

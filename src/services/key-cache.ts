@@ -46,6 +46,8 @@ export function createKeyCache<V = VerifiableKey>(options: { clock: Clock; bus: 
   // Bumped by every invalidation. A lookup that read the store before an invalidation may hold the old record, so
   // it must not be cached once the epoch has moved on (else the stale record would outlive the invalidation).
   let epoch = 0;
+  // The entry last moved to the end: using it again needs no move (a hot key verified over and over).
+  let lastUsed: string | undefined;
 
   function drop(message: Invalidation) {
     epoch++;
@@ -63,8 +65,11 @@ export function createKeyCache<V = VerifiableKey>(options: { clock: Clock; bus: 
         entries.delete(hash);
         return undefined;
       }
-      entries.delete(hash);
-      entries.set(hash, entry); // most recently used last
+      if (hash !== lastUsed) {
+        entries.delete(hash);
+        entries.set(hash, entry); // most recently used last
+        lastUsed = hash;
+      }
       return entry.value;
     },
     /** Where invalidations stand now; pass it to `set` with what was read after taking it. */
@@ -76,6 +81,7 @@ export function createKeyCache<V = VerifiableKey>(options: { clock: Clock; bus: 
       if (readAt !== epoch) return;
       entries.delete(hash);
       entries.set(hash, { value, expiresAt: options.clock.now() + ttlMs });
+      lastUsed = hash;
       if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
     },
     /** Clears here at once and tells the other instances. */

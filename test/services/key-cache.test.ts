@@ -44,4 +44,22 @@ describe("key cache", () => {
     expect(cache.get("h1")?.key.name).toBe("one");
     expect(cache.get("h3")?.key.name).toBe("three");
   });
+
+  it("keeps the recency order exact when one key is used over and over between others", () => {
+    const cache = createKeyCache({ clock, bus: createLocalInvalidationBus(), maxEntries: 3 });
+    cache.set("h1", entry("one"), cache.epoch);
+    cache.set("h2", entry("two"), cache.epoch);
+    cache.get("h1");
+    cache.get("h1");
+    cache.set("h3", entry("three"), cache.epoch);
+    cache.get("h2");
+    cache.get("h2");
+    cache.get("h1");
+    cache.set("h4", entry("four"), cache.epoch); // evicts h3, the least recently used
+    expect(cache.get("h3")).toBeUndefined();
+    expect(["h1", "h2", "h4"].map((h) => cache.get(h)?.key.name)).toEqual(["one", "two", "four"]);
+    cache.set("h5", entry("five"), cache.epoch); // h1 is now the least recently used
+    expect(cache.get("h1")).toBeUndefined();
+    expect(cache.size).toBe(3);
+  });
 });

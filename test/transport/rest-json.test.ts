@@ -1,4 +1,4 @@
-import { create, ScalarType, toJson, type DescField, type DescMessage, type DescService } from "@bufbuild/protobuf";
+import { create, ScalarType, toJson, type DescField, type DescMessage, type DescService, type Message } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
 import { ApisService } from "../../gen/keyward/v1/apis_pb.js";
 import { IdentitiesService } from "../../gen/keyward/v1/identities_pb.js";
@@ -80,7 +80,7 @@ describe("toRestJson", () => {
 });
 
 /** The reference: protobuf-es' toJson with implicit fields, 64-bit strings turned into numbers. */
-function referenceJson(schema: DescMessage, message: never): unknown {
+function referenceJson(schema: DescMessage, message: Message): unknown {
   const walk = (json: unknown): unknown => {
     if (Array.isArray(json)) return json.map(walk);
     if (json !== null && typeof json === "object") return Object.fromEntries(Object.entries(json).map(([k, v]) => [k, walk(v)]));

@@ -67,10 +67,9 @@ export function createVerifier(deps: KeysDeps) {
     if (!found || !visible) return { code: "NOT_FOUND", limits: [] };
 
     const { key, api, identity } = found;
-    const granted = new Set(found.permissions);
     const failed = checkBeforeCounters({
       key, now, expectedApiId: input.expectedApiId, ipWhitelist: api.ipWhitelist,
-      permissionsSatisfied: input.query ? evaluatePermissionQuery(input.query, granted) : true,
+      permissionsSatisfied: input.query ? evaluatePermissionQuery(input.query, new Set(found.permissions)) : true,
     });
     let outcome: Outcome;
     if (failed) {
