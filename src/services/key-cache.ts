@@ -35,9 +35,9 @@ interface Entry<V> {
 }
 
 /**
- * A bounded LRU of keys by hash (verifiable keys by default; root keys too), including "no such key" answers. Mutations call `invalidate` before
- * they answer, so the next verification on this instance sees them; the bus carries them to other instances. The
- * TTL bounds staleness should a message be lost.
+ * A bounded LRU of keys by hash (verifiable keys by default; authentication caches root keys in another), including
+ * "no such key" answers. Mutations call `invalidate` before they answer, so the next request on this instance sees
+ * them; the bus carries them to other instances. The TTL bounds staleness should a message be lost.
  */
 export function createKeyCache<V = VerifiableKey>(options: { clock: Clock; bus: InvalidationBus; maxEntries?: number; ttlMs?: number }) {
   const maxEntries = options.maxEntries ?? 10_000;
