@@ -150,4 +150,14 @@ export const targets: Target[] = [
     body: ({ seed }) => grpcFrame(toBinary(VerifyKeyRequestSchema, create(VerifyKeyRequestSchema, { key: seed.key }))),
   },
   restVerify("keyward+redis", "redis counters"),
+  {
+    name: "REST v2 ratelimit.limit (redis counters)",
+    server: "keyward+redis",
+    protocol: "h1",
+    method: "POST",
+    path: "/v2/ratelimit.limit",
+    headers: (ctx) => ({ ...bearer(ctx), "content-type": "application/json" }),
+    // The namespace is created by the first call (the bench root key holds create_namespace); the limit never runs out.
+    body: () => json({ namespace: "bench", identifier: "user_1", limit: 1_000_000_000, duration: 60_000 }),
+  },
 ];
