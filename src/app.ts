@@ -15,6 +15,7 @@ import { createRootKeysService } from "./services/root-keys-service.js";
 import { createWorkspacesService } from "./services/workspaces-service.js";
 import { RatelimitService } from "../gen/keyward/v1/ratelimits_pb.js";
 import { createRatelimitService } from "./services/ratelimit-service.js";
+import { createLimitConfigCache } from "./services/ratelimits/limit-config-cache.js";
 import { KeysService } from "../gen/keyward/v1/keys_pb.js";
 import { createKeyCache, createLocalInvalidationBus, type InvalidationBus } from "./services/key-cache.js";
 import { viewKey } from "./services/keys/key-context.js";
@@ -70,7 +71,7 @@ export function createApp(options: AppOptions) {
     ...operationsOf(WorkspacesService, createWorkspacesService(deps)),
     ...operationsOf(LivenessService, createLivenessService()),
     ...operationsOf(IdentitiesService, createIdentitiesService(keysDeps)),
-    ...operationsOf(RatelimitService, createRatelimitService({ ...deps, counters: options.counters })),
+    ...operationsOf(RatelimitService, createRatelimitService({ ...deps, counters: options.counters, limitCache: createLimitConfigCache({ clock, bus }) })),
     ...operationsOf(PermissionsService, createPermissionsService({ ...deps, cache })),
   ];
   const invoke = createPipeline({ authenticate: createAuthenticator({ rootKeys: options.documents.rootKeys, clock, cache: rootKeyCache }) });

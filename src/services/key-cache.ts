@@ -10,8 +10,14 @@ export interface VerifiableKey {
   permissions: string[];
 }
 
-/** What other instances are told after a change; the same messages clear this instance's cache. */
-export type Invalidation = { kind: "hash"; hash: string } | { kind: "all" };
+/**
+ * What other instances are told after a change; the same messages clear this instance's caches. Each cache acts on
+ * the kinds it holds: keys by `hash`, standalone rate-limit overrides by namespace; `all` clears every cache.
+ */
+export type Invalidation =
+  | { kind: "hash"; hash: string }
+  | { kind: "ratelimit-overrides"; namespaceId: string }
+  | { kind: "all" };
 
 export interface InvalidationBus {
   publish(message: Invalidation): void;
@@ -50,6 +56,7 @@ export function createKeyCache<V = VerifiableKey>(options: { clock: Clock; bus: 
   let lastUsed: string | undefined;
 
   function drop(message: Invalidation) {
+    if (message.kind === "ratelimit-overrides") return; // not held here
     epoch++;
     if (message.kind === "all") entries.clear();
     else entries.delete(message.hash);

@@ -61,6 +61,7 @@ export function createRatelimitService(deps: RatelimitServiceDeps): ServiceHandl
         duration: Number(request.duration),
         createdAt: now,
       });
+      deps.limitCache.overridesChanged(namespace.id);
       return { overrideId: stored.id };
     },
 
@@ -87,6 +88,7 @@ export function createRatelimitService(deps: RatelimitServiceDeps): ServiceHandl
       if (!(await documents.ratelimitOverrides.delete(principal.workspaceId, namespace.id, request.identifier))) {
         throw notFound(`The namespace ${namespace.name} has no override for ${request.identifier}.`);
       }
+      deps.limitCache.overridesChanged(namespace.id);
       return {};
     },
   };

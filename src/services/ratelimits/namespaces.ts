@@ -4,11 +4,13 @@ import { newId, type RandomBytes } from "../../domain/ids.js";
 import { UniqueViolationError } from "../../store/errors.js";
 import type { DocumentStore, RatelimitNamespaceRecord } from "../../store/ports.js";
 import { authorize, type Principal } from "../context.js";
+import type { LimitConfigCache } from "./limit-config-cache.js";
 
 export interface NamespaceDeps {
   documents: DocumentStore;
   clock: Clock;
   randomBytes: RandomBytes;
+  limitCache: LimitConfigCache;
 }
 
 const NAMESPACE_ID = /^rlns_[1-9A-HJ-NP-Za-km-z]+$/;
@@ -17,12 +19,14 @@ const NAMESPACE_ID = /^rlns_[1-9A-HJ-NP-Za-km-z]+$/;
  * The namespace a request names: by id when `ref` is the id of one of the workspace's namespaces, else by name.
  * Undefined when neither exists (a namespace of another workspace is as unknown as a missing one).
  */
-export async function findNamespace(deps: NamespaceDeps, workspaceId: string, ref: string): Promise<RatelimitNamespaceRecord | undefined> {
-  if (NAMESPACE_ID.test(ref)) {
-    const byId = await deps.documents.ratelimitNamespaces.get(workspaceId, ref);
-    if (byId) return byId;
-  }
-  return deps.documents.ratelimitNamespaces.findByName(workspaceId, ref);
+export function findNamespace(deps: NamespaceDeps, workspaceId: string, ref: string): Promise<RatelimitNamespaceRecord | undefined> {
+  return deps.limitCache.namespace(workspaceId, ref, async () => {
+    if (NAMESPACE_ID.test(ref)) {
+      const byId = await deps.documents.ratelimitNamespaces.get(workspaceId, ref);
+      if (byId) return byId;
+    }
+    return deps.documents.ratelimitNamespaces.findByName(workspaceId, ref);
+  });
 }
 
 /** The namespace of an override operation: v2 `namespace`, else v1 `namespaceId` or `namespaceName`; 400 when none. */

@@ -54,7 +54,8 @@ export async function runLimits(
   const planned = await Promise.all(
     checks.map(async (check) => {
       const namespace = namespaces.get(check.namespace)!;
-      const candidates = await deps.documents.ratelimitOverrides.candidates(principal.workspaceId, namespace.id, check.identifier);
+      const candidates = await deps.limitCache.overrideCandidates(namespace.id, check.identifier, () =>
+        deps.documents.ratelimitOverrides.candidates(principal.workspaceId, namespace.id, check.identifier));
       const override = selectOverride(check.identifier, candidates);
       const limit: LimitCheck = {
         bucket: standaloneBucket(namespace.id, check.identifier),
