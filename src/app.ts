@@ -23,7 +23,7 @@ import { createKeysService } from "./services/keys/keys-service.js";
 import { IdentitiesService } from "../gen/keyward/v1/identities_pb.js";
 import { createIdentitiesService } from "./services/identities-service.js";
 import type { CounterStore, DocumentStore, VerificationEventStore } from "./store/ports.js";
-import { createAuthenticator, type CachedRootKey } from "./transport/auth.js";
+import { createAuthenticator, ROOT_KEY_CACHE_TTL_MS, type CachedRootKey } from "./transport/auth.js";
 import { assignRequestId, registerOperations, requestIdValues } from "./transport/connect.js";
 import { registerHealth } from "./transport/health.js";
 import { createPipeline, operationsOf } from "./transport/pipeline.js";
@@ -58,7 +58,7 @@ export function createApp(options: AppOptions) {
   const deps = { documents: options.documents, clock, randomBytes };
   const bus = options.bus ?? createLocalInvalidationBus();
   const cache = createKeyCache({ clock, bus });
-  const rootKeyCache = createKeyCache<CachedRootKey>({ clock, bus });
+  const rootKeyCache = createKeyCache<CachedRootKey>({ clock, bus, ttlMs: ROOT_KEY_CACHE_TTL_MS });
   const keysDeps = { ...deps, counters: options.counters, events: options.events, cache, encryptionKey: options.encryptionKey };
   const operations = [
     ...operationsOf(KeysService, createKeysService(keysDeps)),

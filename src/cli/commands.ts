@@ -16,6 +16,11 @@ export interface CommandDeps {
   err: (line: string) => void;
   /** Where the data lives, for messages (e.g. "embedded store in /srv/keyward/data"). */
   storeLabel?: string;
+  /**
+   * Tells running servers that a root key was revoked, so their caches drop it at once (REDIS_URL set); without it
+   * they stop accepting it within their cache's TTL.
+   */
+  announceRevocation?: (hash: string) => Promise<void>;
 }
 
 /** Exit codes: 0 done, 1 refused (bad input, unknown workspace or key). */
@@ -143,9 +148,11 @@ export async function revokeRootKey(
 ): Promise<ExitCode> {
   if (!(await deps.documents.workspaces.get(command.workspaceId))) return unknownWorkspace(deps, command);
   const at = deps.clock.now();
-  if (!(await deps.documents.rootKeys.markDeleted(command.workspaceId, command.keyId, at))) {
+  const record = await deps.documents.rootKeys.get(command.workspaceId, command.keyId);
+  if (!record || !(await deps.documents.rootKeys.markDeleted(command.workspaceId, command.keyId, at))) {
     return refuse(deps, command.json, `workspace ${command.workspaceId} has no live root key ${command.keyId}`);
   }
+  await deps.announceRevocation?.(record.hash);
   if (command.json) {
     deps.out(JSON.stringify({ keyId: command.keyId, workspaceId: command.workspaceId, revokedAt: at }));
   } else {

@@ -7,13 +7,16 @@ import type { RandomBytes } from "../domain/ids.js";
 import { openDocumentStore } from "../open-stores.js";
 import { DataDirLockedError } from "../store/embedded/lock-file.js";
 import type { DocumentStore } from "../store/ports.js";
+import { closeRedis, createRedisConnection } from "../store/redis/connection.js";
+import { publishInvalidation } from "../store/redis/invalidation-bus.js";
+import { ROOT_KEY_CACHE_TTL_MS } from "../transport/auth.js";
 import { runCommand } from "./commands.js";
 import { parseCommand, USAGE, type StoreCommand } from "./parse-command.js";
 
 export interface RunCliOptions {
   /** Arguments after the program name. */
   argv: readonly string[];
-  /** The same variables the server reads: KEYWARD_DATA_DIR, MONGODB_URL. */
+  /** The same variables the server reads: KEYWARD_DATA_DIR, MONGODB_URL, REDIS_URL (to tell running servers). */
   env: Record<string, string | undefined>;
   out: (line: string) => void;
   err: (line: string) => void;
@@ -95,6 +98,7 @@ export async function runCli(options: RunCliOptions): Promise<number> {
       out,
       err,
       storeLabel,
+      announceRevocation: config.redisUrl ? announcer(config.redisUrl, err) : undefined,
     });
   } catch (error) {
     fail(messageOf(error));
@@ -102,6 +106,26 @@ export async function runCli(options: RunCliOptions): Promise<number> {
   } finally {
     await documents.close();
   }
+}
+
+/**
+ * Publishes a revocation on the servers' invalidation channel. A failure leaves the revocation in place and says
+ * when running servers will notice anyway (their root-key cache's TTL).
+ */
+function announcer(redisUrl: string, err: (line: string) => void) {
+  return async (hash: string) => {
+    try {
+      const redis = await createRedisConnection({ url: redisUrl, name: "keyward-cli" });
+      try {
+        await publishInvalidation(redis, { kind: "hash", hash });
+      } finally {
+        await closeRedis(redis);
+      }
+    } catch (error) {
+      err(`keyward: revoked, but running servers could not be told over Redis (${messageOf(error)}); ` +
+        `they refuse the key within ${ROOT_KEY_CACHE_TTL_MS / 1000} s`);
+    }
+  };
 }
 
 function messageOf(error: unknown): string {

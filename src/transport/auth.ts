@@ -16,6 +16,12 @@ export interface CachedRootKey {
 export type RootKeyCache = KeyCache<CachedRootKey>;
 
 /**
+ * How long a live root key is served from the cache. Revocations through the API clear it at once everywhere; this
+ * bounds the rest: a revocation written by the CLI without Redis, or a lost invalidation message.
+ */
+export const ROOT_KEY_CACHE_TTL_MS = 10_000;
+
+/**
  * Resolves an `Authorization` header to a principal, or throws 401 for a missing or malformed header and for
  * an unknown, deleted or expired root key. The lookup goes by hash, so the secret is never compared as text.
  * Live root keys are cached by hash: deleting one invalidates its entry here and, over the bus, on every

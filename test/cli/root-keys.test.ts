@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { hashKey } from "../../src/domain/key-material.js";
 import { openDocumentStore } from "../../src/open-stores.js";
 import { mintRootKey } from "../../src/services/root-keys-service.js";
 import { keyward, keywardJson, tempDataDir } from "./keyward-cli.js";
@@ -109,5 +111,37 @@ describe("keyward root-key create / list / revoke", () => {
       workspaceId: lonely.workspaceId,
       rootKeys: [],
     });
+  });
+
+  it("with REDIS_URL, announces a revocation on the servers' invalidation channel, so their caches drop the key", async () => {
+    const created = await keywardJson(["root-key", "create", "--workspace", workspace.workspaceId, "--permission", "api.*.read_api"], dirs);
+    const subscriber = new Redis(inject("redisUrl"));
+    try {
+      const messages: unknown[] = [];
+      subscriber.on("message", (_channel: string, text: string) => messages.push(JSON.parse(text)));
+      await subscriber.subscribe("keyward:invalidate");
+      const revoked = await keyward(
+        ["root-key", "revoke", "--workspace", workspace.workspaceId, "--id", created.keyId],
+        { ...dirs, env: { REDIS_URL: inject("redisUrl") } },
+      );
+      expect(revoked).toEqual({ code: 0, stdout: `Revoked root key ${created.keyId} of workspace ${workspace.workspaceId}.\n`, stderr: "" });
+      for (let waited = 0; messages.length === 0 && waited < 10_000; waited += 10) await new Promise((r) => setTimeout(r, 10));
+      expect(messages).toEqual([{ kind: "hash", hash: hashKey(created.key) }]);
+    } finally {
+      subscriber.disconnect();
+    }
+  });
+
+  it("with Redis unreachable, still revokes, and says running servers refuse the key within their cache's TTL", async () => {
+    const created = await keywardJson(["root-key", "create", "--workspace", workspace.workspaceId, "--permission", "api.*.read_api"], dirs);
+    const revoked = await keyward(
+      ["root-key", "revoke", "--workspace", workspace.workspaceId, "--id", created.keyId],
+      { ...dirs, env: { REDIS_URL: "redis://127.0.0.1:1" } },
+    );
+    expect(revoked.code).toBe(0);
+    expect(revoked.stdout).toBe(`Revoked root key ${created.keyId} of workspace ${workspace.workspaceId}.\n`);
+    expect(revoked.stderr).toMatch(/^keyward: revoked, but running servers could not be told over Redis \(.+\); they refuse the key within 10 s\n$/);
+    const after = await keywardJson(["root-key", "list", "--workspace", workspace.workspaceId], dirs);
+    expect(after.rootKeys.map((k: { keyId: string }) => k.keyId)).not.toContain(created.keyId);
   });
 });

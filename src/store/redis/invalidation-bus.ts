@@ -4,6 +4,14 @@ import type { Invalidation, InvalidationBus } from "../../services/key-cache.js"
 const CHANNEL = "keyward:invalidate";
 
 /**
+ * Tells every instance subscribed on `redis` about one change, without subscribing itself: for processes such as
+ * the CLI that change the document store directly while servers run.
+ */
+export async function publishInvalidation(redis: Redis, message: Invalidation, channel = CHANNEL): Promise<void> {
+  await redis.publish(channel, JSON.stringify(message));
+}
+
+/**
  * Carries cache invalidations between instances over Redis pub/sub. Subscribing needs a connection of its own;
  * messages from this instance come back too, which is harmless (dropping an entry twice).
  */
@@ -27,7 +35,7 @@ export async function createRedisInvalidationBus(options: { redis: Redis; channe
   await subscriber.subscribe(channel);
   return {
     publish(message) {
-      options.redis.publish(channel, JSON.stringify(message)).catch(() => {
+      publishInvalidation(options.redis, message, channel).catch(() => {
         // The TTL bounds staleness when a message cannot be sent.
       });
     },
