@@ -24,8 +24,8 @@ export const ROOT_KEY_CACHE_TTL_MS = 10_000;
 /**
  * Resolves an `Authorization` header to a principal, or throws 401 for a missing or malformed header and for
  * an unknown, deleted or expired root key. The lookup goes by hash, so the secret is never compared as text.
- * Live root keys are cached by hash: deleting one invalidates its entry here and, over the bus, on every
- * instance (the only way a root key changes); expiry is checked on every use.
+ * Live root keys are cached by hash. Revocation is the only change a root key sees: through the API it clears the
+ * entry here and, over the bus, on every instance; expiry is checked on every use.
  */
 export function createAuthenticator(deps: { rootKeys: RootKeyStore; clock: Clock; cache: RootKeyCache }) {
   async function load(hash: string): Promise<CachedRootKey | undefined> {
