@@ -72,23 +72,18 @@ export function resolveLimits(input: {
   requested: readonly RequestedLimit[];
 }): { limits: AppliedLimit[] } | { unknown: string } {
   const { keyLimits, identityLimits, requested } = input;
-  // Plain loops over the (few) limits, no Maps or spreads: this runs on every verification.
-  const configured = (name: string): AppliedLimit | undefined => {
-    for (const limit of keyLimits) if (limit.name === name) return asApplied(limit, "key");
-    for (const limit of identityLimits) if (limit.name === name) return asApplied(limit, "identity");
-    return undefined;
-  };
+  // Plain loops over the (few) limits, no Maps, spreads or closures: this runs on every verification.
   const applied: AppliedLimit[] = [];
   // Identity limits first, in their order, each replaced by the key's limit of the same name; then the key's own.
   for (const limit of identityLimits) {
-    const effective = configured(limit.name)!;
+    const effective = configured(limit.name, keyLimits, identityLimits)!;
     if (effective.autoApply) applied.push(effective);
   }
   for (const limit of keyLimits) {
     if (limit.autoApply && !identityLimits.some((other) => other.name === limit.name)) applied.push(asApplied(limit, "key"));
   }
   for (const request of requested) {
-    const known = configured(request.name);
+    const known = configured(request.name, keyLimits, identityLimits);
     let next: AppliedLimit;
     if (known) {
       next = known;
@@ -106,6 +101,13 @@ export function resolveLimits(input: {
     else applied[at] = next;
   }
   return { limits: applied };
+}
+
+/** The limit of that name, the key's winning over its identity's. */
+function configured(name: string, keyLimits: readonly ConfiguredLimit[], identityLimits: readonly ConfiguredLimit[]): AppliedLimit | undefined {
+  for (const limit of keyLimits) if (limit.name === name) return asApplied(limit, "key");
+  for (const limit of identityLimits) if (limit.name === name) return asApplied(limit, "identity");
+  return undefined;
 }
 
 function asApplied(limit: ConfiguredLimit, owner: AppliedLimit["owner"]): AppliedLimit {

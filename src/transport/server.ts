@@ -75,13 +75,19 @@ export async function listen(handler: Handler, options: { port: number; host: st
  */
 function drainUnreadBody(handler: Handler): Handler {
   return (req, res) => {
-    const readable = req as typeof req & { iterator?: (options: { destroyOnReturn: boolean }) => AsyncIterator<unknown> };
-    if (typeof readable.iterator === "function") {
-      Object.defineProperty(req, Symbol.asyncIterator, { value: () => readable.iterator!({ destroyOnReturn: false }) });
+    if (typeof (req as Partial<IterableReadable>).iterator === "function") {
+      Object.defineProperty(req, Symbol.asyncIterator, { value: iterateKeepingOpen });
     }
     res.once("finish", () => {
       if (!req.complete && !req.destroyed) req.resume();
     });
     handler(req, res);
   };
+}
+
+type IterableReadable = { iterator(options: { destroyOnReturn: boolean }): AsyncIterator<unknown> };
+
+// Shared by every request (as `this`), rather than a closure made per request.
+function iterateKeepingOpen(this: IterableReadable): AsyncIterator<unknown> {
+  return this.iterator({ destroyOnReturn: false });
 }

@@ -198,6 +198,9 @@ export function createVerifier(deps: KeysDeps) {
 }
 
 function requestedLimit(request: { name: string; cost?: bigint; limit?: bigint; duration?: bigint }): RequestedLimit {
-  const n = (v: bigint | undefined) => (v === undefined ? undefined : Number(v));
-  return { name: request.name, cost: n(request.cost), limit: n(request.limit), duration: n(request.duration) };
+  return { name: request.name, cost: optionalNumber(request.cost), limit: optionalNumber(request.limit), duration: optionalNumber(request.duration) };
+}
+
+function optionalNumber(value: bigint | undefined): number | undefined {
+  return value === undefined ? undefined : Number(value);
 }

@@ -1,3 +1,4 @@
+import { Agent, request } from "node:http";
 import { describe, expect, it } from "vitest";
 import { useKeyward } from "../../support/use-keyward.js";
 import { REQUEST_ID } from "../../support/vias.js";
@@ -54,5 +55,36 @@ describe("request body limit", () => {
     expect(await harness.keyward.documents.apis.get(harness.keyward.workspaceId, response.body.data.apiId)).toMatchObject({
       name: "exactly-one-mib",
     });
+  });
+
+  it("refuses a chunked body (no content-length) once it passes 1 MiB, in small chunks or one big one, and serves the next request", async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const chunked = (chunks: string[]) =>
+      new Promise<{ status: number; body: any }>((resolve, reject) => {
+        const req = request(`${harness.keyward.baseUrl}/v2/apis.createApi`, {
+          method: "POST", agent,
+          headers: { authorization: `Bearer ${harness.keyward.rootKey}`, "content-type": "application/json", "transfer-encoding": "chunked" },
+        }, (res) => {
+          let text = "";
+          res.setEncoding("utf8").on("data", (c: string) => (text += c)).on("end", () =>
+            resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+        });
+        req.on("error", reject);
+        for (const chunk of chunks) req.write(chunk);
+        req.end();
+      });
+    try {
+      harness.writes.clear();
+      const small = await chunked(['{"name":"big","pad":"', ...Array.from({ length: 20 }, () => "x".repeat(64 * 1024)), '"}']);
+      expect([small.status, small.body.error.detail]).toEqual([413, `The request body exceeds ${MiB} bytes.`]);
+      const big = await chunked([`{"name":"big","pad":"${"x".repeat(2 * MiB)}"}`]);
+      expect([big.status, big.body.error.status]).toEqual([413, 413]);
+      expect(harness.writes.writes).toEqual([]);
+      const after = await chunked([JSON.stringify({ name: "after-chunked" })]);
+      expect(after.status).toBe(200);
+      expect(await harness.keyward.documents.apis.get(harness.keyward.workspaceId, after.body.data.apiId)).toMatchObject({ name: "after-chunked" });
+    } finally {
+      agent.destroy();
+    }
   });
 });
