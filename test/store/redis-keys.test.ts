@@ -1,6 +1,6 @@
 import calculateSlot from "cluster-key-slot";
 import { describe, expect, it } from "vitest";
-import { counterKey, counterTagFor, hashedPart, tagPrefix } from "../../src/store/redis/keys.js";
+import { counterKey, counterTagFor, hashedPart, keyUnder, tagPrefix } from "../../src/store/redis/keys.js";
 
 describe("counterKey", () => {
   it("lays a key out as <prefix>:{<tag>}:<parts>", () => {
@@ -69,5 +69,20 @@ describe("hashedPart", () => {
     expect(hashedPart("a{}b")).toBe("a{}b");
     expect(hashedPart("a{b")).toBe("a{b");
     expect(hashedPart("a{b}c{d}")).toBe("b");
+  });
+});
+
+describe("keyUnder", () => {
+  it("equals counterKey for the same prefix, tag and parts, and extends by a number like a further part", () => {
+    const cases = [
+      { prefix: "kw", tag: "key_3ZkP", parts: ["rl", "default", 60_000, 1700000000000] },
+      { prefix: "kw:test", tag: "a}b{c", parts: ["rl", "tokens:{x}", 86_400_000] },
+      { prefix: "kw", tag: "id_42", parts: ["credits", "key_1"] },
+    ];
+    for (const input of cases) {
+      expect(keyUnder(tagPrefix(input), input.parts)).toBe(counterKey(input));
+      expect(`${keyUnder(tagPrefix(input), input.parts)}:${1700000060000}`).toBe(counterKey({ ...input, parts: [...input.parts, 1700000060000] }));
+    }
+    expect(() => keyUnder("kw:{k}", [])).toThrow(TypeError);
   });
 });

@@ -5,7 +5,7 @@ import { evaluateWindow, windowOf } from "../../domain/sliding-window.js";
 import type { ConsumeResult, CounterStore, CreditsOperation, LimitResult } from "../ports.js";
 import { checkCount, checkPlan } from "../counter-input.js";
 import { defineScript, pingRedis, type RedisScript } from "./connection.js";
-import { counterKey } from "./keys.js";
+import { counterKey, keyUnder, tagPrefix } from "./keys.js";
 
 const CONSUME_LUA = readFileSync(new URL("./consume.lua", import.meta.url), "utf8");
 const CREDITS_LUA = readFileSync(new URL("./credits.lua", import.meta.url), "utf8");
@@ -88,15 +88,16 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
       const positions = plan.limits.map((check) => windowOf(plan.now, check.duration));
       const keys: string[] = [];
       const args: string[] = [String(plan.limits.length), plan.credits ? "1" : "0"];
+      const base = tagPrefix({ prefix, tag: plan.tag });
       plan.limits.forEach((check, i) => {
         const { start, previousStart, elapsed } = positions[i]!;
-        const window = (at: number) => counterKey({ prefix, tag: plan.tag, parts: ["rl", check.bucket, check.duration, at] });
-        keys.push(window(start), window(previousStart));
+        const windows = keyUnder(base, ["rl", check.bucket, check.duration]);
+        keys.push(`${windows}:${start}`, `${windows}:${previousStart}`);
         args.push(String(check.limit), String(check.duration), String(check.cost), String(elapsed), String(2 * check.duration));
       });
       if (plan.credits) {
         const { keyId, cost, refill } = plan.credits;
-        keys.push(creditsKey(plan.tag, keyId));
+        keys.push(keyUnder(base, ["credits", keyId]));
         args.push(String(cost), refill ? String(refill.boundary) : "", refill ? String(refill.amount) : "0");
       }
       if (keys.length === 0) return { outcome: "VALID", limits: [] };

@@ -20,8 +20,18 @@ const PREFIX_PATTERN = /^[A-Za-z0-9_.:-]+$/;
 
 /** Builds `<prefix>:{<tag>}:<parts...>`; throws TypeError on an invalid prefix, an empty tag or empty parts. */
 export function counterKey({ prefix, tag, parts }: CounterKeyInput): string {
+  return keyUnder(tagPrefix({ prefix, tag }), parts);
+}
+
+/**
+ * `counterKey` for a `tagPrefix` computed once: the several keys of one step share it. Numeric parts are written
+ * as they are, so `${keyUnder(base, parts)}:${n}` equals `keyUnder(base, [...parts, n])`.
+ */
+export function keyUnder(base: string, parts: readonly (string | number)[]): string {
   if (parts.length === 0) throw new TypeError("redis counter key needs at least one part");
-  return `${tagPrefix({ prefix, tag })}:${parts.map(encodePart).join(":")}`;
+  let key = base;
+  for (const part of parts) key += `:${encodePart(part)}`;
+  return key;
 }
 
 /**
