@@ -1,4 +1,4 @@
-import { create, getOption, type DescMessage, type DescMethodUnary, type DescService, type Message, type MessageShape } from "@bufbuild/protobuf";
+import { getOption, type DescMessage, type DescMethodUnary, type DescService, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
 import { createValidator } from "@bufbuild/protovalidate";
 import type { Path } from "@bufbuild/protobuf/reflect";
 import { access } from "../../gen/keyward/v1/options_pb.js";
@@ -44,7 +44,9 @@ export function operationsOf<S extends DescService>(service: S, handlers: object
 export function createPipeline(deps: { authenticate: Authenticate }) {
   const validator = createValidator();
 
-  return async function invoke(operation: Operation, invocation: Invocation): Promise<Message> {
+  // The handler's answer is returned as the init object it is: the Connect adapter makes the message, and REST
+  // writes its JSON straight from it (rest-json.ts), which saves making a message on every REST request.
+  return async function invoke(operation: Operation, invocation: Invocation): Promise<MessageInitShape<DescMessage>> {
     let principal: Principal | undefined;
     if (!operation.access.public) {
       principal = await deps.authenticate(invocation.authorization);
@@ -63,7 +65,7 @@ export function createPipeline(deps: { authenticate: Authenticate }) {
       throw invalid(violations.map((v) => `${v.location}: ${v.message}`).join("; "), violations);
     }
     const context = { principal: principal as Principal, requestId: invocation.requestId };
-    return create(operation.method.output, (await operation.handler(request as never, context)) as never);
+    return (await operation.handler(request as never, context)) as MessageInitShape<DescMessage>;
   };
 }
 

@@ -77,6 +77,20 @@ describe("toRestJson", () => {
       }
     }
   });
+
+  it("gives the same JSON for a handler's init object as for the message made from it: empty, full, every other field", () => {
+    const services: DescService[] = [
+      ApisService, IdentitiesService, KeysService, LivenessService, PermissionsService, RatelimitService, RootKeysService, WorkspacesService,
+    ];
+    const schemas = [sample, ...services.flatMap((service) => service.methods.map((method) => method.output))];
+    for (const schema of schemas) {
+      const full = fullInit(schema, 0);
+      const sparse = Object.fromEntries(Object.entries(full).filter((_, i) => i % 2 === 1));
+      for (const init of [{}, full, sparse]) {
+        expect(toRestJson(schema, init as never), schema.typeName).toEqual(referenceJson(schema, create(schema, init as never)));
+      }
+    }
+  });
 });
 
 /** The reference: protobuf-es' toJson with implicit fields, 64-bit strings turned into numbers. */

@@ -1,4 +1,7 @@
-import { ScalarType, toJson, type DescEnum, type DescField, type DescMessage, type Message } from "@bufbuild/protobuf";
+import {
+  create, isMessage, ScalarType, toJson, type DescEnum, type DescField, type DescMessage, type Message, type MessageInitShape,
+} from "@bufbuild/protobuf";
+import { FeatureSet_FieldPresence as Presence } from "@bufbuild/protobuf/wkt";
 
 const INT64_TYPES = new Set([ScalarType.INT64, ScalarType.SINT64, ScalarType.SFIXED64, ScalarType.UINT64, ScalarType.FIXED64]);
 
@@ -6,11 +9,12 @@ const INT64_TYPES = new Set([ScalarType.INT64, ScalarType.SINT64, ScalarType.SFI
  * Proto JSON of a response as REST sends it: implicit fields always present, and 64-bit integers as JSON numbers
  * (protobuf-es writes them as strings). Values beyond 2^53 would lose precision, so they are an error.
  *
- * It reads the message's properties along the descriptor directly, which costs a tenth of protobuf-es' reflective
- * `toJson` (measured: 0.2 µs against 2.4 µs for a verification answer, on every REST response). Messages with a
- * oneof and well-known types other than Struct are handed to `toJson`, whose output they keep.
+ * It reads the properties along the descriptor directly, which costs a fifth of protobuf-es' reflective `toJson`
+ * (measured: 0.47 µs against 2.4 µs for a verification answer, on every REST response), and takes a message or
+ * the init object a handler returns (absent fields read as unset), so REST need not `create` one first. Messages
+ * with a oneof and well-known types other than Struct are handed to `toJson`, whose output they keep.
  */
-export function toRestJson(schema: DescMessage, message: Message): Record<string, unknown> {
+export function toRestJson<Desc extends DescMessage>(schema: Desc, message: Message | MessageInitShape<Desc>): Record<string, unknown> {
   return messageJson(schema, message as unknown as Fields);
 }
 
@@ -21,10 +25,23 @@ function messageJson(schema: DescMessage, message: Fields): Record<string, unkno
   const json: Record<string, unknown> = {};
   for (const field of schema.fields) {
     const value = message[field.localName];
-    if (value === undefined) continue; // an unset field with explicit presence (optional scalar, message)
-    json[field.jsonName] = fieldJson(field, value);
+    if (value !== undefined) json[field.jsonName] = fieldJson(field, value);
+    else if (field.fieldKind === "list") json[field.jsonName] = [];
+    else if (field.fieldKind === "map") json[field.jsonName] = {};
+    else if (field.fieldKind !== "message" && field.presence === Presence.IMPLICIT) json[field.jsonName] = zeroJson(field);
+    // else: unset with explicit presence (optional scalar, message), which JSON leaves out
   }
   return json;
+}
+
+/** The JSON of an implicit scalar or enum field an init object leaves out: its zero value. */
+function zeroJson(field: DescField & { fieldKind: "scalar" | "enum" }): unknown {
+  if (field.fieldKind === "enum") return enumJson(field.enum, 0);
+  switch (field.scalar) {
+    case ScalarType.STRING: case ScalarType.BYTES: return "";
+    case ScalarType.BOOL: return false;
+    default: return 0;
+  }
 }
 
 function fieldJson(field: DescField, value: unknown): unknown {
@@ -73,7 +90,8 @@ function enumJson(schema: DescEnum, value: number): unknown {
 
 /** protobuf-es' own JSON, with its 64-bit strings turned into numbers. */
 function libraryJson(schema: DescMessage, message: Fields): unknown {
-  const json = toJson(schema, message as unknown as Message, { alwaysEmitImplicit: true });
+  const full = isMessage(message, schema) ? message : create(schema, message as MessageInitShape<DescMessage>);
+  const json = toJson(schema, full, { alwaysEmitImplicit: true });
   if (json !== null && typeof json === "object" && !Array.isArray(json)) numberify(schema, json as Fields);
   return json;
 }
