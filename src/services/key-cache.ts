@@ -63,33 +63,49 @@ export function createKeyCache<V = VerifiableKey>(options: { clock: Clock; bus: 
   }
   options.bus.subscribe(drop);
 
+  /** undefined: not cached; null: cached as unknown. */
+  function get(hash: string): V | null | undefined {
+    const entry = entries.get(hash);
+    if (!entry) return undefined;
+    if (entry.expiresAt <= options.clock.now()) {
+      entries.delete(hash);
+      return undefined;
+    }
+    if (hash !== lastUsed) {
+      entries.delete(hash);
+      entries.set(hash, entry); // most recently used last
+      lastUsed = hash;
+    }
+    return entry.value;
+  }
+
+  /** Caches `value` unless an invalidation arrived since `readAt` (the epoch taken before reading it). */
+  function set(hash: string, value: V | null, readAt: number): void {
+    if (readAt !== epoch) return;
+    entries.delete(hash);
+    entries.set(hash, { value, expiresAt: options.clock.now() + ttlMs });
+    lastUsed = hash;
+    if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
+  }
+
   return {
-    /** undefined: not cached; null: cached as unknown. */
-    get(hash: string): V | null | undefined {
-      const entry = entries.get(hash);
-      if (!entry) return undefined;
-      if (entry.expiresAt <= options.clock.now()) {
-        entries.delete(hash);
-        return undefined;
-      }
-      if (hash !== lastUsed) {
-        entries.delete(hash);
-        entries.set(hash, entry); // most recently used last
-        lastUsed = hash;
-      }
-      return entry.value;
-    },
+    get,
+    set,
     /** Where invalidations stand now; pass it to `set` with what was read after taking it. */
     get epoch(): number {
       return epoch;
     },
-    /** Caches `value` unless an invalidation arrived since `readAt` (the epoch taken before reading it). */
-    set(hash: string, value: V | null, readAt: number) {
-      if (readAt !== epoch) return;
-      entries.delete(hash);
-      entries.set(hash, { value, expiresAt: options.clock.now() + ttlMs });
-      lastUsed = hash;
-      if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
+    /**
+     * Read-through: the cached value, else what `read` finds, cached unless an invalidation arrived during the read.
+     * Nothing found (`undefined`) is cached as "no such key" only with `cacheMissing`.
+     */
+    async load(hash: string, read: () => Promise<V | undefined>, options: { cacheMissing: boolean }): Promise<V | undefined> {
+      const cached = get(hash);
+      if (cached !== undefined) return cached ?? undefined;
+      const readAt = epoch;
+      const value = await read();
+      if (value !== undefined || options.cacheMissing) set(hash, value ?? null, readAt);
+      return value;
     },
     /** Clears here at once and tells the other instances. */
     invalidate(message: Invalidation) {

@@ -28,25 +28,22 @@ export const ROOT_KEY_CACHE_TTL_MS = 10_000;
  * entry here and, over the bus, on every instance; expiry is checked on every use.
  */
 export function createAuthenticator(deps: { rootKeys: RootKeyStore; clock: Clock; cache: RootKeyCache }) {
-  async function load(hash: string): Promise<CachedRootKey | undefined> {
-    const cached = deps.cache.get(hash);
-    if (cached) return cached;
-    const readAt = deps.cache.epoch;
+  async function read(hash: string): Promise<CachedRootKey | undefined> {
     const record = await deps.rootKeys.findByHash(hash);
-    if (!record || record.deletedAt !== undefined) return undefined; // unknown keys are not cached
-    const entry = {
+    if (!record || record.deletedAt !== undefined) return undefined;
+    return {
       principal: { workspaceId: record.workspaceId, rootKeyId: record.id, permissions: new Set(record.permissions) },
       expiresAt: record.expiresAt,
     };
-    deps.cache.set(hash, entry, readAt);
-    return entry;
   }
 
   return async function authenticate(header: string | null | undefined): Promise<Principal> {
     if (!header) throw unauthenticated("The Authorization header is missing; send `Authorization: Bearer <root key>`.");
     const match = BEARER.exec(header.trim());
     if (!match) throw unauthenticated("The Authorization header is malformed; expected `Bearer <root key>`.");
-    const entry = await load(hashKey(match[1]));
+    const hash = hashKey(match[1]);
+    // Unknown keys are not cached: one may be created any time.
+    const entry = await deps.cache.load(hash, () => read(hash), { cacheMissing: false });
     if (!entry) throw unauthenticated("The root key is unknown or revoked.");
     if (entry.expiresAt !== undefined && entry.expiresAt <= deps.clock.now()) throw unauthenticated("The root key has expired.");
     return entry.principal;

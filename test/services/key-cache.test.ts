@@ -62,4 +62,24 @@ describe("key cache", () => {
     expect(cache.get("h1")).toBeUndefined();
     expect(cache.size).toBe(3);
   });
+
+  it("load reads through once, caches a missing key only when asked, and not a read an invalidation overtook", async () => {
+    const bus = createLocalInvalidationBus();
+    const cache = createKeyCache({ clock, bus });
+    let reads = 0;
+    const found = async () => (reads++, entry("read"));
+    const missing = async () => (reads++, undefined);
+    expect((await cache.load("h1", found, { cacheMissing: false }))?.key.name).toBe("read");
+    expect((await cache.load("h1", found, { cacheMissing: false }))?.key.name).toBe("read");
+    expect(await cache.load("h2", missing, { cacheMissing: false })).toBeUndefined();
+    expect(await cache.load("h2", missing, { cacheMissing: true })).toBeUndefined();
+    expect(await cache.load("h2", missing, { cacheMissing: true })).toBeUndefined();
+    expect(reads).toBe(3);
+    const overtaken = cache.load("h3", async () => {
+      bus.publish({ kind: "hash", hash: "h3" }); // changed while the store was being read
+      return entry("stale");
+    }, { cacheMissing: false });
+    expect((await overtaken)?.key.name).toBe("stale");
+    expect(cache.get("h3")).toBeUndefined();
+  });
 });

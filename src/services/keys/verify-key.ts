@@ -44,18 +44,17 @@ interface Outcome {
 export function createVerifier(deps: KeysDeps) {
   const { documents, cache, clock } = deps;
 
-  async function find(plaintext: string): Promise<VerifiableKey | undefined> {
-    const hash = hashKey(plaintext);
-    const cached = cache.get(hash);
-    if (cached !== undefined) return cached ?? undefined;
-    const readAt = cache.epoch;
+  async function read(hash: string): Promise<VerifiableKey | undefined> {
     const key = await documents.keys.findByHash(hash);
     const api = key && (await documents.apis.get(key.workspaceId, key.apiId));
-    const identity = key?.identityId ? await documents.identities.get(key.workspaceId, key.identityId) : undefined;
-    const permissions = key && api ? await effectivePermissionsOf(deps, key) : [];
-    const found = key && api ? { key, api, identity, permissions } : undefined;
-    cache.set(hash, found ?? null, readAt);
-    return found;
+    if (!key || !api) return undefined;
+    const identity = key.identityId ? await documents.identities.get(key.workspaceId, key.identityId) : undefined;
+    return { key, api, identity, permissions: await effectivePermissionsOf(deps, key) };
+  }
+
+  function find(plaintext: string): Promise<VerifiableKey | undefined> {
+    const hash = hashKey(plaintext);
+    return cache.load(hash, () => read(hash), { cacheMissing: true });
   }
 
   async function verify(input: VerifyInput): Promise<Outcome> {

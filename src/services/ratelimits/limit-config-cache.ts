@@ -23,24 +23,13 @@ export function createLimitConfigCache(options: { clock: Clock; bus: Invalidatio
   });
 
   return {
-    async namespace(workspaceId: string, ref: string, read: () => Promise<RatelimitNamespaceRecord | undefined>) {
-      const key = JSON.stringify([workspaceId, ref]);
-      const cached = namespaces.get(key);
-      if (cached) return cached;
-      const readAt = namespaces.epoch;
-      const found = await read();
-      if (found) namespaces.set(key, found, readAt);
-      return found;
+    namespace(workspaceId: string, ref: string, read: () => Promise<RatelimitNamespaceRecord | undefined>) {
+      return namespaces.load(JSON.stringify([workspaceId, ref]), read, { cacheMissing: false });
     },
 
     async overrideCandidates(namespaceId: string, identifier: string, read: () => Promise<RatelimitOverrideRecord[]>) {
       const key = JSON.stringify([namespaceId, generations.get(namespaceId) ?? 0, identifier]);
-      const cached = candidates.get(key);
-      if (cached) return cached;
-      const readAt = candidates.epoch;
-      const found = await read();
-      candidates.set(key, found, readAt);
-      return found;
+      return (await candidates.load(key, read, { cacheMissing: false }))!;
     },
 
     /** After an override of the namespace was set or deleted: here at once, on other instances over the bus. */

@@ -5,7 +5,7 @@ import { evaluateWindow, windowOf } from "../../domain/sliding-window.js";
 import type { ConsumeResult, CounterStore, CreditsOperation, LimitResult } from "../ports.js";
 import { checkCount, checkPlan } from "../counter-input.js";
 import { defineScript, pingRedis, type RedisScript } from "./connection.js";
-import { counterKey, keyUnder, tagPrefix } from "./keys.js";
+import { keyUnder, tagPrefix } from "./keys.js";
 
 const CONSUME_LUA = readFileSync(new URL("./consume.lua", import.meta.url), "utf8");
 const CREDITS_LUA = readFileSync(new URL("./credits.lua", import.meta.url), "utf8");
@@ -33,7 +33,9 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
   const creditsScript = defineScript<number | null>(redis, "kwCredits", CREDITS_LUA, 1);
   let closed = false;
 
-  const creditsKey = (tag: string, keyId: string) => counterKey({ prefix, tag, parts: ["credits", keyId] });
+  // `base` is the tag's prefix (tagPrefix); a consume builds it once for all its keys.
+  const creditsKeyUnder = (base: string, keyId: string) => keyUnder(base, ["credits", keyId]);
+  const creditsKey = (tag: string, keyId: string) => creditsKeyUnder(tagPrefix({ prefix, tag }), keyId);
 
   function consumeScript(keys: number): RedisScript<number[]> {
     let script = consumeScripts.get(keys);
@@ -97,7 +99,7 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
       });
       if (plan.credits) {
         const { keyId, cost, refill } = plan.credits;
-        keys.push(keyUnder(base, ["credits", keyId]));
+        keys.push(creditsKeyUnder(base, keyId));
         args.push(String(cost), refill ? String(refill.boundary) : "", refill ? String(refill.amount) : "0");
       }
       if (keys.length === 0) return { outcome: "VALID", limits: [] };
