@@ -5,7 +5,8 @@ import { createApp } from "../../src/app.js";
 import type { Clock } from "../../src/domain/clock.js";
 import { openStores, type Stores } from "../../src/open-stores.js";
 import { listen } from "../../src/transport/server.js";
-import type { RunningKeyward } from "./keyward.js";
+import { afterAll, beforeAll, inject } from "vitest";
+import { startKeyward, type RunningKeyward } from "./keyward.js";
 
 export interface SecondInstance {
   baseUrl: string;
@@ -36,4 +37,21 @@ export async function startSecondInstance(first: RunningKeyward, options: { redi
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Two replicas for one suite: A (`startKeyward`) and B (`startSecondInstance`) on the run's Redis and `clock`, started
+ * before the suite's tests and stopped after them. Read `a` and `b` inside tests and hooks registered after this.
+ */
+export function useTwoInstances(clock: Clock): { a: RunningKeyward; b: SecondInstance } {
+  const pair = {} as { a: RunningKeyward; b: SecondInstance };
+  beforeAll(async () => {
+    pair.a = await startKeyward({ clock, redisUrl: inject("redisUrl") });
+    pair.b = await startSecondInstance(pair.a, { redisUrl: inject("redisUrl"), clock });
+  });
+  afterAll(async () => {
+    await pair.b?.stop();
+    await pair.a?.stop();
+  });
+  return pair;
 }

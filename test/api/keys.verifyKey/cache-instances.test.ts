@@ -1,24 +1,17 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { manualClock, startKeyward, type RunningKeyward } from "../../support/keyward.js";
-import { startSecondInstance, type SecondInstance } from "../../support/second-instance.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { manualClock } from "../../support/keyward.js";
+import { useTwoInstances } from "../../support/second-instance.js";
 import { keyAdmin, verifyClient, type KeyAdmin, type VerifyClient } from "../../support/verify-key.js";
 
 describe("keys.verifyKey cache across instances through Redis", () => {
   // A frozen clock: the cache's TTL never expires an entry here, so only invalidation can.
   const clock = manualClock(Date.UTC(2030, 0, 1));
-  let a: RunningKeyward;
-  let b: SecondInstance;
+  const pair = useTwoInstances(clock);
   let adminA: KeyAdmin;
   let verifyB: VerifyClient;
-  beforeAll(async () => {
-    a = await startKeyward({ clock, redisUrl: inject("redisUrl") });
-    b = await startSecondInstance(a, { redisUrl: inject("redisUrl"), clock });
-    adminA = keyAdmin(a.baseUrl, a.rootKey);
-    verifyB = verifyClient(b.baseUrl, a.rootKey);
-  });
-  afterAll(async () => {
-    await b?.stop();
-    await a?.stop();
+  beforeAll(() => {
+    adminA = keyAdmin(pair.a.baseUrl, pair.a.rootKey);
+    verifyB = verifyClient(pair.b.baseUrl, pair.a.rootKey);
   });
 
   /**
@@ -47,9 +40,9 @@ describe("keys.verifyKey cache across instances through Redis", () => {
     const { keyId, key } = await adminA.key(apiId, { name: "shared" });
     for (let attempt = 1; attempt <= 20; attempt++) {
       const served = (await verifyB.verify("v2", { key })).payload.name;
-      const record = await a.documents.keys.get(a.workspaceId, keyId);
+      const record = await pair.a.documents.keys.get(pair.a.workspaceId, keyId);
       const storedName = `written-directly-${attempt}`;
-      expect(await a.documents.keys.replace({ ...record!, name: storedName })).toBe(true);
+      expect(await pair.a.documents.keys.replace({ ...record!, name: storedName })).toBe(true);
       if ((await verifyB.verify("v2", { key })).payload.name === served) return { apiId, keyId, key, storedName };
     }
     throw new Error("instance B never served the key from its cache");

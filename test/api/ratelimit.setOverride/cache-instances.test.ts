@@ -1,33 +1,24 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { manualClock, startKeyward, type RunningKeyward } from "../../support/keyward.js";
-import { startSecondInstance, type SecondInstance } from "../../support/second-instance.js";
+import { describe, expect, it } from "vitest";
+import { manualClock } from "../../support/keyward.js";
+import { useTwoInstances } from "../../support/second-instance.js";
 
 /** Standalone limits cache namespaces and overrides; these show a change on one instance reaching the other. */
 describe("ratelimit overrides across instances through Redis", () => {
   // A frozen clock: the cache's TTL never expires an entry here, so only invalidation can.
   const clock = manualClock(Date.UTC(2030, 0, 1));
-  let a: RunningKeyward;
-  let b: SecondInstance;
-  beforeAll(async () => {
-    a = await startKeyward({ clock, redisUrl: inject("redisUrl") });
-    b = await startSecondInstance(a, { redisUrl: inject("redisUrl"), clock });
-  });
-  afterAll(async () => {
-    await b?.stop();
-    await a?.stop();
-  });
+  const pair = useTwoInstances(clock);
 
   const call = async (baseUrl: string, operation: string, body: object) => {
     const res = await fetch(`${baseUrl}/v2/${operation}`, {
       method: "POST",
-      headers: { authorization: `Bearer ${a.rootKey}`, "content-type": "application/json" },
+      headers: { authorization: `Bearer ${pair.a.rootKey}`, "content-type": "application/json" },
       body: JSON.stringify(body),
     });
     expect(res.status, operation).toBe(200);
     return ((await res.json()) as { data: Record<string, unknown> }).data;
   };
   const limitOnB = (namespace: string, identifier: string) =>
-    call(b.baseUrl, "ratelimit.limit", { namespace, identifier, limit: 100, duration: 60_000, cost: 0 });
+    call(pair.b.baseUrl, "ratelimit.limit", { namespace, identifier, limit: 100, duration: 60_000, cost: 0 });
 
   /** Limits on B until its answer has `limit`; the bound only stops a test that would never pass. */
   async function eventuallyOnB(namespace: string, identifier: string, limit: number): Promise<Record<string, unknown>> {
@@ -44,24 +35,24 @@ describe("ratelimit overrides across instances through Redis", () => {
   it("an override set, changed and deleted on A applies on B once told, exact and pattern alike", async () => {
     const namespace = "shared-overrides";
     expect(await limitOnB(namespace, "user_1")).toMatchObject({ limit: 100, success: true }); // B caches: no override
-    const { overrideId } = await call(a.baseUrl, "ratelimit.setOverride", { namespace, identifier: "user_1", limit: 3, duration: 60_000 });
+    const { overrideId } = await call(pair.a.baseUrl, "ratelimit.setOverride", { namespace, identifier: "user_1", limit: 3, duration: 60_000 });
     expect(await eventuallyOnB(namespace, "user_1", 3)).toMatchObject({ overrideId });
-    await call(a.baseUrl, "ratelimit.setOverride", { namespace, identifier: "user_1", limit: 4, duration: 60_000 });
+    await call(pair.a.baseUrl, "ratelimit.setOverride", { namespace, identifier: "user_1", limit: 4, duration: 60_000 });
     await eventuallyOnB(namespace, "user_1", 4);
-    await call(a.baseUrl, "ratelimit.deleteOverride", { namespace, identifier: "user_1" });
+    await call(pair.a.baseUrl, "ratelimit.deleteOverride", { namespace, identifier: "user_1" });
     expect(await eventuallyOnB(namespace, "user_1", 100)).not.toHaveProperty("overrideId");
 
     expect(await limitOnB(namespace, "team_7")).toMatchObject({ limit: 100 });
-    await call(a.baseUrl, "ratelimit.setOverride", { namespace, identifier: "team_*", limit: 9, duration: 60_000 });
+    await call(pair.a.baseUrl, "ratelimit.setOverride", { namespace, identifier: "team_*", limit: 9, duration: 60_000 });
     await eventuallyOnB(namespace, "team_7", 9);
   });
 
   it("an override written to the store alone (no instance told) is not seen, which shows B reads its cache", async () => {
     const namespace = "cached-overrides";
     expect(await limitOnB(namespace, "user_2")).toMatchObject({ limit: 100 });
-    const ns = await a.documents.ratelimitNamespaces.findByName(a.workspaceId, namespace);
-    await a.documents.ratelimitOverrides.set({
-      id: "rlor_direct", workspaceId: a.workspaceId, namespaceId: ns!.id, identifier: "user_2", limit: 1, duration: 60_000, createdAt: clock.now(),
+    const ns = await pair.a.documents.ratelimitNamespaces.findByName(pair.a.workspaceId, namespace);
+    await pair.a.documents.ratelimitOverrides.set({
+      id: "rlor_direct", workspaceId: pair.a.workspaceId, namespaceId: ns!.id, identifier: "user_2", limit: 1, duration: 60_000, createdAt: clock.now(),
     });
     expect(await limitOnB(namespace, "user_2")).toMatchObject({ limit: 100 });
     clock.advance(60_000); // past the cache's TTL
