@@ -20,6 +20,8 @@ import { identityView } from "./key-view.js";
 
 interface VerifyInput {
   plaintext: string;
+  /** The key already looked up for this plaintext (v1 needs it before verifying); else `verify` looks it up. */
+  found?: VerifiableKey;
   requestId: string;
   /** v2: keys the caller's root key may not verify answer NOT_FOUND. */
   visibleTo?: Principal;
@@ -60,7 +62,7 @@ export function createVerifier(deps: KeysDeps) {
   async function verify(input: VerifyInput): Promise<Outcome> {
     const started = performance.now();
     const now = clock.now();
-    const found = await find(input.plaintext);
+    const found = input.found ?? (await find(input.plaintext));
     const visible = found && (!input.visibleTo || (found.key.workspaceId === input.visibleTo.workspaceId
       && satisfies(input.visibleTo.permissions, { resourceType: "api", action: "verify_key", resourceId: found.key.apiId })));
     if (!found || !visible) return { code: "NOT_FOUND", limits: [] };
@@ -168,7 +170,7 @@ export function createVerifier(deps: KeysDeps) {
         requested.push({ name: "default", cost: request.ratelimit.cost === undefined ? 1 : Number(request.ratelimit.cost) });
       }
       const outcome = await verify({
-        plaintext: request.key, requestId: context.requestId, expectedApiId: request.apiId, query, requested,
+        plaintext: request.key, found, requestId: context.requestId, expectedApiId: request.apiId, query, requested,
         cost: request.remaining ? Number(request.remaining.cost) : 1, tags: request.tags, unknownLimit: "invalid",
       });
       if (!outcome.found) return { valid: false, code: outcome.code, requestId: context.requestId };
