@@ -15,6 +15,8 @@ export interface LoadOptions {
   /** Sent as the body of every request; h2load then uses POST. */
   body?: Uint8Array;
   connections: number;
+  /** Concurrent streams per connection (h2load `-m`); 1 unless a target multiplexes. */
+  streamsPerConnection: number;
   seconds: number;
   warmUpSeconds: number;
   /** Each run makes its own folder here for its body and log files. */
@@ -63,7 +65,7 @@ function h2loadVersion(): string {
 }
 
 /**
- * Runs one duration-based h2load measurement with one stream per connection (`-m 1`, so h2c is
+ * Runs one duration-based h2load measurement, by default with one stream per connection (`-m 1`, so h2c is
  * comparable with HTTP/1.1). Rejects if h2load fails or overruns warm-up + duration by 30 s.
  */
 export async function runH2load(options: LoadOptions): Promise<LoadResult> {
@@ -72,7 +74,7 @@ export async function runH2load(options: LoadOptions): Promise<LoadResult> {
   const logPath = join(runDir, "requests.log");
   const args = [
     "-c", String(options.connections),
-    "-m", "1",
+    "-m", String(options.streamsPerConnection),
     "-t", "1",
     "-D", String(options.seconds),
     "--warm-up-time", String(options.warmUpSeconds),

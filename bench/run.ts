@@ -4,7 +4,7 @@
  * Exits non-zero if any target answered anything but 2xx (or a gRPC probe a non-zero grpc-status).
  *
  * Env: BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (50),
- *      BENCH_ONLY (comma-separated parts of target names; the baseline always runs).
+ *      BENCH_ONLY (comma-separated parts of target names; the two bare references always run).
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus } from "node:os";
@@ -12,14 +12,19 @@ import { join } from "node:path";
 import { ensureH2load, runH2load, type LoadResult } from "./h2load.js";
 import { probe } from "./probe.js";
 import { startRedisServer } from "../scripts/redis-server.mjs";
-import { repoRoot, startServer, tail, tempDir, type ServerSpec } from "./servers.js";
-import { baselineName, servers, targets, type ServerName, type Target } from "./targets.js";
+import { cpuTimeMs, repoRoot, startServer, tail, tempDir, type ServerSpec } from "./servers.js";
+import { bareH2Name, baselineName, servers, targets, type ServerName, type Target } from "./targets.js";
 
 interface Row extends LoadResult {
   name: string;
   protocol: string;
+  streams: number;
   path: string;
+  /** Server CPU per request in µs (estimated over warm-up and load). */
+  cpuUsPerRequest: number | null;
   ratioToBare: number | null;
+  /** Against the bare node:http2 gRPC handler: the reference for HTTP/2 rows. */
+  ratioToBareH2: number | null;
 }
 
 function envNumber(name: string, fallback: number): number {
@@ -44,7 +49,8 @@ function readConfig() {
 function selectTargets(): Target[] {
   const only = (process.env.BENCH_ONLY ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
   if (only.length === 0) return targets;
-  return targets.filter((t) => t.name === baselineName || only.some((part) => t.name.toLowerCase().includes(part)));
+  const references = (t: Target) => t.name === baselineName || t.name.startsWith(bareH2Name);
+  return targets.filter((t) => references(t) || only.some((part) => t.name.toLowerCase().includes(part)));
 }
 
 /** Targets grouped by server, servers in order of first appearance. */
@@ -79,8 +85,17 @@ async function measureServer(name: ServerName, group: Target[], config: Config, 
       };
       await probe(request);
       console.log(`bench: ${target.name}: ${config.warmUpSeconds}s warm-up + ${config.seconds}s load`);
-      const result = await runH2load({ ...request, ...config, workDir });
-      rows.push({ name: target.name, protocol: target.protocol, path: target.path, ...result, ratioToBare: null });
+      const streams = target.streams ?? config.streamsPerConnection;
+      const cpuBefore = cpuTimeMs(server.pid);
+      const result = await runH2load({ ...request, ...config, streamsPerConnection: streams, workDir });
+      const cpuAfter = cpuTimeMs(server.pid);
+      // CPU over warm-up + load, per request at the measured rate: an estimate, good for comparing rows.
+      const cpuUsPerRequest = cpuBefore === undefined || cpuAfter === undefined
+        ? null
+        : ((cpuAfter - cpuBefore) * 1_000) / (result.reqPerSec * (config.warmUpSeconds + config.seconds));
+      rows.push({
+        name: target.name, protocol: target.protocol, streams, path: target.path, ...result, cpuUsPerRequest, ratioToBare: null, ratioToBareH2: null,
+      });
     }
   } catch (error) {
     console.error(`bench: ${name} server log (end):\n${tail(server.logPath)}`);
@@ -93,16 +108,19 @@ async function measureServer(name: ServerName, group: Target[], config: Config, 
 }
 
 function formatTable(rows: Row[]): string {
-  const header = ["target", "proto", "req/s", "p50 ms", "p99 ms", "non-2xx", "failed", "vs bare"];
+  const header = ["target", "proto", "-m", "req/s", "p50 ms", "p99 ms", "CPU µs/req", "non-2xx", "failed", "vs bare", "vs bare h2"];
   const lines = rows.map((r) => [
     r.name,
     r.protocol,
+    String(r.streams),
     r.reqPerSec.toFixed(0),
     r.p50Ms.toFixed(2),
     r.p99Ms.toFixed(2),
+    r.cpuUsPerRequest === null ? "-" : r.cpuUsPerRequest.toFixed(0),
     String(r.non2xx),
     String(r.failed),
     r.ratioToBare === null ? "-" : r.ratioToBare.toFixed(2),
+    r.ratioToBareH2 === null ? "-" : r.ratioToBareH2.toFixed(2),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
   const format = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
@@ -129,10 +147,15 @@ async function main(): Promise<void> {
 
   const bare = rows.find((r) => r.name === baselineName);
   for (const r of rows) r.ratioToBare = bare && bare.reqPerSec > 0 ? r.reqPerSec / bare.reqPerSec : null;
+  // HTTP/2 rows against the bare HTTP/2 handler at the same -m.
+  for (const r of rows.filter((row) => row.protocol === "h2c")) {
+    const bareH2 = rows.find((row) => row.name.startsWith(bareH2Name) && row.streams === r.streams);
+    r.ratioToBareH2 = bareH2 && bareH2.reqPerSec > 0 ? r.reqPerSec / bareH2.reqPerSec : null;
+  }
 
   console.log(
     `\n${machine.cores} cores (${machine.cpu}), node ${machine.node}, ${machine.h2load}, ` +
-      `${config.connections} connections x ${config.streamsPerConnection} stream, ` +
+      `${config.connections} connections x ${config.streamsPerConnection} stream (unless -m says otherwise), ` +
       `${config.seconds}s per target after ${config.warmUpSeconds}s warm-up\n`,
   );
   console.log(formatTable(rows));

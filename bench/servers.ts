@@ -4,10 +4,10 @@
  * output to a log file instead of a pipe (reading a pipe would cost the bench CPU during the load), and
  * is killed when the bench exits for any reason.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
+import { connect as tcpConnect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,6 +21,8 @@ export interface ServerSpec {
   env?: Record<string, string>;
   /** Start a private redis-server for this server and pass it as REDIS_URL. */
   redis?: boolean;
+  /** HTTP/2-only servers (the gRPC references) are ready when they accept a connection, not on GET /v2/liveness. */
+  readyByConnect?: boolean;
 }
 
 export interface RunningServer {
@@ -28,6 +30,7 @@ export interface RunningServer {
   port: number;
   rootKey: string;
   logPath: string;
+  pid: number;
   /** SIGTERM, then SIGKILL after a grace period; removes the data dir. Never rejects. */
   stop(): Promise<void>;
 }
@@ -131,9 +134,13 @@ export async function startServer(
       throw new Error(`${spec.entry} exited (${child.exitCode ?? child.signalCode}) before it was ready:\n${log}`);
     }
     try {
+      if (spec.readyByConnect) {
+        await accepts(port);
+        return { baseUrl, port, rootKey, logPath, pid: child.pid as number, stop };
+      }
       const res = await fetch(baseUrl + readyPath, { signal: AbortSignal.timeout(1_000) });
       await res.arrayBuffer();
-      if (res.status === 200) return { baseUrl, port, rootKey, logPath, stop };
+      if (res.status === 200) return { baseUrl, port, rootKey, logPath, pid: child.pid as number, stop };
     } catch {
       // not listening yet
     }
@@ -142,6 +149,34 @@ export async function startServer(
   const log = tail(logPath);
   await stop();
   throw new Error(`${spec.entry} not ready on ${baseUrl + readyPath} within ${timeoutMs} ms:\n${log}`);
+}
+
+/** CPU time (user + system) `pid` has used so far, in ms, from /proc/<pid>/stat; undefined off Linux. */
+export function cpuTimeMs(pid: number): number | undefined {
+  try {
+    // Fields after the parenthesised command name; utime and stime are the 14th and 15th of the whole line.
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1_000) / clockTicksPerSecond();
+  } catch {
+    return undefined;
+  }
+}
+
+let ticks: number | undefined;
+function clockTicksPerSecond(): number {
+  ticks ??= Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+  return ticks;
+}
+
+/** Resolves once something accepts a TCP connection on `port`. */
+function accepts(port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const socket = tcpConnect(port, "127.0.0.1", () => {
+      socket.destroy();
+      resolve();
+    });
+    socket.once("error", reject);
+  });
 }
 
 /** The last few KB of a log file, for error messages. */

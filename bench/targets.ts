@@ -6,10 +6,13 @@
 import { create, toBinary } from "@bufbuild/protobuf";
 import { GetApiRequestSchema } from "../gen/keyward/v1/apis_pb.js";
 import { VerifyKeyRequestSchema } from "../gen/keyward/v1/keys_pb.js";
+import { PEER_KEY } from "./peer-key.js";
 import type { ServerSpec } from "./servers.js";
 
 export const servers = {
   bare: { entry: "bench/bare-handler.ts" },
+  "bare-h2": { entry: "bench/bare-grpc.ts", readyByConnect: true },
+  "grpc-js peer": { entry: "bench/grpc-js-peer.ts", readyByConnect: true },
   keyward: { entry: "src/main.ts" },
   "keyward+redis": { entry: "src/main.ts", redis: true },
 } satisfies Record<string, ServerSpec>;
@@ -29,6 +32,8 @@ export interface Target {
   name: string;
   server: ServerName;
   protocol: "h1" | "h2c";
+  /** Streams per connection (h2load -m); 1 when absent. */
+  streams?: number;
   /** h2load sends POST when there is a body and GET otherwise; the bench checks they agree. */
   method: "GET" | "POST";
   path: string;
@@ -39,6 +44,8 @@ export interface Target {
 }
 
 export const baselineName = "bare node:http";
+/** The reference for HTTP/2 rows, one per -m: `bare node:http2 gRPC handler -m1`, `... -m10`. */
+export const bareH2Name = "bare node:http2 gRPC handler";
 
 const json = (value: unknown): Uint8Array => new TextEncoder().encode(JSON.stringify(value));
 const bearer = ({ rootKey }: TargetContext) => ({ authorization: `Bearer ${rootKey}` });
@@ -87,15 +94,52 @@ export async function seedKey(server: { baseUrl: string; rootKey: string }): Pro
   return { apiId, key };
 }
 
-const restVerify = (server: ServerName, label: string): Target => ({
+const restVerify = (server: ServerName, label: string, protocol: "h1" | "h2c" = "h1"): Target => ({
   name: `REST v2 keys.verifyKey (${label})`,
   server,
-  protocol: "h1",
+  protocol,
   method: "POST",
   path: "/v2/keys.verifyKey",
   setup: seedKey,
   headers: (ctx) => ({ ...bearer(ctx), "content-type": "application/json" }),
   body: ({ seed }) => json({ key: seed.key }),
+});
+
+const grpcHeaders = (ctx: TargetContext) => ({ ...bearer(ctx), "content-type": "application/grpc", te: "trailers" });
+const verifyFrame = (key: string) => grpcFrame(toBinary(VerifyKeyRequestSchema, create(VerifyKeyRequestSchema, { key })));
+
+const grpcVerify = (streams: number): Target => ({
+  name: `gRPC VerifyKey (embedded) -m${streams}`,
+  server: "keyward",
+  protocol: "h2c",
+  streams,
+  method: "POST",
+  path: "/keyward.v1.KeysService/VerifyKey",
+  setup: seedKey,
+  headers: grpcHeaders,
+  body: ({ seed }) => verifyFrame(seed.key),
+});
+
+const bareH2 = (streams: number): Target => ({
+  name: `${bareH2Name} -m${streams}`,
+  server: "bare-h2",
+  protocol: "h2c",
+  streams,
+  method: "POST",
+  path: "/keyward.v1.KeysService/VerifyKey",
+  headers: () => ({ "content-type": "application/grpc", te: "trailers" }),
+  body: () => verifyFrame("bench_x"),
+});
+
+const grpcJsPeer = (streams: number): Target => ({
+  name: `@grpc/grpc-js peer VerifyKey (SHA-256 + rate-limiter-flexible) -m${streams}`,
+  server: "grpc-js peer",
+  protocol: "h2c",
+  streams,
+  method: "POST",
+  path: "/keyward.v1.KeysService/VerifyKey",
+  headers: () => ({ "content-type": "application/grpc", te: "trailers" }),
+  body: () => verifyFrame(PEER_KEY),
 });
 
 export const targets: Target[] = [
@@ -108,6 +152,10 @@ export const targets: Target[] = [
     headers: () => ({ "content-type": "application/json" }),
     body: () => json({ apiId: "api_x" }),
   },
+  bareH2(1),
+  bareH2(10),
+  grpcJsPeer(1),
+  grpcJsPeer(10),
   {
     name: "REST v2 apis.getApi",
     server: "keyward",
@@ -135,20 +183,13 @@ export const targets: Target[] = [
     method: "POST",
     path: "/keyward.v1.ApisService/GetApi",
     setup: seedApi,
-    headers: (ctx) => ({ ...bearer(ctx), "content-type": "application/grpc", te: "trailers" }),
+    headers: grpcHeaders,
     body: ({ seed }) => grpcFrame(toBinary(GetApiRequestSchema, create(GetApiRequestSchema, { apiId: seed.apiId }))),
   },
   restVerify("keyward", "embedded"),
-  {
-    name: "gRPC VerifyKey (embedded)",
-    server: "keyward",
-    protocol: "h2c",
-    method: "POST",
-    path: "/keyward.v1.KeysService/VerifyKey",
-    setup: seedKey,
-    headers: (ctx) => ({ ...bearer(ctx), "content-type": "application/grpc", te: "trailers" }),
-    body: ({ seed }) => grpcFrame(toBinary(VerifyKeyRequestSchema, create(VerifyKeyRequestSchema, { key: seed.key }))),
-  },
+  restVerify("keyward", "embedded, h2c", "h2c"),
+  grpcVerify(1),
+  grpcVerify(10),
   restVerify("keyward+redis", "redis counters"),
   {
     name: "REST v2 ratelimit.limit (redis counters)",

@@ -19,6 +19,11 @@ for (const file of ["annotations.proto", "http.proto"]) {
   mkdirSync(join(deps, "google/api"), { recursive: true });
   cpSync(join(packageDir("google-proto-files"), "google/api", file), join(deps, "google/api", file));
 }
+// google.rpc.Status and BadRequest: the rich error details gRPC and Connect errors carry.
+for (const file of ["status.proto", "error_details.proto"]) {
+  mkdirSync(join(deps, "google/rpc"), { recursive: true });
+  cpSync(join(packageDir("google-proto-files"), "google/rpc", file), join(deps, "google/rpc", file));
+}
 mkdirSync(join(deps, "grpc/health/v1"), { recursive: true });
 cpSync(join(packageDir("grpc-health-check"), "proto/health/v1/health.proto"), join(deps, "grpc/health/v1/health.proto"));
 // protovalidate's runtime ships its schema only as an embedded descriptor: print it back as a .proto.

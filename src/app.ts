@@ -25,9 +25,12 @@ import { createIdentitiesService } from "./services/identities-service.js";
 import type { CounterStore, DocumentStore, VerificationEventStore } from "./store/ports.js";
 import { createAuthenticator, ROOT_KEY_CACHE_TTL_MS, type CachedRootKey } from "./transport/auth.js";
 import { assignRequestId, registerOperations, requestIdValues } from "./transport/connect.js";
+import { createGrpcHandler, isGrpcRequest } from "./transport/grpc/handler.js";
 import { registerHealth } from "./transport/health.js";
 import { createPipeline, operationsOf } from "./transport/pipeline.js";
 import { createRestRouter, MAX_BODY_BYTES } from "./transport/rest/router.js";
+import type { StreamHandler } from "./transport/server.js";
+import { Health } from "../gen/grpc/health/v1/health_pb.js";
 import { routesOf } from "./transport/rest/routes.js";
 
 export interface AppOptions {
@@ -103,5 +106,13 @@ export function createApp(options: AppOptions) {
       rpc(req, res);
     }
   };
-  return { handler, invoke, operations };
+  // gRPC over HTTP/2 takes the lean unary path; connect-node keeps the streaming RPCs it serves (health).
+  const grpc = createGrpcHandler({
+    operations,
+    invoke,
+    passThrough: new Set(Health.methods.map((m) => `/${Health.typeName}/${m.name}`)),
+    maxBytes: MAX_BODY_BYTES,
+  });
+  const stream: StreamHandler = (h2stream, headers) => isGrpcRequest(headers) && grpc(h2stream, headers);
+  return { handler, stream, invoke, operations };
 }

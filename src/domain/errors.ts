@@ -16,6 +16,8 @@ export type ErrorKind =
 export interface Violation {
   location: string;
   message: string;
+  /** The same path in proto field names (`api_id`), when known: what gRPC's `google.rpc.BadRequest` carries. */
+  field?: string;
 }
 
 export interface KeywardErrorOptions {

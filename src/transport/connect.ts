@@ -1,11 +1,8 @@
 import type { DescService } from "@bufbuild/protobuf";
-import {
-  Code, ConnectError, createContextKey, createContextValues, type ConnectRouter, type ContextValues, type HandlerContext,
-} from "@connectrpc/connect";
-import { KeywardError } from "../domain/errors.js";
+import { createContextKey, createContextValues, type ConnectRouter, type ContextValues, type HandlerContext } from "@connectrpc/connect";
 import type { Invoke, Operation } from "./pipeline.js";
 import { newRequestId, REQUEST_ID_HEADER } from "./request-id.js";
-import { STATUS_BY_KIND } from "./status.js";
+import { rpcFailureOf, toConnectError } from "./rpc-error.js";
 
 const REQUEST_ID = createContextKey<string | undefined>(undefined, { description: "the request id of this RPC" });
 const assigned = new WeakMap<object, string>();
@@ -43,17 +40,10 @@ export function registerOperations(router: ConnectRouter, services: DescService[
             decode: () => request as never,
           });
         } catch (error) {
-          throw toConnectError(error, requestId);
+          throw toConnectError(rpcFailureOf(error, requestId));
         }
       };
     }
     router.service(service, impl as never);
   }
-}
-
-/** The request id already travels in the response headers, so the error carries only code and detail. */
-function toConnectError(error: unknown, requestId: string): ConnectError {
-  if (error instanceof KeywardError) return new ConnectError(error.message, STATUS_BY_KIND[error.kind].grpc);
-  console.error(`[${requestId}] internal error:`, error);
-  return new ConnectError("An internal error occurred; the request id identifies it in the logs.", Code.Internal);
 }

@@ -61,7 +61,11 @@ export function createPipeline(deps: { authenticate: Authenticate }) {
     const result = validator.validate(operation.method.input, request);
     if (result.kind === "error") throw result.error;
     if (result.kind === "invalid") {
-      const violations = result.violations.map((v) => ({ location: violationPath(v.field), message: v.message }));
+      const violations = result.violations.map((v) => ({
+        location: violationPath(v.field, "jsonName"),
+        field: violationPath(v.field, "name"),
+        message: v.message,
+      }));
       throw invalid(violations.map((v) => `${v.location}: ${v.message}`).join("; "), violations);
     }
     const context = { principal: principal as Principal, requestId: invocation.requestId };
@@ -71,13 +75,13 @@ export function createPipeline(deps: { authenticate: Authenticate }) {
 
 export type Invoke = ReturnType<typeof createPipeline>;
 
-/** `permissions[0]`, `meta.plan`: the path of a violation in the request's JSON field names. */
-function violationPath(path: Path): string {
+/** `permissions[0]`, `meta.plan`: the path of a violation in the request's JSON (or proto) field names. */
+function violationPath(path: Path, naming: "jsonName" | "name"): string {
   let out = "";
   for (const item of path) {
     if (item.kind === "list_sub") out += `[${item.index}]`;
     else if (item.kind === "map_sub") out += `[${JSON.stringify(String(item.key))}]`;
-    else if (item.kind === "field") out += (out ? "." : "") + item.jsonName;
+    else if (item.kind === "field") out += (out ? "." : "") + item[naming];
     else out += (out ? "." : "") + item.name;
   }
   return out;

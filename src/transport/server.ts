@@ -1,8 +1,14 @@
 import { createServer as createHttp1Server, type IncomingMessage, type ServerResponse } from "node:http";
-import { createServer as createHttp2Server, type Http2ServerRequest, type Http2ServerResponse, type Http2Session } from "node:http2";
+import {
+  createServer as createHttp2Server, type Http2ServerRequest, type Http2ServerResponse, type Http2Session, type IncomingHttpHeaders,
+  type ServerHttp2Stream,
+} from "node:http2";
 import { createServer as createNetServer, type AddressInfo, type Socket } from "node:net";
 
 type Handler = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => void;
+
+/** Takes an HTTP/2 stream and returns true, or returns false to leave it to the request handler. */
+export type StreamHandler = (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => boolean;
 
 const HTTP2_PREFACE = Buffer.from("PRI ");
 
@@ -15,10 +21,23 @@ export interface ListeningServer {
 /**
  * Serves HTTP/1.1 and cleartext HTTP/2 (h2c) on one port. Node 20's `allowHTTP1` needs TLS, so each connection's
  * first bytes decide: the HTTP/2 preface goes to the HTTP/2 server, anything else to the HTTP/1.1 server.
+ *
+ * HTTP/2 streams go to `stream` first, raw: Node's compatibility layer (request/response objects per stream) costs
+ * more than a whole unary call. What `stream` declines reaches `handler` through that layer, by way of a second,
+ * never-listening HTTP/2 server whose only job is to make the request/response pair.
  */
-export async function listen(handler: Handler, options: { port: number; host: string }): Promise<ListeningServer> {
+export async function listen(
+  app: { handler: Handler; stream?: StreamHandler },
+  options: { port: number; host: string },
+): Promise<ListeningServer> {
+  const { handler } = app;
   const http1 = createHttp1Server({ keepAliveTimeout: 65_000 }, drainUnreadBody(handler));
-  const http2 = createHttp2Server({}, drainUnreadBody(handler));
+  const compat = createHttp2Server({}, drainUnreadBody(handler));
+  const http2 = createHttp2Server({});
+  const takeStream = app.stream ?? (() => false);
+  http2.on("stream", (stream: ServerHttp2Stream, headers: IncomingHttpHeaders, flags: number, rawHeaders: string[]) => {
+    if (!takeStream(stream, headers)) compat.emit("stream", stream, headers, flags, rawHeaders);
+  });
   const sockets = new Set<Socket>();
   const sessions = new Set<Http2Session>();
   http2.on("session", (session) => {

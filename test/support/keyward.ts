@@ -48,7 +48,7 @@ export async function startKeyward(
   });
   const [workspace] = await documents.workspaces.list({ limit: 1 });
   const app = createApp({ ...stores, clock, encryptionKey: options.encryptionKey });
-  const server = await listen(app.handler, { port: 0, host: "127.0.0.1" });
+  const server = await listen(app, { port: 0, host: "127.0.0.1" });
   return {
     baseUrl: `http://127.0.0.1:${server.port}`,
     port: server.port,

@@ -109,7 +109,8 @@ describe("request ids", () => {
         () => undefined,
         (e: unknown) => ConnectError.from(e),
       );
-      expect(error?.rawMessage).toContain("readMaxBytes");
+      expect({ via, code: error?.code }).toEqual({ via, code: Code.ResourceExhausted });
+      expect(error?.rawMessage).toMatch(via === "grpc" ? /exceeds the 1048576-byte limit/ : /readMaxBytes/);
       expect(error?.metadata.get("x-request-id"), via).toMatch(REQUEST_ID);
     }
   });
