@@ -28,8 +28,10 @@ import { assignRequestId, registerOperations, requestIdValues } from "./transpor
 import { createGrpcHandler, isGrpcRequest } from "./transport/grpc/handler.js";
 import { registerHealth } from "./transport/health.js";
 import { createPipeline, operationsOf } from "./transport/pipeline.js";
+import { H2RestRequest, H2RestResponse } from "./transport/rest/h2-exchange.js";
 import { createRestRouter, MAX_BODY_BYTES } from "./transport/rest/router.js";
 import type { StreamHandler } from "./transport/server.js";
+import { useFastTextEncoding } from "./transport/text-encoding.js";
 import { Health } from "../gen/grpc/health/v1/health_pb.js";
 import { routesOf } from "./transport/rest/routes.js";
 
@@ -56,6 +58,7 @@ const SERVICES: DescService[] = [
  * the Connect adapter, everything else through the REST router that the proto's HTTP bindings describe.
  */
 export function createApp(options: AppOptions) {
+  useFastTextEncoding();
   const clock = options.clock ?? systemClock;
   const randomBytes = options.randomBytes ?? ((size: number) => new Uint8Array(nodeRandomBytes(size)));
   const deps = { documents: options.documents, clock, randomBytes };
@@ -113,6 +116,12 @@ export function createApp(options: AppOptions) {
     passThrough: new Set(Health.methods.map((m) => `/${Health.typeName}/${m.name}`)),
     maxBytes: MAX_BODY_BYTES,
   });
-  const stream: StreamHandler = (h2stream, headers) => isGrpcRequest(headers) && grpc(h2stream, headers);
+  const stream: StreamHandler = (h2stream, headers) => {
+    if (isGrpcRequest(headers)) return grpc(h2stream, headers);
+    const path = headers[":path"] ?? "";
+    if (!path.startsWith("/v1/") && !path.startsWith("/v2/")) return false;
+    void rest(new H2RestRequest(h2stream, headers), new H2RestResponse(h2stream));
+    return true;
+  };
   return { handler, stream, invoke, operations };
 }

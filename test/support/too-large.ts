@@ -100,7 +100,7 @@ export function tooLargeMatrix(harness: Harness, name: OperationName, options: T
       for (const length of via === "grpcWeb" && IS_DENO ? [MAX_BODY_BYTES] : [MAX_BODY_BYTES, 4 * MAX_BODY_BYTES]) {
         await expectRefusal(harness, {
           via, op: name, input: await inflate(length), authorization: authorization(), kind: "payload_too_large",
-          detail: "larger than configured readMaxBytes 1048576", transport: transports[via],
+          detail: via === "grpc" ? /is larger than the limit of 1048576 bytes/ : "larger than configured readMaxBytes 1048576", transport: transports[via],
         });
       }
       const input = await options.validInput(harness);

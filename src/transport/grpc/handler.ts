@@ -1,9 +1,8 @@
-import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerHttp2Stream } from "node:http2";
-import { constants } from "node:http2";
-import { create, fromBinary, fromJsonString, toBinary, toJsonString, type DescMessage } from "@bufbuild/protobuf";
+import { constants, sensitiveHeaders, type IncomingHttpHeaders, type OutgoingHttpHeaders, type ServerHttp2Stream } from "node:http2";
+import { create, fromBinary, fromJsonString, toBinary, toJsonString, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
 import { Code } from "@connectrpc/connect";
 import { invalid } from "../../domain/errors.js";
-import type { Invoke, Operation } from "../pipeline.js";
+import type { Invocation, Invoke, Operation } from "../pipeline.js";
 import { newRequestId, REQUEST_ID_HEADER } from "../request-id.js";
 import { rpcFailureOf, statusDetailsOf, type RpcFailure } from "../rpc-error.js";
 import { ACCEPTED_ENCODINGS, encodeGrpcMessage, frame, parseTimeout, unframeUnary, type Encoding } from "./wire.js";
@@ -16,6 +15,11 @@ const CODECS: Record<string, Codec> = { "application/grpc": "proto", "applicatio
 
 // setTimeout's ceiling; a longer deadline is as good as none.
 const MAX_TIMER_MS = 2 ** 31 - 1;
+const OK_TRAILERS = { "grpc-status": "0" };
+// Every response carries a fresh request id. HPACK would add each one to the connection's header table, evicting
+// the entries that do repeat; marked never-indexed it is sent as a plain literal (measured: ~8 µs less per call).
+const NOT_INDEXED = [REQUEST_ID_HEADER];
+const CALL = Symbol("keyward.grpc.call");
 
 /** Whether a request speaks gRPC over HTTP/2 (not gRPC-Web, which connect-node serves). */
 export function isGrpcRequest(headers: IncomingHttpHeaders): boolean {
@@ -34,64 +38,92 @@ export function createGrpcHandler(options: { operations: Operation[]; invoke: In
   return function handleGrpc(stream, headers) {
     const path = headers[":path"] ?? "";
     if (options.passThrough.has(path)) return false;
-    const call = new UnaryCall(stream, headers);
+    const call = new UnaryCall(stream, headers, options.invoke, options.maxBytes);
     const operation = byPath.get(path);
-    if (!operation) return call.fail(Code.Unimplemented, `unknown method ${path}`), true;
-    if (headers[":method"] !== "POST") return call.fail(Code.Unimplemented, `gRPC calls are POST, not ${headers[":method"]}`), true;
-    if (call.codec === undefined) return call.fail(Code.Unimplemented, `unsupported content-type ${headers["content-type"]}`), true;
-    const requestEncoding = headers["grpc-encoding"] ?? "identity";
-    if (requestEncoding !== "identity" && requestEncoding !== "gzip") {
-      return call.fail(Code.Unimplemented, `unsupported grpc-encoding ${requestEncoding}; this server accepts ${ACCEPTED_ENCODINGS}`), true;
+    if (!operation) return call.fail(Code.Unimplemented, `unknown method ${path}`);
+    if (headers[":method"] !== "POST") return call.fail(Code.Unimplemented, `gRPC calls are POST, not ${headers[":method"]}`);
+    if (call.codec === undefined) return call.fail(Code.Unimplemented, `unsupported content-type ${headers["content-type"]}`);
+    const encoding = headers["grpc-encoding"] ?? "identity";
+    if (encoding !== "identity" && encoding !== "gzip") {
+      return call.fail(Code.Unimplemented, `unsupported grpc-encoding ${encoding}; this server accepts ${ACCEPTED_ENCODINGS}`);
     }
     const timeout = parseTimeout(headers["grpc-timeout"] as string | undefined);
-    if (timeout.error) return call.fail(Code.InvalidArgument, timeout.error), true;
-    if (timeout.ms !== undefined) call.setDeadline(timeout.ms);
-
-    readBody(stream, options.maxBytes + 5, (body) => {
-      if (body === undefined) return call.fail(Code.ResourceExhausted, `the request message exceeds the ${options.maxBytes}-byte limit`);
-      const unframed = unframeUnary(body, { encoding: requestEncoding, maxBytes: options.maxBytes });
-      if (!unframed.ok) return call.fail(unframed.reason === "too_large" ? Code.ResourceExhausted : Code.Internal, unframed.detail);
-      // Answer as the client asked: a gzip request gets a gzip response, when the client accepts gzip.
-      const accepts = headers["grpc-accept-encoding"];
-      call.responseEncoding = requestEncoding === "gzip" && (accepts === undefined || accepts.includes("gzip")) ? "gzip" : "identity";
-      call.run(operation, options.invoke, unframed.message);
-    });
+    if (timeout.error) return call.fail(Code.InvalidArgument, timeout.error);
+    call.start(operation, encoding, timeout.ms);
     return true;
   };
 }
 
-/** One unary call's state: its answer goes out once, whichever comes first of result, failure or deadline. */
-class UnaryCall {
+/**
+ * One unary call. Its answer goes out once, whichever comes first of result, failure or deadline. The call is the
+ * pipeline's Invocation and the stream's listeners reach it through the stream, so a call allocates no closures.
+ */
+class UnaryCall implements Invocation {
   readonly requestId = newRequestId();
+  readonly authorization: string | undefined;
   readonly codec: Codec | undefined;
-  responseEncoding: Encoding = "identity";
+  private operation: Operation | undefined;
+  private requestEncoding: Encoding = "identity";
+  private message: Uint8Array | undefined;
+  private chunks: Buffer[] = [];
+  private size = 0;
   private done = false;
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly stream: ServerHttp2Stream, private readonly headers: IncomingHttpHeaders) {
+  constructor(
+    private readonly stream: ServerHttp2Stream & { [CALL]?: UnaryCall },
+    private readonly headers: IncomingHttpHeaders,
+    private readonly invoke: Invoke,
+    private readonly maxBytes: number,
+  ) {
+    this.authorization = headers.authorization;
     this.codec = CODECS[headers["content-type"] ?? ""];
+    stream[CALL] = this;
     // A client reset is no server error; the answer, if any, is simply dropped.
     stream.on("error", ignore);
   }
 
-  setDeadline(ms: number): void {
-    if (ms > MAX_TIMER_MS) return;
-    this.timer = setTimeout(() => this.fail(Code.DeadlineExceeded, `the deadline of ${ms} ms expired`), ms);
+  start(operation: Operation, encoding: Encoding, deadlineMs: number | undefined): void {
+    this.operation = operation;
+    this.requestEncoding = encoding;
+    if (deadlineMs !== undefined && deadlineMs <= MAX_TIMER_MS) {
+      this.timer = setTimeout(onDeadline, deadlineMs, this, deadlineMs);
+    }
+    this.stream.on("data", onData);
+    this.stream.on("end", onEnd);
   }
 
-  run(operation: Operation, invoke: Invoke, message: Uint8Array): void {
-    const input = operation.method.input;
-    invoke(operation, {
-      authorization: this.headers.authorization,
-      requestId: this.requestId,
-      decode: () => this.decode(input, message),
-    }).then(
-      (output) => this.succeed(toWire(operation.method.output, output, this.codec ?? "proto")),
-      (error: unknown) => this.failWith(rpcFailureOf(error, this.requestId)),
-    );
+  received(chunk: Buffer): void {
+    this.size += chunk.length;
+    if (this.size <= this.maxBytes + 5) return void this.chunks.push(chunk);
+    this.stream.off("data", onData);
+    this.stream.off("end", onEnd);
+    this.chunks = [];
+    this.fail(Code.ResourceExhausted, `the request is larger than the limit of ${this.maxBytes} bytes`);
   }
 
-  private decode(schema: DescMessage, message: Uint8Array) {
+  ended(): void {
+    const body = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.size);
+    this.chunks = [];
+    const unframed = unframeUnary(body, { encoding: this.requestEncoding, maxBytes: this.maxBytes });
+    if (!unframed.ok) return void this.fail(unframed.reason === "too_large" ? Code.ResourceExhausted : Code.Internal, unframed.detail);
+    this.message = unframed.message;
+    void this.run(this.operation as Operation);
+  }
+
+  private async run(operation: Operation): Promise<void> {
+    try {
+      const output = await this.invoke(operation, this);
+      this.succeed(operation.method.output, output);
+    } catch (error) {
+      this.failWith(rpcFailureOf(error, this.requestId));
+    }
+  }
+
+  /** Called by the pipeline once the caller is authenticated. */
+  decode(): MessageShape<DescMessage> {
+    const schema = (this.operation as Operation).method.input;
+    const message = this.message as Uint8Array;
     try {
       return this.codec === "json" ? fromJsonString(schema, Buffer.from(message).toString("utf8")) : fromBinary(schema, message);
     } catch (error) {
@@ -100,17 +132,24 @@ class UnaryCall {
     }
   }
 
-  private succeed(message: Uint8Array): void {
+  private succeed(schema: DescMessage, output: object): void {
     if (!this.finish()) return;
-    const headers: OutgoingHttpHeaders = this.responseHeaders();
-    if (this.responseEncoding === "gzip") headers["grpc-encoding"] = "gzip";
+    const message = create(schema, output as never);
+    const bytes = this.codec === "json" ? Buffer.from(toJsonString(schema, message)) : toBinary(schema, message);
+    // Answer as the client asked: a gzip request gets a gzip response, when the client accepts gzip.
+    const accepts = this.headers["grpc-accept-encoding"];
+    const encoding: Encoding = this.requestEncoding === "gzip" && (accepts === undefined || accepts.includes("gzip")) ? "gzip" : "identity";
+    const headers = this.responseHeaders();
+    if (encoding === "gzip") headers["grpc-encoding"] = "gzip";
     this.stream.respond(headers, { waitForTrailers: true });
-    this.stream.once("wantTrailers", () => this.stream.sendTrailers({ "grpc-status": "0" }));
-    this.stream.end(frame(message, this.responseEncoding));
+    this.stream.once("wantTrailers", sendOkTrailers);
+    this.stream.end(frame(bytes, encoding));
   }
 
-  fail(code: Code, message: string): void {
+  /** Answers `code`; returns true, so the dispatcher can return it as "handled". */
+  fail(code: Code, message: string): true {
     this.failWith({ code, message });
+    return true;
   }
 
   /** A trailers-only response: status and message in the one HEADERS frame, as gRPC does for errors. */
@@ -140,29 +179,26 @@ class UnaryCall {
       "content-type": this.codec === "json" ? "application/grpc+json" : "application/grpc",
       "grpc-accept-encoding": ACCEPTED_ENCODINGS,
       [REQUEST_ID_HEADER]: this.requestId,
+      [sensitiveHeaders]: NOT_INDEXED,
     };
   }
 }
 
-function toWire(schema: DescMessage, output: object, codec: Codec): Uint8Array {
-  const message = create(schema, output as never);
-  return codec === "json" ? Buffer.from(toJsonString(schema, message)) : toBinary(schema, message);
+// Listeners shared by every call: `this` is the stream, which holds its call.
+function onData(this: ServerHttp2Stream & { [CALL]: UnaryCall }, chunk: Buffer): void {
+  this[CALL].received(chunk);
 }
 
-/** Collects the request body, or hands `undefined` as soon as it passes `limit` bytes. */
-function readBody(stream: ServerHttp2Stream, limit: number, done: (body: Buffer | undefined) => void): void {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  const onData = (chunk: Buffer) => {
-    size += chunk.length;
-    if (size <= limit) return void chunks.push(chunk);
-    stream.off("data", onData);
-    stream.off("end", onEnd);
-    done(undefined);
-  };
-  const onEnd = () => done(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
-  stream.on("data", onData);
-  stream.on("end", onEnd);
+function onEnd(this: ServerHttp2Stream & { [CALL]: UnaryCall }): void {
+  this[CALL].ended();
+}
+
+function sendOkTrailers(this: ServerHttp2Stream): void {
+  this.sendTrailers(OK_TRAILERS);
+}
+
+function onDeadline(call: UnaryCall, ms: number): void {
+  call.fail(Code.DeadlineExceeded, `the deadline of ${ms} ms expired`);
 }
 
 function ignore(): void {}

@@ -22,7 +22,7 @@ export function unframeUnary(body: Buffer, options: { encoding: Encoding; maxByt
   }
   const flags = body[0];
   const length = body.readUInt32BE(1);
-  if (length > options.maxBytes) return { ok: false, reason: "too_large", detail: `message of ${length} bytes exceeds the ${options.maxBytes}-byte limit` };
+  if (length > options.maxBytes) return { ok: false, reason: "too_large", detail: `message size ${length} is larger than the limit of ${options.maxBytes} bytes` };
   if (body.length < 5 + length) return { ok: false, reason: "malformed", detail: "the request ends inside a message" };
   if (body.length > 5 + length) return { ok: false, reason: "malformed", detail: "a unary request carries exactly one message" };
   if ((flags & 0xfe) !== 0) return { ok: false, reason: "malformed", detail: `reserved frame flags set (0x${flags.toString(16)})` };
@@ -35,7 +35,7 @@ export function unframeUnary(body: Buffer, options: { encoding: Encoding; maxByt
     return { ok: true, message: gunzipSync(message, { maxOutputLength: options.maxBytes }) };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") {
-      return { ok: false, reason: "too_large", detail: `the inflated message exceeds the ${options.maxBytes}-byte limit` };
+      return { ok: false, reason: "too_large", detail: `the inflated message is larger than the limit of ${options.maxBytes} bytes` };
     }
     return { ok: false, reason: "malformed", detail: "the message is not valid gzip" };
   }

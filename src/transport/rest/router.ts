@@ -1,4 +1,4 @@
-import type { ConnectNodeAdapterOptions } from "@connectrpc/connect-node";
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http";
 import { fromJson, type DescField, type DescMessage, type JsonValue } from "@bufbuild/protobuf";
 import { invalid, KeywardError } from "../../domain/errors.js";
 import type { Invoke } from "../pipeline.js";
@@ -13,9 +13,25 @@ import { v2Envelope } from "./v2-dialect.js";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-// The request/response pair the Connect adapter hands its fallback: HTTP/1.1 or HTTP/2.
-type Request = Parameters<NonNullable<ConnectNodeAdapterOptions["fallback"]>>[0];
-type Response = Parameters<NonNullable<ConnectNodeAdapterOptions["fallback"]>>[1];
+/** What the router reads of a request: Node's HTTP/1.1 and HTTP/2 request objects, or a raw HTTP/2 stream's view. */
+export interface RestRequest {
+  url?: string;
+  method?: string;
+  headers: IncomingHttpHeaders;
+  on(event: "data", listener: (chunk: Buffer) => void): unknown;
+  on(event: "end", listener: () => void): unknown;
+  on(event: "error", listener: (error: Error) => void): unknown;
+}
+
+/** What the router writes of a response. */
+export interface RestResponse {
+  setHeader(name: string, value: string): unknown;
+  writeHead(status: number, headers: OutgoingHttpHeaders): unknown;
+  end(text: string): unknown;
+}
+
+type Request = RestRequest;
+type Response = RestResponse;
 
 /**
  * The REST entry: finds the route bound in the proto, decodes the dialect's input (JSON body, or query for GET),
