@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The one command that runs every test: `npm test` (or `bash scripts/test.sh [vitest args...]`).
-# Works on a fresh Debian machine with only Node 20: installs node_modules and redis-server when missing.
-# Steps: dependencies -> redis-server binary -> vitest (Node suite) -> deno e2e. Every step runs even when an
+# Works on a fresh Debian machine with only Node 20: installs node_modules and the Debian packages the suites
+# need (redis-server, python3-grpcio, protoc) when missing.
+# Steps: dependencies -> Debian packages -> vitest (Node suite) -> deno e2e. Every step runs even when an
 # earlier test step failed, so one run shows all failures; the exit code is non-zero if any step failed.
 set -uo pipefail
 
@@ -19,21 +20,29 @@ else
   say "node_modules up to date (skipping npm ci)"
 fi
 
-# --- 2. redis-server: tests start private instances of it (never the system service) ------------------------
+# --- 2. Debian packages the suites run: redis-server (private instances, never the system service), and for the
+# gRPC interop suite Debian's Python grpcio plus protoc with its Python gRPC plugin. One apt-get for all missing.
+missing=()
 if [[ -n ${REDIS_SERVER_BIN:-} ]]; then
   command -v "$REDIS_SERVER_BIN" >/dev/null || { echo "REDIS_SERVER_BIN=$REDIS_SERVER_BIN not found" >&2; exit 1; }
   say "redis-server: using REDIS_SERVER_BIN=$REDIS_SERVER_BIN"
-elif command -v redis-server >/dev/null 2>&1; then
-  say "redis-server found: $(command -v redis-server)"
 else
-  say "redis-server not on PATH: installing Debian's redis-server package"
+  command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+fi
+/usr/bin/python3 -c 'import grpc, google.protobuf' >/dev/null 2>&1 || missing+=(python3-grpcio python3-protobuf)
+command -v protoc >/dev/null 2>&1 || missing+=(protobuf-compiler)
+command -v grpc_python_plugin >/dev/null 2>&1 || missing+=(protobuf-compiler-grpc)
+if (( ${#missing[@]} )); then
+  say "installing Debian packages: ${missing[*]}"
   sudo=()
   if [[ $(id -u) -ne 0 ]]; then sudo=(sudo); fi
-  # A service the package's postinst may start is harmless: tests only use their own private servers.
+  # A service a package's postinst may start is harmless: tests only use their own private servers.
   "${sudo[@]}" apt-get update \
-    && "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends redis-server \
-    || { echo "installing redis-server failed" >&2; exit 1; }
-  command -v redis-server >/dev/null || { echo "redis-server still not on PATH" >&2; exit 1; }
+    && "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" \
+    || { echo "installing ${missing[*]} failed" >&2; exit 1; }
+  command -v redis-server >/dev/null || [[ -n ${REDIS_SERVER_BIN:-} ]] || { echo "redis-server still not on PATH" >&2; exit 1; }
+else
+  say "Debian packages present (redis-server, python3-grpcio, protoc, grpc_python_plugin)"
 fi
 
 # --- 3. Node suite: vitest (globalSetup starts one private redis-server unless REDIS_URL is given) -----------

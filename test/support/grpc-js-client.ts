@@ -1,0 +1,45 @@
+import { create, fromBinary, toBinary, type DescService, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
+import { credentials, makeGenericClientConstructor, Metadata, type CallOptions, type ChannelOptions, type Client, type ServiceError } from "@grpc/grpc-js";
+
+/** The answer of one unary call made with @grpc/grpc-js: the message or the error, and the response headers. */
+export type GrpcJsOutcome<T> =
+  | { ok: true; message: T; headers: Metadata }
+  | { ok: false; error: ServiceError; headers: Metadata | undefined };
+
+/**
+ * A @grpc/grpc-js client of `service` (an independent gRPC implementation: its own HTTP/2 framing, deadlines and
+ * compression), with messages (de)serialised by the generated protobuf-es schemas.
+ */
+export function grpcJsClient<S extends DescService>(service: S, address: string, options: ChannelOptions = {}) {
+  const definition = Object.fromEntries(service.methods.map((method) => [method.localName, {
+    path: `/${service.typeName}/${method.name}`,
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: (message: object) => Buffer.from(toBinary(method.input, create(method.input, message as never))),
+    requestDeserialize: (bytes: Buffer) => fromBinary(method.input, bytes),
+    responseSerialize: (message: object) => Buffer.from(toBinary(method.output, create(method.output, message as never))),
+    responseDeserialize: (bytes: Buffer) => fromBinary(method.output, bytes),
+  }]));
+  const Constructor = makeGenericClientConstructor(definition, service.typeName);
+  const client = new Constructor(address, credentials.createInsecure(), options) as Client & Record<string, Function>;
+
+  return {
+    call<M extends S["methods"][number]>(
+      method: M["localName"],
+      input: MessageInitShape<M["input"]>,
+      options: { rootKey?: string; metadata?: Record<string, string | Buffer>; deadlineMs?: number } = {},
+    ): Promise<GrpcJsOutcome<MessageShape<M["output"]>>> {
+      const metadata = new Metadata();
+      if (options.rootKey) metadata.set("authorization", `Bearer ${options.rootKey}`);
+      for (const [name, value] of Object.entries(options.metadata ?? {})) metadata.set(name, value);
+      const callOptions: CallOptions = options.deadlineMs === undefined ? {} : { deadline: Date.now() + options.deadlineMs };
+      return new Promise((resolve) => {
+        let headers: Metadata | undefined;
+        const call = client[method](input, metadata, callOptions, (error: ServiceError | null, message: MessageShape<M["output"]>) =>
+          resolve(error ? { ok: false, error, headers } : { ok: true, message, headers: headers as Metadata }));
+        call.on("metadata", (received: Metadata) => (headers = received));
+      });
+    },
+    close: () => client.close(),
+  };
+}
