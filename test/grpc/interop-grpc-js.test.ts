@@ -7,6 +7,7 @@ import { BadRequestSchema } from "../../gen/google/rpc/error_details_pb.js";
 import { StatusSchema } from "../../gen/google/rpc/status_pb.js";
 import { ApisService } from "../../gen/keyward/v1/apis_pb.js";
 import { KeysService } from "../../gen/keyward/v1/keys_pb.js";
+import type { GenService, GenServiceMethods } from "@bufbuild/protobuf/codegenv2";
 import { grpcJsClient } from "../support/grpc-js-client.js";
 import { useKeyward } from "../support/use-keyward.js";
 
@@ -14,7 +15,7 @@ describe("interop: @grpc/grpc-js against the running server", () => {
   const harness = useKeyward();
   const clients: { close(): void }[] = [];
   afterAll(() => clients.forEach((c) => c.close()));
-  function client<S extends Parameters<typeof grpcJsClient>[0]>(service: S, options = {}) {
+  function client<T extends GenServiceMethods>(service: GenService<T>, options = {}) {
     const made = grpcJsClient(service, `127.0.0.1:${harness.keyward.port}`, options);
     clients.push(made);
     return made;

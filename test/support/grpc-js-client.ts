@@ -1,4 +1,5 @@
-import { create, fromBinary, toBinary, type DescService, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
+import { create, fromBinary, toBinary, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
+import type { GenService, GenServiceMethods } from "@bufbuild/protobuf/codegenv2";
 import { credentials, makeGenericClientConstructor, Metadata, type CallOptions, type ChannelOptions, type Client, type ServiceError } from "@grpc/grpc-js";
 
 /** The answer of one unary call made with @grpc/grpc-js: the message or the error, and the response headers. */
@@ -10,7 +11,7 @@ export type GrpcJsOutcome<T> =
  * A @grpc/grpc-js client of `service` (an independent gRPC implementation: its own HTTP/2 framing, deadlines and
  * compression), with messages (de)serialised by the generated protobuf-es schemas.
  */
-export function grpcJsClient<S extends DescService>(service: S, address: string, options: ChannelOptions = {}) {
+export function grpcJsClient<T extends GenServiceMethods>(service: GenService<T>, address: string, options: ChannelOptions = {}) {
   const definition = Object.fromEntries(service.methods.map((method) => [method.localName, {
     path: `/${service.typeName}/${method.name}`,
     requestStream: false,
@@ -24,18 +25,18 @@ export function grpcJsClient<S extends DescService>(service: S, address: string,
   const client = new Constructor(address, credentials.createInsecure(), options) as Client & Record<string, Function>;
 
   return {
-    call<M extends S["methods"][number]>(
-      method: M["localName"],
-      input: MessageInitShape<M["input"]>,
+    call<K extends keyof T & string>(
+      method: K,
+      input: MessageInitShape<T[K]["input"]>,
       options: { rootKey?: string; metadata?: Record<string, string | Buffer>; deadlineMs?: number } = {},
-    ): Promise<GrpcJsOutcome<MessageShape<M["output"]>>> {
+    ): Promise<GrpcJsOutcome<MessageShape<T[K]["output"]>>> {
       const metadata = new Metadata();
       if (options.rootKey) metadata.set("authorization", `Bearer ${options.rootKey}`);
       for (const [name, value] of Object.entries(options.metadata ?? {})) metadata.set(name, value);
       const callOptions: CallOptions = options.deadlineMs === undefined ? {} : { deadline: Date.now() + options.deadlineMs };
       return new Promise((resolve) => {
         let headers: Metadata | undefined;
-        const call = client[method](input, metadata, callOptions, (error: ServiceError | null, message: MessageShape<M["output"]>) =>
+        const call = client[method](input, metadata, callOptions, (error: ServiceError | null, message: MessageShape<T[K]["output"]>) =>
           resolve(error ? { ok: false, error, headers } : { ok: true, message, headers: headers as Metadata }));
         call.on("metadata", (received: Metadata) => (headers = received));
       });
