@@ -1,5 +1,5 @@
 // The third-party .proto files our protos import, assembled from installed npm packages (works offline):
-// google/api (HTTP bindings), google/rpc (error details), grpc/health, and buf/validate printed back from
+// google/api (HTTP bindings), google/rpc (error details), grpc/health, grpc/reflection, and buf/validate printed back from
 // protovalidate's embedded descriptor. `npm run generate` and the client-stub tests both use this.
 import { cpSync, mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -20,6 +20,10 @@ export function writeProtoDeps(dir) {
   // google.rpc.Status and BadRequest: the rich error details gRPC and Connect errors carry.
   for (const file of ["status.proto", "error_details.proto"]) copy("google-proto-files", `google/rpc/${file}`, `google/rpc/${file}`);
   copy("grpc-health-check", "proto/health/v1/health.proto", "grpc/health/v1/health.proto");
+  // Server reflection, both versions clients use (grpcurl asks v1 first, older tools v1alpha).
+  for (const version of ["v1", "v1alpha"]) {
+    copy("@grpc/reflection", `build/proto/grpc/reflection/${version}/reflection.proto`, `grpc/reflection/${version}/reflection.proto`);
+  }
   // protovalidate's runtime ships its schema only as an embedded descriptor: print it back as a .proto.
   mkdirSync(join(dir, "buf/validate"), { recursive: true });
   writeFileSync(join(dir, "buf/validate/validate.proto"), printSchemaOnlyProto(file_buf_validate_validate.proto));

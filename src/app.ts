@@ -27,6 +27,7 @@ import { createAuthenticator, ROOT_KEY_CACHE_TTL_MS, type CachedRootKey } from "
 import { assignRequestId, registerOperations, requestIdValues } from "./transport/connect.js";
 import { createGrpcHandler, isGrpcRequest } from "./transport/grpc/handler.js";
 import { registerHealth } from "./transport/health.js";
+import { REFLECTION_SERVICES, registerReflection } from "./transport/reflection.js";
 import { createPipeline, operationsOf } from "./transport/pipeline.js";
 import { H2RestRequest, H2RestResponse } from "./transport/rest/h2-exchange.js";
 import { createRestRouter, MAX_BODY_BYTES } from "./transport/rest/router.js";
@@ -95,6 +96,7 @@ export function createApp(options: AppOptions) {
     routes(router) {
       registerOperations(router, SERVICES, operations, invoke);
       registerHealth(router, { services: SERVICES.map((s) => s.typeName), ready });
+      registerReflection(router, [...SERVICES, Health]);
     },
     readMaxBytes: MAX_BODY_BYTES,
     contextValues: requestIdValues,
@@ -109,11 +111,11 @@ export function createApp(options: AppOptions) {
       rpc(req, res);
     }
   };
-  // gRPC over HTTP/2 takes the lean unary path; connect-node keeps the streaming RPCs it serves (health).
+  // gRPC over HTTP/2 takes the lean unary path; connect-node keeps health and reflection (streaming RPCs).
   const grpc = createGrpcHandler({
     operations,
     invoke,
-    passThrough: new Set(Health.methods.map((m) => `/${Health.typeName}/${m.name}`)),
+    passThrough: new Set([Health, ...REFLECTION_SERVICES].flatMap((s) => s.methods.map((m) => `/${s.typeName}/${m.name}`))),
     maxBytes: MAX_BODY_BYTES,
   });
   const stream: StreamHandler = (h2stream, headers) => {
