@@ -26,10 +26,11 @@ import type { CounterStore, DocumentStore, VerificationEventStore } from "./stor
 import { createAuthenticator, ROOT_KEY_CACHE_TTL_MS, type CachedRootKey } from "./transport/auth.js";
 import { assignRequestId, registerOperations, requestIdValues } from "./transport/connect.js";
 import { createGrpcHandler, isGrpcRequest } from "./transport/grpc/handler.js";
+import { createConnectUnaryHandler } from "./transport/connect-unary.js";
 import { registerHealth } from "./transport/health.js";
 import { REFLECTION_SERVICES, registerReflection } from "./transport/reflection.js";
 import { createPipeline, operationsOf } from "./transport/pipeline.js";
-import { H2RestRequest, H2RestResponse } from "./transport/rest/h2-exchange.js";
+import { H2Request, H2Response } from "./transport/h2-exchange.js";
 import { createRestRouter, MAX_BODY_BYTES } from "./transport/rest/router.js";
 import type { StreamHandler } from "./transport/server.js";
 import { useFastTextEncoding } from "./transport/text-encoding.js";
@@ -102,11 +103,13 @@ export function createApp(options: AppOptions) {
     contextValues: requestIdValues,
     fallback: (req, res) => void rest(req, res),
   });
-  // REST paths skip the Connect adapter's routing; everything else (RPCs, unknown paths) goes through it.
+  const connectUnary = createConnectUnaryHandler({ operations, invoke, maxBytes: MAX_BODY_BYTES });
+  // REST paths and Connect unary calls skip the Connect adapter; everything else (gRPC-Web, streams, unknown paths)
+  // goes through it.
   const handler: typeof rpc = (req, res) => {
     const url = req.url ?? "";
     if (url.startsWith("/v1/") || url.startsWith("/v2/")) void rest(req, res);
-    else {
+    else if (!connectUnary(req, res)) {
       assignRequestId(req, res);
       rpc(req, res);
     }
@@ -121,9 +124,11 @@ export function createApp(options: AppOptions) {
   const stream: StreamHandler = (h2stream, headers) => {
     if (isGrpcRequest(headers)) return grpc(h2stream, headers);
     const path = headers[":path"] ?? "";
-    if (!path.startsWith("/v1/") && !path.startsWith("/v2/")) return false;
-    void rest(new H2RestRequest(h2stream, headers), new H2RestResponse(h2stream));
-    return true;
+    if (path.startsWith("/v1/") || path.startsWith("/v2/")) {
+      void rest(new H2Request(h2stream, headers), new H2Response(h2stream));
+      return true;
+    }
+    return connectUnary(new H2Request(h2stream, headers), new H2Response(h2stream));
   };
   return { handler, stream, invoke, operations };
 }

@@ -17,6 +17,13 @@ export interface TooLargeOptions {
 }
 
 /** `input` as JSON padded with trailing whitespace to exactly `bytes` bytes: still the same valid request. */
+// Each RPC path words the refusal its own way; all name the limit. gRPC-Web is served by connect-node.
+const OVER_LIMIT = {
+  connect: "The request body exceeds 1048576 bytes.",
+  grpc: /is larger than the limit of 1048576 bytes/,
+  grpcWeb: "larger than configured readMaxBytes 1048576",
+} as const;
+
 export function paddedJson(input: unknown, bytes: number): string {
   const json = JSON.stringify(input);
   if (Buffer.byteLength(json) > bytes) throw new Error("input already larger than the padding target");
@@ -100,7 +107,7 @@ export function tooLargeMatrix(harness: Harness, name: OperationName, options: T
       for (const length of via === "grpcWeb" && IS_DENO ? [MAX_BODY_BYTES] : [MAX_BODY_BYTES, 4 * MAX_BODY_BYTES]) {
         await expectRefusal(harness, {
           via, op: name, input: await inflate(length), authorization: authorization(), kind: "payload_too_large",
-          detail: via === "grpc" ? /is larger than the limit of 1048576 bytes/ : "larger than configured readMaxBytes 1048576", transport: transports[via],
+          detail: OVER_LIMIT[via], transport: transports[via],
         });
       }
       const input = await options.validInput(harness);

@@ -1,6 +1,6 @@
-import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http";
 import { fromJson, type DescField, type DescMessage, type JsonValue } from "@bufbuild/protobuf";
 import { invalid, KeywardError } from "../../domain/errors.js";
+import { readBody, type ExchangeRequest, type ExchangeResponse } from "../exchange.js";
 import type { Invoke } from "../pipeline.js";
 import { newRequestId, REQUEST_ID_HEADER } from "../request-id.js";
 import { atTurnEnd } from "../../turn-end.js";
@@ -13,25 +13,8 @@ import { v2Envelope } from "./v2-dialect.js";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** What the router reads of a request: Node's HTTP/1.1 and HTTP/2 request objects, or a raw HTTP/2 stream's view. */
-export interface RestRequest {
-  url?: string;
-  method?: string;
-  headers: IncomingHttpHeaders;
-  on(event: "data", listener: (chunk: Buffer) => void): unknown;
-  on(event: "end", listener: () => void): unknown;
-  on(event: "error", listener: (error: Error) => void): unknown;
-}
-
-/** What the router writes of a response. */
-export interface RestResponse {
-  setHeader(name: string, value: string): unknown;
-  writeHead(status: number, headers: OutgoingHttpHeaders): unknown;
-  end(text: string): unknown;
-}
-
-type Request = RestRequest;
-type Response = RestResponse;
+type Request = ExchangeRequest;
+type Response = ExchangeResponse;
 
 /**
  * The REST entry: finds the route bound in the proto, decodes the dialect's input (JSON body, or query for GET),
@@ -68,7 +51,7 @@ export function createRestRouter(options: { routes: Route[]; invoke: Invoke; doc
         locationPrefix = "query";
         query = queryToJson(schema, new URLSearchParams(url.search));
       } else {
-        text = await readBody(req);
+        text = (await readBody(req, MAX_BODY_BYTES)).toString("utf8");
       }
       const prefix = locationPrefix;
       // A method, not an arrow: no per-request function for tsx's name-keeping helper to rename (measured ~1%).
@@ -167,34 +150,6 @@ function fromQuery(field: DescField, raw: string): unknown {
   if (scalar === 8 /* BOOL */) return raw === "true" ? true : raw === "false" ? false : raw;
   if (scalar === 9 /* STRING */ || scalar === 12 /* BYTES */) return raw;
   return /^-?\d+$/.test(raw) ? Number(raw) : raw;
-}
-
-/**
- * The body as text, refused past MAX_BODY_BYTES. Events, not `for await`: this runs on every REST request. Past the
- * limit the rest still flows in and is dropped, so the connection can answer.
- */
-function readBody(req: Request): Promise<string> {
-  const declared = Number(req.headers["content-length"] ?? 0);
-  if (declared > MAX_BODY_BYTES) return Promise.reject(tooLarge());
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      if (size > MAX_BODY_BYTES) return; // refused already
-      size += chunk.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-      else {
-        chunks.length = 0;
-        reject(tooLarge());
-      }
-    });
-    req.on("end", () => resolve(chunks.length === 1 ? chunks[0].toString("utf8") : Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
-
-function tooLarge() {
-  return new KeywardError("payload_too_large", `The request body exceeds ${MAX_BODY_BYTES} bytes.`);
 }
 
 function parseJson(text: string): unknown {

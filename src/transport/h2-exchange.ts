@@ -1,13 +1,13 @@
 import { constants, sensitiveHeaders, type IncomingHttpHeaders, type OutgoingHttpHeaders, type ServerHttp2Stream } from "node:http2";
-import { REQUEST_ID_HEADER } from "../request-id.js";
-import type { RestRequest, RestResponse } from "./router.js";
+import type { ExchangeRequest, ExchangeResponse } from "./exchange.js";
+import { REQUEST_ID_HEADER } from "./request-id.js";
 
 /**
- * The REST router's request and response over a raw HTTP/2 stream, without Node's compatibility layer (which
- * builds a request and a response object with their own streams and header maps for every stream and costs more
- * than the REST call itself).
+ * A request and response over a raw HTTP/2 stream, for the REST and Connect handlers, without Node's compatibility
+ * layer (which builds a request and a response object with their own streams and header maps for every stream and
+ * costs more than the REST call itself).
  */
-export class H2RestRequest implements RestRequest {
+export class H2Request implements ExchangeRequest {
   readonly url: string | undefined;
   readonly method: string | undefined;
 
@@ -18,14 +18,14 @@ export class H2RestRequest implements RestRequest {
     stream.on("error", ignore);
   }
 
-  // Any: the listener is one of RestRequest's three listener types.
+  // Any: the listener is one of ExchangeRequest's three listener types.
   on(event: "data" | "end" | "error", listener: (...args: any[]) => void): this {
     this.stream.on(event, listener);
     return this;
   }
 }
 
-export class H2RestResponse implements RestResponse {
+export class H2Response implements ExchangeResponse {
   private extra: OutgoingHttpHeaders | undefined;
 
   constructor(private readonly stream: ServerHttp2Stream) {}
@@ -40,9 +40,9 @@ export class H2RestResponse implements RestResponse {
     this.stream.respond({ ...this.extra, ...headers, ":status": status, [sensitiveHeaders]: NOT_INDEXED });
   }
 
-  end(text: string): void {
+  end(body: string | Uint8Array): void {
     if (this.stream.destroyed || this.stream.closed) return;
-    this.stream.end(text);
+    this.stream.end(body);
     // Answered before the body was read (413): stop the upload with RST_STREAM(NO_ERROR) once the answer is out,
     // as HTTP/2 allows, instead of reading what nobody will use.
     if (!this.stream.readableEnded) this.stream.close(constants.NGHTTP2_NO_ERROR);

@@ -1,0 +1,125 @@
+import { create, fromBinary, fromJson, toBinary, toJsonString, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { codeToHttpStatus, errorToJsonBytes, parseTimeout } from "@connectrpc/connect/protocol-connect";
+import { invalid } from "../domain/errors.js";
+import { atTurnEnd } from "../turn-end.js";
+import { readBody, type ExchangeRequest, type ExchangeResponse } from "./exchange.js";
+import type { Invocation, Invoke, Operation } from "./pipeline.js";
+import { newRequestId, REQUEST_ID_HEADER } from "./request-id.js";
+import { rpcFailureOf, toConnectError } from "./rpc-error.js";
+
+type Codec = "json" | "proto";
+
+/** Answers a Connect request and returns true, or returns false to leave it to connect-node. */
+export type ConnectUnaryHandler = (req: ExchangeRequest, res: ExchangeResponse) => boolean;
+
+/**
+ * The Connect protocol's unary POST, the common case, served straight through the pipeline: the body is the message,
+ * the answer is the message or the error JSON with its HTTP status. What this leaves to connect-node (same port,
+ * same operations): compressed bodies, GET requests, streaming, other protocol versions and content types.
+ * Decoding and errors follow connect-node's: unknown JSON fields are ignored, error details are sent as
+ * `{type, value, debug}`.
+ */
+export function createConnectUnaryHandler(options: { operations: Operation[]; invoke: Invoke; maxBytes: number }): ConnectUnaryHandler {
+  const byPath = new Map(options.operations.map((op) => [`/${op.method.parent.typeName}/${op.method.name}`, op]));
+
+  return function handleConnectUnary(req, res) {
+    if (req.method !== "POST") return false;
+    const operation = byPath.get(req.url ?? "");
+    const codec = codecOf(req.headers["content-type"]);
+    const encoding = req.headers["content-encoding"];
+    const version = req.headers["connect-protocol-version"];
+    if (!operation || !codec || (encoding !== undefined && encoding !== "identity") || (version !== undefined && version !== "1")) {
+      return false;
+    }
+    const timeout = parseTimeout((req.headers["connect-timeout-ms"] as string | undefined) ?? null, Number.MAX_SAFE_INTEGER);
+    void new ConnectCall(res, operation, codec, req.headers.authorization).run(req, options, timeout);
+    return true;
+  };
+}
+
+/** `application/json` or `application/proto`, with or without parameters such as `; charset=utf-8`. */
+function codecOf(contentType: string | undefined): Codec | undefined {
+  if (!contentType) return undefined;
+  const type = contentType.split(";", 1)[0].trim().toLowerCase();
+  return type === "application/json" ? "json" : type === "application/proto" ? "proto" : undefined;
+}
+
+class ConnectCall implements Invocation {
+  readonly requestId = newRequestId();
+  private body: Buffer | undefined;
+  private done = false;
+
+  constructor(
+    private readonly res: ExchangeResponse,
+    private readonly operation: Operation,
+    private readonly codec: Codec,
+    readonly authorization: string | undefined,
+  ) {}
+
+  async run(req: ExchangeRequest, options: { invoke: Invoke; maxBytes: number }, timeout: ReturnType<typeof parseTimeout>): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      if (timeout.error) throw timeout.error;
+      if (timeout.timeoutMs !== undefined) {
+        timer = setTimeout(() => this.fail(new ConnectError(`the deadline of ${timeout.timeoutMs} ms expired`, Code.DeadlineExceeded)), timeout.timeoutMs);
+      }
+      this.body = await readBody(req, options.maxBytes);
+      const output = await options.invoke(this.operation, this);
+      this.succeed(output);
+    } catch (error) {
+      this.fail(error instanceof ConnectError ? error : toConnectError(rpcFailureOf(error, this.requestId)));
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Called by the pipeline once the caller is authenticated. */
+  decode(): MessageShape<DescMessage> {
+    const schema = this.operation.method.input;
+    const body = this.body as Buffer;
+    if (this.codec === "proto") {
+      try {
+        return fromBinary(schema, body);
+      } catch (error) {
+        throw invalid(`The request message is not a valid ${schema.typeName}: ${(error as Error).message}`);
+      }
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(body.toString("utf8"));
+    } catch (error) {
+      throw invalid(`The request body is not valid JSON: ${(error as Error).message}`);
+    }
+    try {
+      return fromJson(schema, json as never, { ignoreUnknownFields: true });
+    } catch (error) {
+      throw invalid(`cannot decode message ${schema.typeName} from JSON: ${(error as Error).message}`);
+    }
+  }
+
+  private succeed(output: object): void {
+    if (this.done) return;
+    this.done = true;
+    const schema = this.operation.method.output;
+    const message = create(schema, output as never);
+    const body = this.codec === "json" ? toJsonString(schema, message) : toBinary(schema, message);
+    const contentType = this.codec === "json" ? "application/json" : "application/proto";
+    this.send(200, contentType, body);
+  }
+
+  private fail(error: ConnectError): void {
+    if (this.done) return;
+    this.done = true;
+    this.send(codeToHttpStatus(error.code), "application/json", errorToJsonBytes(error, {}));
+  }
+
+  /** Written at the end of the turn with the other responses of this turn (see turn-end.ts). */
+  private send(status: number, contentType: string, body: string | Uint8Array): void {
+    const { res, requestId } = this;
+    atTurnEnd("respond", () => {
+      res.writeHead(status, { "content-type": contentType, "content-length": Buffer.byteLength(body), [REQUEST_ID_HEADER]: requestId });
+      res.end(body);
+    });
+  }
+}
