@@ -42,12 +42,22 @@ function v1Assignment(field: "permissions" | "roles", options: { nameKeys: strin
   };
 }
 
+/** Unkey v1 refuses permission and role names shorter than 3 characters (v2 and the RPCs take any non-empty name). */
+function v1MinNameLength(input: unknown): unknown {
+  if (isObject(input) && typeof input.name === "string" && input.name.length < 3) {
+    throw invalid("name: must be at least 3 characters", [{ location: "name", message: "must be at least 3 characters" }]);
+  }
+  return input;
+}
+
 /** v1 answers assignments with `[{id, name}]`. */
 const idAndName = (items: unknown) => (Array.isArray(items) ? items.map((item: Json) => ({ id: item.id, name: item.name })) : items);
 const withoutPermissions = (role: Json) => compact({ id: role.id, name: role.name, description: role.description });
 
 /** The v1 shapes of the permissions.* routes and the key role/permission assignments. */
 export const v1RbacMappings: Record<string, DialectMapping> = {
+  "/v1/permissions.createPermission": { request: v1MinNameLength },
+  "/v1/permissions.createRole": { request: v1MinNameLength },
   "/v1/permissions.getPermission": { request: v1Reference("permissionId", "permission") },
   "/v1/permissions.deletePermission": { request: v1Reference("permissionId", "permission") },
   "/v1/permissions.listPermissions": { request: () => ({ all: true }), response: (json) => json.data ?? [] },

@@ -8,13 +8,14 @@ describe("permissions.createPermission", () => {
     ...NOT_AN_OBJECT,
     { what: "a missing name", input: { slug: "docs.read" }, locations: ["body.name"], detail: "name" },
     { what: "a missing slug (v2 asks for it)", input: { name: "docs.read" }, locations: ["body.slug"], detail: "slug", vias: ["v2"] },
-    { what: "a slug with a space", input: { slug: "docs read", name: "x" }, locations: ["body.slug"], detail: "slug" },
-    { what: "a slug of 101 characters", input: { slug: "a".repeat(101), name: "x" }, locations: ["body.slug"], detail: "slug" },
+    { what: "a slug with a space", input: { slug: "docs read", name: "docs" }, locations: ["body.slug"], detail: "slug" },
+    { what: "a slug of 101 characters", input: { slug: "a".repeat(101), name: "docs" }, locations: ["body.slug"], detail: "slug" },
     { what: "a name of 513 characters", input: { slug: "ok", name: "n".repeat(513) }, locations: ["body.name"], detail: "name" },
-    { what: "a description of 513 characters", input: { slug: "ok", name: "ok", description: "d".repeat(513) }, locations: ["body.description"], detail: "description" },
+    { what: "a description of 513 characters", input: { slug: "ok", name: "docs", description: "d".repeat(513) }, locations: ["body.description"], detail: "description" },
     { what: "a number for the name", input: { slug: "ok", name: 5 }, locations: ["body.name"], detail: "must be a string" },
     { what: "an unknown field", input: { slug: "ok", name: "ok", roles: [] }, locations: ["body.roles"], detail: "body.roles", vias: ["v2"] },
     { what: "a v1 name that cannot be a slug", input: { name: "docs read" }, detail: "name", vias: ["v1"] },
+    { what: "a v1 name of 2 characters (Unkey v1 asks for 3)", input: { name: "ab" }, detail: "name: must be at least 3 characters", vias: ["v1"] },
   ]);
   badRpcCases(harness, "permissions.createPermission", [
     { what: "a missing name", input: { slug: "ok" }, field: "name" },

@@ -10,6 +10,7 @@ describe("permissions.createRole", () => {
     { what: "a name with a leading space", input: { name: " admin" }, locations: ["body.name"], detail: "name" },
     { what: "a name with a quote", input: { name: "ad'min" }, locations: ["body.name"], detail: "name" },
     { what: "a name of 101 characters", input: { name: "r".repeat(101) }, locations: ["body.name"], detail: "name" },
+    { what: "a v1 name of 2 characters (Unkey v1 asks for 3)", input: { name: "ab" }, detail: "name: must be at least 3 characters", vias: ["v1"] },
     { what: "a permission that cannot be a slug", input: { name: "ok", permissions: ["a b"] }, locations: ["body.permissions[0]"], detail: "permissions", vias: ["v2"] },
     { what: "a string for the permissions", input: { name: "ok", permissions: "p1" }, locations: ["body.permissions"], detail: "permissions", vias: ["v2"] },
     { what: "an unknown field", input: { name: "ok", slug: "x" }, locations: ["body.slug"], detail: "body.slug", vias: ["v2"] },

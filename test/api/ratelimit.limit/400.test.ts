@@ -17,6 +17,7 @@ describe("ratelimit.limit", () => {
     { what: "an empty namespace", input: { ...valid, namespace: "" }, locations: ["body.namespace"], detail: "namespace" },
     { what: "a namespace of 256 characters", input: { ...valid, namespace: "n".repeat(256) }, locations: ["body.namespace"], detail: "namespace" },
     { what: "a negative limit", input: { ...valid, limit: -1 }, locations: ["body.limit"], detail: "limit" },
+    { what: "a limit of 0", input: { ...valid, limit: 0 }, locations: ["body.limit"], detail: "limit: must be greater than or equal to 1" },
     { what: "a fractional limit", input: { ...valid, limit: 1.5 }, locations: ["body.limit"], detail: "limit" },
     { what: "a string for limit", input: { ...valid, limit: "ten" }, locations: ["body.limit"], detail: "limit" },
     { what: "a duration below 1000 ms", input: { ...valid, duration: 999 }, locations: ["body.duration"], detail: "duration" },

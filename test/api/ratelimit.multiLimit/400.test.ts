@@ -16,6 +16,7 @@ describe("ratelimit.multiLimit", () => {
     { what: "a string", input: '"x"', locations: ["body"], detail: "must be an object" },
     { what: "a check without identifier", input: JSON.stringify([{ ...check, identifier: undefined }]), locations: ["body.limits[0].identifier"], detail: "identifier" },
     { what: "a check with a negative limit", input: JSON.stringify([check, { ...check, identifier: "v", limit: -1 }]), locations: ["body.limits[1].limit"], detail: "limit" },
+    { what: "a check with a limit of 0", input: JSON.stringify([{ ...check, limit: 0 }]), locations: ["body.limits[0].limit"], detail: "must be greater than or equal to 1" },
     { what: "a check with a short duration", input: JSON.stringify([{ ...check, duration: 10 }]), locations: ["body.limits[0].duration"], detail: "duration" },
     { what: "a check with an unknown field", input: JSON.stringify([{ ...check, extra: 1 }]), locations: ["body.limits[0].extra"], detail: "extra" },
     { what: "v1's async in a check", input: JSON.stringify([check, { ...check, identifier: "v", async: false }]), locations: ["body.limits[1].async"], detail: "async" },
