@@ -8,6 +8,8 @@ export interface Config {
   rootKey?: string;
   encryptionKey?: Buffer;
   docsUrl: string;
+  /** On SIGTERM/SIGINT, how long requests already received may take to finish before connections are dropped. */
+  shutdownGraceMs: number;
 }
 
 /** Parses the environment; throws with a clear message for values that cannot work. */
@@ -22,6 +24,10 @@ export function readConfig(env: Record<string, string | undefined>): Config {
   if (env.KEYWARD_ROOT_KEY !== undefined && !/^[\x21-\x7e]{16,512}$/.test(env.KEYWARD_ROOT_KEY)) {
     throw new Error("KEYWARD_ROOT_KEY must be 16 to 512 printable characters without spaces");
   }
+  const shutdownGraceMs = Number(env.KEYWARD_SHUTDOWN_GRACE_MS ?? 10_000);
+  if (!Number.isInteger(shutdownGraceMs) || shutdownGraceMs < 0) {
+    throw new Error(`KEYWARD_SHUTDOWN_GRACE_MS must be a whole number of milliseconds, got ${env.KEYWARD_SHUTDOWN_GRACE_MS}`);
+  }
   return {
     port,
     host: env.HOST ?? "127.0.0.1",
@@ -31,5 +37,6 @@ export function readConfig(env: Record<string, string | undefined>): Config {
     rootKey: env.KEYWARD_ROOT_KEY || undefined,
     encryptionKey,
     docsUrl: (env.KEYWARD_DOCS_URL ?? "https://keyward.dev/docs").replace(/\/+$/, ""),
+    shutdownGraceMs,
   };
 }

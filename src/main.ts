@@ -22,11 +22,14 @@ async function main() {
   console.log(`Keyward listening on http://${server.host}:${server.port} — storage: ${stores.describe}`);
 
   let stopping = false;
+  // Stop accepting, let requests already received finish (bounded), then flush and close the stores: the journal,
+  // buffered verification events and the connections. A second signal does not cut this short.
   const stop = async () => {
     if (stopping) return;
     stopping = true;
-    await server.close();
+    await server.close({ graceMs: config.shutdownGraceMs });
     await stores.close();
+    console.log("Keyward stopped");
     process.exit(0);
   };
   process.on("SIGINT", stop);

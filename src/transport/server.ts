@@ -15,7 +15,12 @@ const HTTP2_PREFACE = Buffer.from("PRI ");
 export interface ListeningServer {
   port: number;
   host: string;
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections. With `graceMs`, requests already received finish first (HTTP/1.1 connections close
+   * after their current response, HTTP/2 sessions get GOAWAY and finish their open streams) for at most that long;
+   * then, or at once without it, every connection is dropped.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
 
 /**
@@ -31,7 +36,16 @@ export async function listen(
   options: { port: number; host: string },
 ): Promise<ListeningServer> {
   const { handler } = app;
-  const http1 = createHttp1Server({ keepAliveTimeout: 65_000 }, drainUnreadBody(handler));
+  let closing = false;
+  const served = drainUnreadBody(handler);
+  const http1 = createHttp1Server({ keepAliveTimeout: 65_000 }, (req, res) => {
+    // Shutting down: this response is the connection's last.
+    if (closing) res.shouldKeepAlive = false;
+    served(req, res);
+  });
+  // Node tracks an HTTP/1.1 server's connections (for closeIdleConnections, headersTimeout and requestTimeout) from
+  // its "listening" event; this one never listens itself, it is handed connections, so it is told.
+  http1.emit("listening");
   const compat = createHttp2Server({}, drainUnreadBody(handler));
   const http2 = createHttp2Server({});
   const takeStream = app.stream ?? (() => false);
@@ -39,6 +53,8 @@ export async function listen(
     if (!takeStream(stream, headers)) compat.emit("stream", stream, headers, flags, rawHeaders);
   });
   const sockets = new Set<Socket>();
+  // Connections whose first bytes have not come yet: nothing to finish there when closing.
+  const undecided = new Set<Socket>();
   const sessions = new Set<Http2Session>();
   http2.on("session", (session) => {
     sessions.add(session);
@@ -48,12 +64,17 @@ export async function listen(
   // http.createServer turns Nagle off for its own sockets; these come from our server, so it must do the same.
   const server = createNetServer({ noDelay: true, keepAlive: true }, (socket) => {
     sockets.add(socket);
-    socket.once("close", () => sockets.delete(socket));
+    undecided.add(socket);
+    socket.once("close", () => {
+      sockets.delete(socket);
+      undecided.delete(socket);
+    });
     let head = Buffer.alloc(0);
     const onData = (chunk: Buffer) => {
       head = Buffer.concat([head, chunk]);
-      const undecided = head.length < HTTP2_PREFACE.length && HTTP2_PREFACE.subarray(0, head.length).equals(head);
-      if (undecided) return;
+      const tooShort = head.length < HTTP2_PREFACE.length && HTTP2_PREFACE.subarray(0, head.length).equals(head);
+      if (tooShort) return;
+      undecided.delete(socket);
       socket.off("data", onData);
       socket.pause();
       socket.unshift(head);
@@ -76,11 +97,24 @@ export async function listen(
   return {
     port: address.port,
     host: options.host,
-    async close() {
+    async close({ graceMs = 0 } = {}) {
+      closing = true;
+      // Resolves once the last connection is gone.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const session of sessions) session.close();
+      for (const socket of undecided) socket.destroy();
       http1.closeIdleConnections();
+      if (graceMs > 0) {
+        // A connection between two keep-alive requests is idle now, or will be once its response is out.
+        const sweep = setInterval(() => http1.closeIdleConnections(), 20);
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([closed, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+        clearInterval(sweep);
+        clearTimeout(timer);
+      }
       for (const socket of sockets) socket.destroy();
+      // Stops the connection-tracking timer "listening" started.
+      http1.close();
       await closed;
     },
   };

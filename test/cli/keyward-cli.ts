@@ -68,10 +68,10 @@ export interface ServerProcess {
  * Starts the real server (`src/main.ts`) as a child on the data dir with PORT=0, and learns the port it bound
  * from its "listening" line. Gives up after `timeoutMs` if that line never comes.
  */
-export function startServerProcess(options: { dataDir: string; timeoutMs?: number }): Promise<ServerProcess> {
+export function startServerProcess(options: { dataDir: string; timeoutMs?: number; env?: Record<string, string> }): Promise<ServerProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", join(REPO_ROOT, "src", "main.ts")], {
     cwd: REPO_ROOT,
-    env: childEnv({ KEYWARD_DATA_DIR: options.dataDir, PORT: "0", HOST: "127.0.0.1" }),
+    env: childEnv({ KEYWARD_DATA_DIR: options.dataDir, PORT: "0", HOST: "127.0.0.1", ...options.env }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

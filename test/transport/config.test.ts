@@ -13,6 +13,7 @@ describe("readConfig", () => {
       rootKey: undefined,
       encryptionKey: undefined,
       docsUrl: "https://keyward.dev/docs",
+      shutdownGraceMs: 10_000,
     });
   });
 
@@ -21,13 +22,19 @@ describe("readConfig", () => {
     const config = readConfig({
       PORT: "9090", HOST: "0.0.0.0", KEYWARD_DATA_DIR: "/var/lib/keyward", MONGODB_URL: "mongodb://db:27017/keyward",
       REDIS_URL: "redis://cache:6379", KEYWARD_ROOT_KEY: "kw_root_0123456789abcdef", KEYWARD_ENCRYPTION_KEY: key.toString("base64"),
-      KEYWARD_DOCS_URL: "https://docs.example.com/keyward//",
+      KEYWARD_DOCS_URL: "https://docs.example.com/keyward//", KEYWARD_SHUTDOWN_GRACE_MS: "2500",
     });
     expect(config).toEqual({
       port: 9090, host: "0.0.0.0", dataDir: "/var/lib/keyward", mongodbUrl: "mongodb://db:27017/keyward",
       redisUrl: "redis://cache:6379", rootKey: "kw_root_0123456789abcdef", encryptionKey: key,
-      docsUrl: "https://docs.example.com/keyward",
+      docsUrl: "https://docs.example.com/keyward", shutdownGraceMs: 2500,
     });
+  });
+
+  it("refuses a shutdown grace that is not a whole number of milliseconds", () => {
+    expect(() => readConfig({ KEYWARD_SHUTDOWN_GRACE_MS: "-1" })).toThrow(/KEYWARD_SHUTDOWN_GRACE_MS must be a whole number/);
+    expect(() => readConfig({ KEYWARD_SHUTDOWN_GRACE_MS: "soon" })).toThrow(/KEYWARD_SHUTDOWN_GRACE_MS/);
+    expect(readConfig({ KEYWARD_SHUTDOWN_GRACE_MS: "0" }).shutdownGraceMs).toBe(0);
   });
 
   it("treats empty MONGODB_URL, REDIS_URL and KEYWARD_ENCRYPTION_KEY as unset", () => {
