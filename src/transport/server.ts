@@ -81,6 +81,7 @@ export async function listen(
       if (head.subarray(0, HTTP2_PREFACE.length).equals(HTTP2_PREFACE)) {
         http2.emit("connection", socket);
       } else {
+        lingerOnLastResponse(socket);
         http1.emit("connection", socket);
         socket.resume();
       }
@@ -135,6 +136,34 @@ function drainUnreadBody(handler: Handler): Handler {
       if (!req.complete && !req.destroyed) req.resume();
     });
     handler(req, res);
+  };
+}
+
+/** How long a closing HTTP/1.1 connection keeps reading what its client still sends (see lingerOnLastResponse). */
+const LINGER_MS = 2_000;
+/** ... and at most how much of it. */
+const LINGER_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A connection's last response (Connection: close, or shutdown) may go out while the client is still sending its
+ * request body, e.g. a 413 answered from Content-Length. Closing then with unread input makes the kernel send a
+ * reset, which also throws away the response the client has not read yet: it sees ECONNRESET/EPIPE instead of the
+ * 413. So the close lingers, as HTTP servers do: send FIN after the response, keep reading and dropping input until
+ * the client closes (bounded in time and bytes), then close.
+ */
+function lingerOnLastResponse(socket: Socket): void {
+  socket.destroySoon = function lingeringDestroySoon(this: Socket) {
+    if (this.destroyed) return;
+    this.end();
+    if (this.readableEnded) return void this.destroy();
+    const startedAt = this.bytesRead;
+    const timer = setTimeout(() => this.destroy(), LINGER_MS);
+    this.once("close", () => clearTimeout(timer));
+    this.once("end", () => this.destroy());
+    this.on("data", () => {
+      if (this.bytesRead - startedAt > LINGER_MAX_BYTES) this.destroy();
+    });
+    this.resume();
   };
 }
 
