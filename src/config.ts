@@ -1,3 +1,5 @@
+import { DEFAULT_LIMITS, type ConnectionLimits } from "./transport/server.js";
+
 /** Keyward's configuration, read from environment variables (DESIGN.md §2). */
 export interface Config {
   port: number;
@@ -10,6 +12,8 @@ export interface Config {
   docsUrl: string;
   /** On SIGTERM/SIGINT, how long requests already received may take to finish before connections are dropped. */
   shutdownGraceMs: number;
+  /** Bounds on slow or greedy clients (KEYWARD_HEADERS_TIMEOUT_MS, KEYWARD_REQUEST_TIMEOUT_MS, KEYWARD_MAX_CONNECTIONS, KEYWARD_MAX_STREAMS). */
+  limits: ConnectionLimits;
 }
 
 /** Parses the environment; throws with a clear message for values that cannot work. */
@@ -24,9 +28,15 @@ export function readConfig(env: Record<string, string | undefined>): Config {
   if (env.KEYWARD_ROOT_KEY !== undefined && !/^[\x21-\x7e]{16,512}$/.test(env.KEYWARD_ROOT_KEY)) {
     throw new Error("KEYWARD_ROOT_KEY must be 16 to 512 printable characters without spaces");
   }
-  const shutdownGraceMs = Number(env.KEYWARD_SHUTDOWN_GRACE_MS ?? 10_000);
-  if (!Number.isInteger(shutdownGraceMs) || shutdownGraceMs < 0) {
-    throw new Error(`KEYWARD_SHUTDOWN_GRACE_MS must be a whole number of milliseconds, got ${env.KEYWARD_SHUTDOWN_GRACE_MS}`);
+  const shutdownGraceMs = wholeNumber(env, "KEYWARD_SHUTDOWN_GRACE_MS", 10_000, { min: 0, unit: "milliseconds" });
+  const limits: ConnectionLimits = {
+    headersTimeoutMs: wholeNumber(env, "KEYWARD_HEADERS_TIMEOUT_MS", DEFAULT_LIMITS.headersTimeoutMs, { min: 1, unit: "milliseconds" }),
+    requestTimeoutMs: wholeNumber(env, "KEYWARD_REQUEST_TIMEOUT_MS", DEFAULT_LIMITS.requestTimeoutMs, { min: 1, unit: "milliseconds" }),
+    maxConnections: wholeNumber(env, "KEYWARD_MAX_CONNECTIONS", DEFAULT_LIMITS.maxConnections, { min: 1, unit: "connections" }),
+    maxConcurrentStreams: wholeNumber(env, "KEYWARD_MAX_STREAMS", DEFAULT_LIMITS.maxConcurrentStreams, { min: 1, unit: "streams" }),
+  };
+  if (limits.requestTimeoutMs < limits.headersTimeoutMs) {
+    throw new Error("KEYWARD_REQUEST_TIMEOUT_MS must not be shorter than KEYWARD_HEADERS_TIMEOUT_MS");
   }
   return {
     port,
@@ -38,5 +48,21 @@ export function readConfig(env: Record<string, string | undefined>): Config {
     encryptionKey,
     docsUrl: (env.KEYWARD_DOCS_URL ?? "https://keyward.dev/docs").replace(/\/+$/, ""),
     shutdownGraceMs,
+    limits,
   };
+}
+
+function wholeNumber(
+  env: Record<string, string | undefined>,
+  name: string,
+  fallback: number,
+  rule: { min: number; unit: string },
+): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < rule.min) {
+    throw new Error(`${name} must be a whole number of ${rule.unit}${rule.min > 0 ? ` (at least ${rule.min})` : ""}, got ${raw}`);
+  }
+  return value;
 }

@@ -18,7 +18,7 @@ async function main() {
     print: (line) => console.log(line),
   });
   const app = createApp({ ...stores, encryptionKey: config.encryptionKey, docsUrl: config.docsUrl });
-  const server = await listen(app, { port: config.port, host: config.host });
+  const server = await listen(app, { port: config.port, host: config.host, limits: config.limits });
   console.log(`Keyward listening on http://${server.host}:${server.port} — storage: ${stores.describe}`);
 
   let stopping = false;

@@ -1,11 +1,30 @@
 import { createServer as createHttp1Server, type IncomingMessage, type ServerResponse } from "node:http";
 import {
-  createServer as createHttp2Server, type Http2ServerRequest, type Http2ServerResponse, type Http2Session, type IncomingHttpHeaders,
+  constants, createServer as createHttp2Server, type Http2ServerRequest, type Http2ServerResponse, type Http2Session, type IncomingHttpHeaders,
   type ServerHttp2Stream,
 } from "node:http2";
 import { createServer as createNetServer, type AddressInfo, type Socket } from "node:net";
 
 type Handler = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => void;
+
+/** Bounds on what one client can hold of the server; each a KEYWARD_* setting (see config.ts). */
+export interface ConnectionLimits {
+  /** A request's head must arrive within this (HTTP/1.1; and a new connection's first bytes, either protocol). */
+  headersTimeoutMs: number;
+  /** A whole request, body included, must arrive within this (HTTP/1.1 answers 408; an HTTP/2 stream is reset). */
+  requestTimeoutMs: number;
+  /** Open connections at most; more are closed on arrival. */
+  maxConnections: number;
+  /** Concurrent streams per HTTP/2 connection (SETTINGS_MAX_CONCURRENT_STREAMS). */
+  maxConcurrentStreams: number;
+}
+
+export const DEFAULT_LIMITS: ConnectionLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  maxConnections: 10_000,
+  maxConcurrentStreams: 100,
+};
 
 /** Takes an HTTP/2 stream and returns true, or returns false to leave it to the request handler. */
 export type StreamHandler = (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => boolean;
@@ -33,12 +52,19 @@ export interface ListeningServer {
  */
 export async function listen(
   app: { handler: Handler; stream?: StreamHandler },
-  options: { port: number; host: string },
+  options: { port: number; host: string; limits?: ConnectionLimits },
 ): Promise<ListeningServer> {
   const { handler } = app;
+  const limits = options.limits ?? DEFAULT_LIMITS;
   let closing = false;
   const served = drainUnreadBody(handler);
-  const http1 = createHttp1Server({ keepAliveTimeout: 65_000 }, (req, res) => {
+  const http1 = createHttp1Server({
+    keepAliveTimeout: 65_000,
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    // How often Node checks those two timeouts.
+    connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs),
+  }, (req, res) => {
     // Shutting down: this response is the connection's last.
     if (closing) res.shouldKeepAlive = false;
     served(req, res);
@@ -47,9 +73,12 @@ export async function listen(
   // its "listening" event; this one never listens itself, it is handed connections, so it is told.
   http1.emit("listening");
   const compat = createHttp2Server({}, drainUnreadBody(handler));
-  const http2 = createHttp2Server({});
+  // Node's HTTP/2 also bounds the rate of stream resets a client may cause (the "rapid reset" attack): past it the
+  // session gets GOAWAY. test/edges shows it.
+  const http2 = createHttp2Server({ settings: { maxConcurrentStreams: limits.maxConcurrentStreams } });
   const takeStream = app.stream ?? (() => false);
   http2.on("stream", (stream: ServerHttp2Stream, headers: IncomingHttpHeaders, flags: number, rawHeaders: string[]) => {
+    if ((flags & END_STREAM) === 0) limitUpload(stream, limits.requestTimeoutMs);
     if (!takeStream(stream, headers)) compat.emit("stream", stream, headers, flags, rawHeaders);
   });
   const sockets = new Set<Socket>();
@@ -65,6 +94,10 @@ export async function listen(
   const server = createNetServer({ noDelay: true, keepAlive: true }, (socket) => {
     sockets.add(socket);
     undecided.add(socket);
+    // A connection that never says which protocol it speaks holds a slot for nothing.
+    socket.setTimeout(limits.headersTimeoutMs, () => {
+      if (undecided.has(socket)) socket.destroy();
+    });
     socket.once("close", () => {
       sockets.delete(socket);
       undecided.delete(socket);
@@ -75,6 +108,7 @@ export async function listen(
       const tooShort = head.length < HTTP2_PREFACE.length && HTTP2_PREFACE.subarray(0, head.length).equals(head);
       if (tooShort) return;
       undecided.delete(socket);
+      socket.setTimeout(0);
       socket.off("data", onData);
       socket.pause();
       socket.unshift(head);
@@ -90,6 +124,7 @@ export async function listen(
     socket.on("error", () => socket.destroy());
   });
 
+  server.maxConnections = limits.maxConnections;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.host, () => resolve());
@@ -137,6 +172,19 @@ function drainUnreadBody(handler: Handler): Handler {
     });
     handler(req, res);
   };
+}
+
+const END_STREAM = 0x1;
+
+/** Resets an HTTP/2 stream whose request (its body) has not fully arrived within `timeoutMs`: slowloris on h2. */
+function limitUpload(stream: ServerHttp2Stream, timeoutMs: number): void {
+  const timer = setTimeout(resetSlowStream, timeoutMs, stream);
+  stream.once("end", () => clearTimeout(timer));
+  stream.once("close", () => clearTimeout(timer));
+}
+
+function resetSlowStream(stream: ServerHttp2Stream): void {
+  if (!stream.closed && !stream.readableEnded) stream.close(constants.NGHTTP2_CANCEL);
 }
 
 /** How long a closing HTTP/1.1 connection keeps reading what its client still sends (see lingerOnLastResponse). */

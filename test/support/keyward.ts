@@ -7,7 +7,7 @@ import { bootstrap } from "../../src/bootstrap.js";
 import type { Clock } from "../../src/domain/clock.js";
 import { openStores, type Stores } from "../../src/open-stores.js";
 import type { DocumentStore } from "../../src/store/ports.js";
-import { listen } from "../../src/transport/server.js";
+import { listen, type ConnectionLimits } from "../../src/transport/server.js";
 
 export interface RunningKeyward {
   baseUrl: string;
@@ -32,7 +32,7 @@ export function manualClock(start = Date.now()): Clock & { set(ms: number): void
  * with a known root key. `stop()` closes the server and deletes the data.
  */
 export async function startKeyward(
-  options: { clock?: Clock; encryptionKey?: Buffer; redisUrl?: string } = {},
+  options: { clock?: Clock; encryptionKey?: Buffer; redisUrl?: string; limits?: ConnectionLimits } = {},
 ): Promise<RunningKeyward> {
   const dir = await mkdtemp(join(tmpdir(), "keyward-test-"));
   const stores = await openStores({ dataDir: dir, redisUrl: options.redisUrl });
@@ -48,7 +48,7 @@ export async function startKeyward(
   });
   const [workspace] = await documents.workspaces.list({ limit: 1 });
   const app = createApp({ ...stores, clock, encryptionKey: options.encryptionKey });
-  const server = await listen(app, { port: 0, host: "127.0.0.1" });
+  const server = await listen(app, { port: 0, host: "127.0.0.1", limits: options.limits });
   return {
     baseUrl: `http://127.0.0.1:${server.port}`,
     port: server.port,

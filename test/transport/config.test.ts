@@ -14,6 +14,7 @@ describe("readConfig", () => {
       encryptionKey: undefined,
       docsUrl: "https://keyward.dev/docs",
       shutdownGraceMs: 10_000,
+      limits: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, maxConnections: 10_000, maxConcurrentStreams: 100 },
     });
   });
 
@@ -23,11 +24,13 @@ describe("readConfig", () => {
       PORT: "9090", HOST: "0.0.0.0", KEYWARD_DATA_DIR: "/var/lib/keyward", MONGODB_URL: "mongodb://db:27017/keyward",
       REDIS_URL: "redis://cache:6379", KEYWARD_ROOT_KEY: "kw_root_0123456789abcdef", KEYWARD_ENCRYPTION_KEY: key.toString("base64"),
       KEYWARD_DOCS_URL: "https://docs.example.com/keyward//", KEYWARD_SHUTDOWN_GRACE_MS: "2500",
+      KEYWARD_HEADERS_TIMEOUT_MS: "5000", KEYWARD_REQUEST_TIMEOUT_MS: "20000", KEYWARD_MAX_CONNECTIONS: "500", KEYWARD_MAX_STREAMS: "50",
     });
     expect(config).toEqual({
       port: 9090, host: "0.0.0.0", dataDir: "/var/lib/keyward", mongodbUrl: "mongodb://db:27017/keyward",
       redisUrl: "redis://cache:6379", rootKey: "kw_root_0123456789abcdef", encryptionKey: key,
       docsUrl: "https://docs.example.com/keyward", shutdownGraceMs: 2500,
+      limits: { headersTimeoutMs: 5000, requestTimeoutMs: 20_000, maxConnections: 500, maxConcurrentStreams: 50 },
     });
   });
 
@@ -35,6 +38,16 @@ describe("readConfig", () => {
     expect(() => readConfig({ KEYWARD_SHUTDOWN_GRACE_MS: "-1" })).toThrow(/KEYWARD_SHUTDOWN_GRACE_MS must be a whole number/);
     expect(() => readConfig({ KEYWARD_SHUTDOWN_GRACE_MS: "soon" })).toThrow(/KEYWARD_SHUTDOWN_GRACE_MS/);
     expect(readConfig({ KEYWARD_SHUTDOWN_GRACE_MS: "0" }).shutdownGraceMs).toBe(0);
+  });
+
+  it("refuses connection bounds that are not positive whole numbers, or a request timeout below the headers timeout", () => {
+    for (const name of ["KEYWARD_HEADERS_TIMEOUT_MS", "KEYWARD_REQUEST_TIMEOUT_MS", "KEYWARD_MAX_CONNECTIONS", "KEYWARD_MAX_STREAMS"]) {
+      for (const raw of ["0", "-5", "1.5", "many"]) {
+        expect(() => readConfig({ [name]: raw })).toThrow(`${name} must be a whole number`);
+      }
+    }
+    expect(() => readConfig({ KEYWARD_HEADERS_TIMEOUT_MS: "5000", KEYWARD_REQUEST_TIMEOUT_MS: "4000" }))
+      .toThrow("KEYWARD_REQUEST_TIMEOUT_MS must not be shorter than KEYWARD_HEADERS_TIMEOUT_MS");
   });
 
   it("treats empty MONGODB_URL, REDIS_URL and KEYWARD_ENCRYPTION_KEY as unset", () => {
