@@ -31,6 +31,8 @@ else
 fi
 /usr/bin/python3 -c 'import grpc, google.protobuf' >/dev/null 2>&1 || missing+=(python3-grpcio python3-protobuf)
 command -v protoc >/dev/null 2>&1 || missing+=(protobuf-compiler)
+# protoc's well-known types (google/protobuf/*.proto) are only a recommendation of protobuf-compiler.
+[[ -f /usr/include/google/protobuf/descriptor.proto ]] || missing+=(libprotobuf-dev)
 command -v grpc_python_plugin >/dev/null 2>&1 || missing+=(protobuf-compiler-grpc)
 if (( ${#missing[@]} )); then
   say "installing Debian packages: ${missing[*]}"
@@ -42,7 +44,7 @@ if (( ${#missing[@]} )); then
     || { echo "installing ${missing[*]} failed" >&2; exit 1; }
   command -v redis-server >/dev/null || [[ -n ${REDIS_SERVER_BIN:-} ]] || { echo "redis-server still not on PATH" >&2; exit 1; }
 else
-  say "Debian packages present (redis-server, python3-grpcio, protoc, grpc_python_plugin)"
+  say "Debian packages present (redis-server, python3-grpcio, protoc with its well-known types, grpc_python_plugin)"
 fi
 
 # --- 3. Node suite: vitest (globalSetup starts one private redis-server unless REDIS_URL is given) -----------
