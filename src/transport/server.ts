@@ -176,11 +176,20 @@ function drainUnreadBody(handler: Handler): Handler {
 
 const END_STREAM = 0x1;
 
-/** Resets an HTTP/2 stream whose request (its body) has not fully arrived within `timeoutMs`: slowloris on h2. */
-function limitUpload(stream: ServerHttp2Stream, timeoutMs: number): void {
-  const timer = setTimeout(resetSlowStream, timeoutMs, stream);
-  stream.once("end", () => clearTimeout(timer));
-  stream.once("close", () => clearTimeout(timer));
+const UPLOAD_TIMER = Symbol("keyward.uploadTimer");
+type TimedStream = ServerHttp2Stream & { [UPLOAD_TIMER]?: NodeJS.Timeout };
+
+/**
+ * Resets an HTTP/2 stream whose request (its body) has not fully arrived within `timeoutMs`: slowloris on h2.
+ * Every call with a body passes here, so it allocates only the timer: shared listener, state on the stream.
+ */
+function limitUpload(stream: TimedStream, timeoutMs: number): void {
+  stream[UPLOAD_TIMER] = setTimeout(resetSlowStream, timeoutMs, stream);
+  stream.on("close", clearUploadTimer);
+}
+
+function clearUploadTimer(this: TimedStream): void {
+  clearTimeout(this[UPLOAD_TIMER]);
 }
 
 function resetSlowStream(stream: ServerHttp2Stream): void {
