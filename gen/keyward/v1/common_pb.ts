@@ -26,6 +26,8 @@ export type Pagination = Message<"keyward.v1.Pagination"> & {
   cursor?: string | undefined;
 
   /**
+   * True when another page follows.
+   *
    * @generated from field: bool has_more = 2;
    */
   hasMore: boolean;

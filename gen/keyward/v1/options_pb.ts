@@ -23,16 +23,22 @@ export const file_keyward_v1_options: GenFile = /*@__PURE__*/
  */
 export type Access = Message<"keyward.v1.Access"> & {
   /**
+   * True: anyone may call the RPC, with or without a root key.
+   *
    * @generated from field: bool public = 1;
    */
   public: boolean;
 
   /**
+   * The permission's resource type: api, ratelimit, rbac, identity, rootkey or workspace.
+   *
    * @generated from field: string resource_type = 2;
    */
   resourceType: string;
 
   /**
+   * The permission's action, e.g. create_key or verify_key (DESIGN.md §4 lists them all).
+   *
    * @generated from field: string action = 3;
    */
   action: string;
@@ -46,6 +52,8 @@ export const AccessSchema: GenMessage<Access> = /*@__PURE__*/
   messageDesc(file_keyward_v1_options, 0);
 
 /**
+ * Who may call the RPC; read by the server before validation.
+ *
  * @generated from extension: keyward.v1.Access access = 51001;
  */
 export const access: GenExtension<MethodOptions, Access> = /*@__PURE__*/
