@@ -84,9 +84,11 @@ function generateGo({ protos, out, protoc }) {
   writeFileSync(join(out, "go.mod"), `module ${GO_MODULE}\n\ngo 1.19\n`);
 }
 
+// protoc's --plugin needs a path; a bare name is looked up on PATH (names only: it goes through the shell).
 function resolvePlugin(name) {
   if (name.includes("/")) return name;
-  return run("sh", ["-c", `command -v ${name}`]).trim() || name;
+  if (!/^[\w.-]+$/.test(name)) throw new Error(`not a program name: ${JSON.stringify(name)}`);
+  return run("sh", ["-c", `command -v ${name} || echo ${name}`]).trim();
 }
 
 /**
@@ -107,9 +109,11 @@ function parseArgs(argv) {
   const options = { out: join(root, "dist/clients"), languages: ["python", "go"] };
   for (let i = 0; i < argv.length; i += 2) {
     if (argv[i] === "--out") options.out = resolve(argv[i + 1]);
-    else if (argv[i] === "--lang") options.languages = argv[i + 1].split(",");
+    else if (argv[i] === "--lang") options.languages = argv[i + 1]?.split(",") ?? [];
     else throw new Error(`unknown argument ${argv[i]} (use --out DIR, --lang python,go)`);
   }
+  const unknown = options.languages.filter((l) => !["python", "go"].includes(l));
+  if (unknown.length || options.languages.length === 0) throw new Error(`--lang takes python, go or python,go (got ${unknown.join(",") || "nothing"})`);
   return options;
 }
 
