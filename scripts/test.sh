@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The one command that runs every test: `npm test` (or `bash scripts/test.sh [vitest args...]`).
 # Works on a fresh Debian machine with only Node 20: installs node_modules and the Debian packages the suites
-# need (redis-server, python3-grpcio, protoc) when missing.
+# need (redis-server, python3-grpcio, protoc, Go with its gRPC libraries) when missing.
 # Steps: dependencies -> Debian packages -> vitest (Node suite) -> deno e2e. Every step runs even when an
 # earlier test step failed, so one run shows all failures; the exit code is non-zero if any step failed.
 set -uo pipefail
@@ -21,7 +21,7 @@ else
 fi
 
 # --- 2. Debian packages the suites run: redis-server (private instances, never the system service), and for the
-# gRPC interop suite Debian's Python grpcio plus protoc with its Python gRPC plugin. One apt-get for all missing.
+# client suites Debian's Python grpcio, protoc with its Python and Go plugins, and Go. One apt-get for all missing.
 missing=()
 if [[ -n ${REDIS_SERVER_BIN:-} ]]; then
   command -v "$REDIS_SERVER_BIN" >/dev/null || { echo "REDIS_SERVER_BIN=$REDIS_SERVER_BIN not found" >&2; exit 1; }
@@ -34,6 +34,12 @@ command -v protoc >/dev/null 2>&1 || missing+=(protobuf-compiler)
 # protoc's well-known types (google/protobuf/*.proto) are only a recommendation of protobuf-compiler.
 [[ -f /usr/include/google/protobuf/descriptor.proto ]] || missing+=(libprotobuf-dev)
 command -v grpc_python_plugin >/dev/null 2>&1 || missing+=(protobuf-compiler-grpc)
+# The Go client example builds offline in GOPATH mode against Debian's Go libraries (test/clients). grpc-go's
+# codec needs golang/protobuf 1.5 (the APIv2 wrapper): apt would pick the 1.3 alternative, so it is named here.
+for pkg in golang-go protoc-gen-go protoc-gen-go-grpc golang-google-grpc-dev golang-google-protobuf-dev \
+  golang-google-genproto-dev golang-github-golang-protobuf-1-5-dev; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
+done
 if (( ${#missing[@]} )); then
   say "installing Debian packages: ${missing[*]}"
   sudo=()
@@ -44,7 +50,7 @@ if (( ${#missing[@]} )); then
     || { echo "installing ${missing[*]} failed" >&2; exit 1; }
   command -v redis-server >/dev/null || [[ -n ${REDIS_SERVER_BIN:-} ]] || { echo "redis-server still not on PATH" >&2; exit 1; }
 else
-  say "Debian packages present (redis-server, python3-grpcio, protoc with its well-known types, grpc_python_plugin)"
+  say "Debian packages present (redis-server, python3-grpcio, protoc with its well-known types, grpc_python_plugin, Go and its gRPC libraries)"
 fi
 
 # --- 3. Node suite: vitest (globalSetup starts one private redis-server unless REDIS_URL is given) -----------

@@ -17,13 +17,17 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file keyward/v1/apis.proto.
  */
 export const file_keyward_v1_apis: GenFile = /*@__PURE__*/
-  fileDesc("ChVrZXl3YXJkL3YxL2FwaXMucHJvdG8SCmtleXdhcmQudjEiuQEKEENyZWF0ZUFwaVJlcXVlc3QSMwoEbmFtZRgBIAEoCUIlukgiciAQAxj/ATIZXlthLXpBLVpdW2EtekEtWjAtOS5fLV0qJBIeChFkZWxldGVfcHJvdGVjdGlvbhgCIAEoCEgAiAEBEiEKFHN0b3JlX2VuY3J5cHRlZF9rZXlzGAMgASgISAGIAQFCFAoSX2RlbGV0ZV9wcm90ZWN0aW9uQhcKFV9zdG9yZV9lbmNyeXB0ZWRfa2V5cyIjChFDcmVhdGVBcGlSZXNwb25zZRIOCgZhcGlfaWQYASABKAkiPAoNR2V0QXBpUmVxdWVzdBIrCgZhcGlfaWQYASABKAlCG7pIGHIWEAgY/wEyD15bYS16QS1aMC05X10rJCJACg5HZXRBcGlSZXNwb25zZRIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEhQKDHdvcmtzcGFjZV9pZBgDIAEoCSI/ChBEZWxldGVBcGlSZXF1ZXN0EisKBmFwaV9pZBgBIAEoCUIbukgYchYQCBj/ATIPXlthLXpBLVowLTlfXSskIhMKEURlbGV0ZUFwaVJlc3BvbnNlIsYCCg9MaXN0S2V5c1JlcXVlc3QSGgoGYXBpX2lkGAEgASgJQgq6SAdyBRABGP8BEh0KBWxpbWl0GAIgASgFQgm6SAYaBBhkKAFIAIgBARIdCgZjdXJzb3IYAyABKAlCCLpIBXIDGIAISAGIAQESJAoLZXh0ZXJuYWxfaWQYBCABKAlCCrpIB3IFEAEY/wFIAogBARIhCghvd25lcl9pZBgFIAEoCUIKukgHcgUQARj/AUgDiAEBEhQKB2RlY3J5cHQYBiABKAhIBIgBARIiChVyZXZhbGlkYXRlX2tleXNfY2FjaGUYByABKAhIBYgBAUIICgZfbGltaXRCCQoHX2N1cnNvckIOCgxfZXh0ZXJuYWxfaWRCCwoJX293bmVyX2lkQgoKCF9kZWNyeXB0QhgKFl9yZXZhbGlkYXRlX2tleXNfY2FjaGUibAoQTGlzdEtleXNSZXNwb25zZRIdCgRkYXRhGAEgAygLMg8ua2V5d2FyZC52MS5LZXkSKgoKcGFnaW5hdGlvbhgCIAEoCzIWLmtleXdhcmQudjEuUGFnaW5hdGlvbhINCgV0b3RhbBgDIAEoAzLPBAoLQXBpc1NlcnZpY2USlQEKCUNyZWF0ZUFwaRIcLmtleXdhcmQudjEuQ3JlYXRlQXBpUmVxdWVzdBodLmtleXdhcmQudjEuQ3JlYXRlQXBpUmVzcG9uc2UiS8rzGBESA2FwaRoKY3JlYXRlX2FwaYLT5JMCMDoBKloXOgEqIhIvdjEvYXBpcy5jcmVhdGVBcGkiEi92Mi9hcGlzLmNyZWF0ZUFwaRKBAQoGR2V0QXBpEhkua2V5d2FyZC52MS5HZXRBcGlSZXF1ZXN0Ghoua2V5d2FyZC52MS5HZXRBcGlSZXNwb25zZSJAyvMYDxIDYXBpGghyZWFkX2FwaYLT5JMCJzoBKloREg8vdjEvYXBpcy5nZXRBcGkiDy92Mi9hcGlzLmdldEFwaRKVAQoJRGVsZXRlQXBpEhwua2V5d2FyZC52MS5EZWxldGVBcGlSZXF1ZXN0Gh0ua2V5d2FyZC52MS5EZWxldGVBcGlSZXNwb25zZSJLyvMYERIDYXBpGgpkZWxldGVfYXBpgtPkkwIwOgEqWhc6ASoiEi92MS9hcGlzLmRlbGV0ZUFwaSISL3YyL2FwaXMuZGVsZXRlQXBpEosBCghMaXN0S2V5cxIbLmtleXdhcmQudjEuTGlzdEtleXNSZXF1ZXN0Ghwua2V5d2FyZC52MS5MaXN0S2V5c1Jlc3BvbnNlIkTK8xgPEgNhcGkaCHJlYWRfa2V5gtPkkwIrOgEqWhMSES92MS9hcGlzLmxpc3RLZXlzIhEvdjIvYXBpcy5saXN0S2V5c2IGcHJvdG8z", [file_buf_validate_validate, file_google_api_annotations, file_keyward_v1_common, file_keyward_v1_keys, file_keyward_v1_options]);
+  fileDesc("ChVrZXl3YXJkL3YxL2FwaXMucHJvdG8SCmtleXdhcmQudjEiuQEKEENyZWF0ZUFwaVJlcXVlc3QSMwoEbmFtZRgBIAEoCUIlukgiciAQAxj/ATIZXlthLXpBLVpdW2EtekEtWjAtOS5fLV0qJBIeChFkZWxldGVfcHJvdGVjdGlvbhgCIAEoCEgAiAEBEiEKFHN0b3JlX2VuY3J5cHRlZF9rZXlzGAMgASgISAGIAQFCFAoSX2RlbGV0ZV9wcm90ZWN0aW9uQhcKFV9zdG9yZV9lbmNyeXB0ZWRfa2V5cyIjChFDcmVhdGVBcGlSZXNwb25zZRIOCgZhcGlfaWQYASABKAkiPAoNR2V0QXBpUmVxdWVzdBIrCgZhcGlfaWQYASABKAlCG7pIGHIWEAgY/wEyD15bYS16QS1aMC05X10rJCJACg5HZXRBcGlSZXNwb25zZRIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEhQKDHdvcmtzcGFjZV9pZBgDIAEoCSI/ChBEZWxldGVBcGlSZXF1ZXN0EisKBmFwaV9pZBgBIAEoCUIbukgYchYQCBj/ATIPXlthLXpBLVowLTlfXSskIhMKEURlbGV0ZUFwaVJlc3BvbnNlIsYCCg9MaXN0S2V5c1JlcXVlc3QSGgoGYXBpX2lkGAEgASgJQgq6SAdyBRABGP8BEh0KBWxpbWl0GAIgASgFQgm6SAYaBBhkKAFIAIgBARIdCgZjdXJzb3IYAyABKAlCCLpIBXIDGIAISAGIAQESJAoLZXh0ZXJuYWxfaWQYBCABKAlCCrpIB3IFEAEY/wFIAogBARIhCghvd25lcl9pZBgFIAEoCUIKukgHcgUQARj/AUgDiAEBEhQKB2RlY3J5cHQYBiABKAhIBIgBARIiChVyZXZhbGlkYXRlX2tleXNfY2FjaGUYByABKAhIBYgBAUIICgZfbGltaXRCCQoHX2N1cnNvckIOCgxfZXh0ZXJuYWxfaWRCCwoJX293bmVyX2lkQgoKCF9kZWNyeXB0QhgKFl9yZXZhbGlkYXRlX2tleXNfY2FjaGUibAoQTGlzdEtleXNSZXNwb25zZRIdCgRkYXRhGAEgAygLMg8ua2V5d2FyZC52MS5LZXkSKgoKcGFnaW5hdGlvbhgCIAEoCzIWLmtleXdhcmQudjEuUGFnaW5hdGlvbhINCgV0b3RhbBgDIAEoAzLPBAoLQXBpc1NlcnZpY2USlQEKCUNyZWF0ZUFwaRIcLmtleXdhcmQudjEuQ3JlYXRlQXBpUmVxdWVzdBodLmtleXdhcmQudjEuQ3JlYXRlQXBpUmVzcG9uc2UiS8rzGBESA2FwaRoKY3JlYXRlX2FwaYLT5JMCMDoBKloXOgEqIhIvdjEvYXBpcy5jcmVhdGVBcGkiEi92Mi9hcGlzLmNyZWF0ZUFwaRKBAQoGR2V0QXBpEhkua2V5d2FyZC52MS5HZXRBcGlSZXF1ZXN0Ghoua2V5d2FyZC52MS5HZXRBcGlSZXNwb25zZSJAyvMYDxIDYXBpGghyZWFkX2FwaYLT5JMCJzoBKloREg8vdjEvYXBpcy5nZXRBcGkiDy92Mi9hcGlzLmdldEFwaRKVAQoJRGVsZXRlQXBpEhwua2V5d2FyZC52MS5EZWxldGVBcGlSZXF1ZXN0Gh0ua2V5d2FyZC52MS5EZWxldGVBcGlSZXNwb25zZSJLyvMYERIDYXBpGgpkZWxldGVfYXBpgtPkkwIwOgEqWhc6ASoiEi92MS9hcGlzLmRlbGV0ZUFwaSISL3YyL2FwaXMuZGVsZXRlQXBpEosBCghMaXN0S2V5cxIbLmtleXdhcmQudjEuTGlzdEtleXNSZXF1ZXN0Ghwua2V5d2FyZC52MS5MaXN0S2V5c1Jlc3BvbnNlIkTK8xgPEgNhcGkaCHJlYWRfa2V5gtPkkwIrOgEqWhMSES92MS9hcGlzLmxpc3RLZXlzIhEvdjIvYXBpcy5saXN0S2V5c0J0Cg5kZXYua2V5d2FyZC52MUIJQXBpc1Byb3RvUAFaJ2tleXdhcmQuZGV2L2dlbi9nby9rZXl3YXJkL3YxO2tleXdhcmR2MaICA0tXWKoCCktleXdhcmQuVjHKAgpLZXl3YXJkXFYx6gILS2V5d2FyZDo6VjFiBnByb3RvMw", [file_buf_validate_validate, file_google_api_annotations, file_keyward_v1_common, file_keyward_v1_keys, file_keyward_v1_options]);
 
 /**
+ * The new api's settings.
+ *
  * @generated from message keyward.v1.CreateApiRequest
  */
 export type CreateApiRequest = Message<"keyward.v1.CreateApiRequest"> & {
   /**
+   * 3-255 characters: a letter, then letters, digits, `.`, `_` or `-`.
+   *
    * @generated from field: string name = 1;
    */
   name: string;
@@ -51,10 +55,14 @@ export const CreateApiRequestSchema: GenMessage<CreateApiRequest> = /*@__PURE__*
   messageDesc(file_keyward_v1_apis, 0);
 
 /**
+ * The created api.
+ *
  * @generated from message keyward.v1.CreateApiResponse
  */
 export type CreateApiResponse = Message<"keyward.v1.CreateApiResponse"> & {
   /**
+   * The new api's id (api_...).
+   *
    * @generated from field: string api_id = 1;
    */
   apiId: string;
@@ -68,10 +76,14 @@ export const CreateApiResponseSchema: GenMessage<CreateApiResponse> = /*@__PURE_
   messageDesc(file_keyward_v1_apis, 1);
 
 /**
+ * Which api to read.
+ *
  * @generated from message keyward.v1.GetApiRequest
  */
 export type GetApiRequest = Message<"keyward.v1.GetApiRequest"> & {
   /**
+   * The api id (api_...).
+   *
    * @generated from field: string api_id = 1;
    */
   apiId: string;
@@ -85,20 +97,28 @@ export const GetApiRequestSchema: GenMessage<GetApiRequest> = /*@__PURE__*/
   messageDesc(file_keyward_v1_apis, 2);
 
 /**
+ * An api.
+ *
  * @generated from message keyward.v1.GetApiResponse
  */
 export type GetApiResponse = Message<"keyward.v1.GetApiResponse"> & {
   /**
+   * The api id (api_...).
+   *
    * @generated from field: string id = 1;
    */
   id: string;
 
   /**
+   * The api's name.
+   *
    * @generated from field: string name = 2;
    */
   name: string;
 
   /**
+   * The workspace it belongs to (ws_...).
+   *
    * @generated from field: string workspace_id = 3;
    */
   workspaceId: string;
@@ -112,10 +132,14 @@ export const GetApiResponseSchema: GenMessage<GetApiResponse> = /*@__PURE__*/
   messageDesc(file_keyward_v1_apis, 3);
 
 /**
+ * Which api to delete.
+ *
  * @generated from message keyward.v1.DeleteApiRequest
  */
 export type DeleteApiRequest = Message<"keyward.v1.DeleteApiRequest"> & {
   /**
+   * The api id (api_...).
+   *
    * @generated from field: string api_id = 1;
    */
   apiId: string;
@@ -129,6 +153,8 @@ export const DeleteApiRequestSchema: GenMessage<DeleteApiRequest> = /*@__PURE__*
   messageDesc(file_keyward_v1_apis, 4);
 
 /**
+ * Empty: the api is deleted.
+ *
  * @generated from message keyward.v1.DeleteApiResponse
  */
 export type DeleteApiResponse = Message<"keyward.v1.DeleteApiResponse"> & {
@@ -142,25 +168,35 @@ export const DeleteApiResponseSchema: GenMessage<DeleteApiResponse> = /*@__PURE_
   messageDesc(file_keyward_v1_apis, 5);
 
 /**
+ * A page of an api's keys.
+ *
  * @generated from message keyward.v1.ListKeysRequest
  */
 export type ListKeysRequest = Message<"keyward.v1.ListKeysRequest"> & {
   /**
+   * The api id (api_...).
+   *
    * @generated from field: string api_id = 1;
    */
   apiId: string;
 
   /**
+   * Page size, 1-100; default 100.
+   *
    * @generated from field: optional int32 limit = 2;
    */
   limit?: number | undefined;
 
   /**
+   * The `cursor` of the previous page; absent for the first page.
+   *
    * @generated from field: optional string cursor = 3;
    */
   cursor?: string | undefined;
 
   /**
+   * Only keys linked to the identity with this external id.
+   *
    * @generated from field: optional string external_id = 4;
    */
   externalId?: string | undefined;
@@ -173,11 +209,15 @@ export type ListKeysRequest = Message<"keyward.v1.ListKeysRequest"> & {
   ownerId?: string | undefined;
 
   /**
+   * Include `plaintext` for recoverable keys; needs api.*.decrypt_key.
+   *
    * @generated from field: optional bool decrypt = 6;
    */
   decrypt?: boolean | undefined;
 
   /**
+   * Accepted for Unkey compatibility and ignored: Keyward's key caches are always consistent.
+   *
    * @generated from field: optional bool revalidate_keys_cache = 7;
    */
   revalidateKeysCache?: boolean | undefined;
@@ -191,15 +231,21 @@ export const ListKeysRequestSchema: GenMessage<ListKeysRequest> = /*@__PURE__*/
   messageDesc(file_keyward_v1_apis, 6);
 
 /**
+ * A page of keys.
+ *
  * @generated from message keyward.v1.ListKeysResponse
  */
 export type ListKeysResponse = Message<"keyward.v1.ListKeysResponse"> & {
   /**
+   * The keys of this page, ordered by id.
+   *
    * @generated from field: repeated keyward.v1.Key data = 1;
    */
   data: Key[];
 
   /**
+   * Cursor of the next page, if any.
+   *
    * @generated from field: keyward.v1.Pagination pagination = 2;
    */
   pagination?: Pagination | undefined;
@@ -226,6 +272,8 @@ export const ListKeysResponseSchema: GenMessage<ListKeysResponse> = /*@__PURE__*
  */
 export const ApisService: GenService<{
   /**
+   * Creates an api in the caller's workspace. Needs api.*.create_api.
+   *
    * @generated from rpc keyward.v1.ApisService.CreateApi
    */
   createApi: {
@@ -234,6 +282,8 @@ export const ApisService: GenService<{
     output: typeof CreateApiResponseSchema;
   },
   /**
+   * Reads an api. Needs api.*.read_api or api.<apiId>.read_api; an api of another workspace is NOT_FOUND.
+   *
    * @generated from rpc keyward.v1.ApisService.GetApi
    */
   getApi: {
@@ -242,6 +292,8 @@ export const ApisService: GenService<{
     output: typeof GetApiResponseSchema;
   },
   /**
+   * Deletes an api; its keys answer NOT_FOUND from then on. FAILED_PRECONDITION while delete protection is on.
+   *
    * @generated from rpc keyward.v1.ApisService.DeleteApi
    */
   deleteApi: {
@@ -250,6 +302,9 @@ export const ApisService: GenService<{
     output: typeof DeleteApiResponseSchema;
   },
   /**
+   * Lists an api's live keys, ordered by id, one page at a time. Needs read_key on the api (decrypt_key too with
+   * `decrypt`).
+   *
    * @generated from rpc keyward.v1.ApisService.ListKeys
    */
   listKeys: {

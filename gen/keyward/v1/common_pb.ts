@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file keyward/v1/common.proto.
  */
 export const file_keyward_v1_common: GenFile = /*@__PURE__*/
-  fileDesc("ChdrZXl3YXJkL3YxL2NvbW1vbi5wcm90bxIKa2V5d2FyZC52MSI+CgpQYWdpbmF0aW9uEhMKBmN1cnNvchgBIAEoCUgAiAEBEhAKCGhhc19tb3JlGAIgASgIQgkKB19jdXJzb3JiBnByb3RvMw");
+  fileDesc("ChdrZXl3YXJkL3YxL2NvbW1vbi5wcm90bxIKa2V5d2FyZC52MSI+CgpQYWdpbmF0aW9uEhMKBmN1cnNvchgBIAEoCUgAiAEBEhAKCGhhc19tb3JlGAIgASgIQgkKB19jdXJzb3JCdgoOZGV2LmtleXdhcmQudjFCC0NvbW1vblByb3RvUAFaJ2tleXdhcmQuZGV2L2dlbi9nby9rZXl3YXJkL3YxO2tleXdhcmR2MaICA0tXWKoCCktleXdhcmQuVjHKAgpLZXl3YXJkXFYx6gILS2V5d2FyZDo6VjFiBnByb3RvMw");
 
 /**
  * Pagination of v2 lists; v2 REST moves it beside `data` in the envelope.
@@ -26,6 +26,8 @@ export type Pagination = Message<"keyward.v1.Pagination"> & {
   cursor?: string | undefined;
 
   /**
+   * True when another page follows.
+   *
    * @generated from field: bool has_more = 2;
    */
   hasMore: boolean;

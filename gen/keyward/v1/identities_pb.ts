@@ -19,9 +19,11 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file keyward/v1/identities.proto.
  */
 export const file_keyward_v1_identities: GenFile = /*@__PURE__*/
-  fileDesc("ChtrZXl3YXJkL3YxL2lkZW50aXRpZXMucHJvdG8SCmtleXdhcmQudjEirQEKFUNyZWF0ZUlkZW50aXR5UmVxdWVzdBIyCgtleHRlcm5hbF9pZBgBIAEoCUIdukgachgQARj/ATIRXlthLXpBLVowLTlfLi1dKyQSJQoEbWV0YRgCIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSOQoKcmF0ZWxpbWl0cxgDIAMoCzIbLmtleXdhcmQudjEuUmF0ZWxpbWl0Q29uZmlnQgi6SAWSAQIQMiItChZDcmVhdGVJZGVudGl0eVJlc3BvbnNlEhMKC2lkZW50aXR5X2lkGAEgASgJIukBChJHZXRJZGVudGl0eVJlcXVlc3QSNAoIaWRlbnRpdHkYASABKAlCHbpIGnIYEAEY/wEyEV5bYS16QS1aMC05Xy4tXSskSACIAQESNwoLaWRlbnRpdHlfaWQYAiABKAlCHbpIGnIYEAEY/wEyEV5bYS16QS1aMC05Xy4tXSskSAGIAQESNwoLZXh0ZXJuYWxfaWQYAyABKAlCHbpIGnIYEAEY/wEyEV5bYS16QS1aMC05Xy4tXSskSAKIAQFCCwoJX2lkZW50aXR5Qg4KDF9pZGVudGl0eV9pZEIOCgxfZXh0ZXJuYWxfaWQiPQoTR2V0SWRlbnRpdHlSZXNwb25zZRImCghpZGVudGl0eRgBIAEoCzIULmtleXdhcmQudjEuSWRlbnRpdHkilgEKFUxpc3RJZGVudGl0aWVzUmVxdWVzdBIdCgVsaW1pdBgBIAEoBUIJukgGGgQYZCgBSACIAQESHQoGY3Vyc29yGAIgASgJQgi6SAVyAxiACEgBiAEBEh8KBnNlYXJjaBgDIAEoCUIKukgHcgUQARj/AUgCiAEBQggKBl9saW1pdEIJCgdfY3Vyc29yQgkKB19zZWFyY2gidwoWTGlzdElkZW50aXRpZXNSZXNwb25zZRIiCgRkYXRhGAEgAygLMhQua2V5d2FyZC52MS5JZGVudGl0eRIqCgpwYWdpbmF0aW9uGAIgASgLMhYua2V5d2FyZC52MS5QYWdpbmF0aW9uEg0KBXRvdGFsGAMgASgDIv8CChVVcGRhdGVJZGVudGl0eVJlcXVlc3QSNAoIaWRlbnRpdHkYASABKAlCHbpIGnIYEAEY/wEyEV5bYS16QS1aMC05Xy4tXSskSACIAQESNwoLaWRlbnRpdHlfaWQYBSABKAlCHbpIGnIYEAEY/wEyEV5bYS16QS1aMC05Xy4tXSskSAGIAQESNwoLZXh0ZXJuYWxfaWQYBiABKAlCHbpIGnIYEAEY/wEyEV5bYS16QS1aMC05Xy4tXSskSAKIAQESJQoEbWV0YRgCIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSOQoKcmF0ZWxpbWl0cxgDIAMoCzIbLmtleXdhcmQudjEuUmF0ZWxpbWl0Q29uZmlnQgi6SAWSAQIQMhIvCgt1cGRhdGVfbWFzaxgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE1hc2tCCwoJX2lkZW50aXR5Qg4KDF9pZGVudGl0eV9pZEIOCgxfZXh0ZXJuYWxfaWQiQAoWVXBkYXRlSWRlbnRpdHlSZXNwb25zZRImCghpZGVudGl0eRgBIAEoCzIULmtleXdhcmQudjEuSWRlbnRpdHki7AEKFURlbGV0ZUlkZW50aXR5UmVxdWVzdBI0CghpZGVudGl0eRgBIAEoCUIdukgachgQARj/ATIRXlthLXpBLVowLTlfLi1dKyRIAIgBARI3CgtpZGVudGl0eV9pZBgCIAEoCUIdukgachgQARj/ATIRXlthLXpBLVowLTlfLi1dKyRIAYgBARI3CgtleHRlcm5hbF9pZBgDIAEoCUIdukgachgQARj/ATIRXlthLXpBLVowLTlfLi1dKyRIAogBAUILCglfaWRlbnRpdHlCDgoMX2lkZW50aXR5X2lkQg4KDF9leHRlcm5hbF9pZCIYChZEZWxldGVJZGVudGl0eVJlc3BvbnNlMoUIChFJZGVudGl0aWVzU2VydmljZRLEAQoOQ3JlYXRlSWRlbnRpdHkSIS5rZXl3YXJkLnYxLkNyZWF0ZUlkZW50aXR5UmVxdWVzdBoiLmtleXdhcmQudjEuQ3JlYXRlSWRlbnRpdHlSZXNwb25zZSJryvMYGxIIaWRlbnRpdHkaD2NyZWF0ZV9pZGVudGl0eYLT5JMCRjoBKloiOgEqIh0vdjEvaWRlbnRpdGllcy5jcmVhdGVJZGVudGl0eSIdL3YyL2lkZW50aXRpZXMuY3JlYXRlSWRlbnRpdHkSxAEKC0dldElkZW50aXR5Eh4ua2V5d2FyZC52MS5HZXRJZGVudGl0eVJlcXVlc3QaHy5rZXl3YXJkLnYxLkdldElkZW50aXR5UmVzcG9uc2UidMrzGBkSCGlkZW50aXR5Gg1yZWFkX2lkZW50aXR5gtPkkwJROgEqWiZiCGlkZW50aXR5EhovdjEvaWRlbnRpdGllcy5nZXRJZGVudGl0eWIIaWRlbnRpdHkiGi92Mi9pZGVudGl0aWVzLmdldElkZW50aXR5Er8BCg5MaXN0SWRlbnRpdGllcxIhLmtleXdhcmQudjEuTGlzdElkZW50aXRpZXNSZXF1ZXN0GiIua2V5d2FyZC52MS5MaXN0SWRlbnRpdGllc1Jlc3BvbnNlImbK8xgZEghpZGVudGl0eRoNcmVhZF9pZGVudGl0eYLT5JMCQzoBKlofEh0vdjEvaWRlbnRpdGllcy5saXN0SWRlbnRpdGllcyIdL3YyL2lkZW50aXRpZXMubGlzdElkZW50aXRpZXMS2AEKDlVwZGF0ZUlkZW50aXR5EiEua2V5d2FyZC52MS5VcGRhdGVJZGVudGl0eVJlcXVlc3QaIi5rZXl3YXJkLnYxLlVwZGF0ZUlkZW50aXR5UmVzcG9uc2Uif8rzGBsSCGlkZW50aXR5Gg91cGRhdGVfaWRlbnRpdHmC0+STAlo6ASpaLDoBKmIIaWRlbnRpdHkiHS92MS9pZGVudGl0aWVzLnVwZGF0ZUlkZW50aXR5YghpZGVudGl0eSIdL3YyL2lkZW50aXRpZXMudXBkYXRlSWRlbnRpdHkSxAEKDkRlbGV0ZUlkZW50aXR5EiEua2V5d2FyZC52MS5EZWxldGVJZGVudGl0eVJlcXVlc3QaIi5rZXl3YXJkLnYxLkRlbGV0ZUlkZW50aXR5UmVzcG9uc2Uia8rzGBsSCGlkZW50aXR5Gg9kZWxldGVfaWRlbnRpdHmC0+STAkY6ASpaIjoBKiIdL3YxL2lkZW50aXRpZXMuZGVsZXRlSWRlbnRpdHkiHS92Mi9pZGVudGl0aWVzLmRlbGV0ZUlkZW50aXR5YgZwcm90bzM", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_field_mask, file_google_protobuf_struct, file_keyward_v1_common, file_keyward_v1_keys, file_keyward_v1_options]);
+  fileDesc("ChtrZXl3YXJkL3YxL2lkZW50aXRpZXMucHJvdG8SCmtleXdhcmQudjEirQEKFUNyZWF0ZUlkZW50aXR5UmVxdWVzdBIyCgtleHRlcm5hbF9pZBgBIAEoCUIdukgachgQARj/ATIRXlthLXpBLVowLTlfLi1dKyQSJQoEbWV0YRgCIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSOQoKcmF0ZWxpbWl0cxgDIAMoCzIbLmtleXdhcmQudjEuUmF0ZWxpbWl0Q29uZmlnQgi6SAWSAQIQMiItChZDcmVhdGVJZGVudGl0eVJlc3BvbnNlEhMKC2lkZW50aXR5X2lkGAEgASgJIukBChJHZXRJZGVudGl0eVJlcXVlc3QSNAoIaWRlbnRpdHkYASABKAlCHbpIGnIYEAEY/wEyEV5bYS16QS1aMC05Xy4tXSskSACIAQESNwoLaWRlbnRpdHlfaWQYAiABKAlCHbpIGnIYEAEY/wEyEV5bYS16QS1aMC05Xy4tXSskSAGIAQESNwoLZXh0ZXJuYWxfaWQYAyABKAlCHbpIGnIYEAEY/wEyEV5bYS16QS1aMC05Xy4tXSskSAKIAQFCCwoJX2lkZW50aXR5Qg4KDF9pZGVudGl0eV9pZEIOCgxfZXh0ZXJuYWxfaWQiPQoTR2V0SWRlbnRpdHlSZXNwb25zZRImCghpZGVudGl0eRgBIAEoCzIULmtleXdhcmQudjEuSWRlbnRpdHkilgEKFUxpc3RJZGVudGl0aWVzUmVxdWVzdBIdCgVsaW1pdBgBIAEoBUIJukgGGgQYZCgBSACIAQESHQoGY3Vyc29yGAIgASgJQgi6SAVyAxiACEgBiAEBEh8KBnNlYXJjaBgDIAEoCUIKukgHcgUQARj/AUgCiAEBQggKBl9saW1pdEIJCgdfY3Vyc29yQgkKB19zZWFyY2gidwoWTGlzdElkZW50aXRpZXNSZXNwb25zZRIiCgRkYXRhGAEgAygLMhQua2V5d2FyZC52MS5JZGVudGl0eRIqCgpwYWdpbmF0aW9uGAIgASgLMhYua2V5d2FyZC52MS5QYWdpbmF0aW9uEg0KBXRvdGFsGAMgASgDIv8CChVVcGRhdGVJZGVudGl0eVJlcXVlc3QSNAoIaWRlbnRpdHkYASABKAlCHbpIGnIYEAEY/wEyEV5bYS16QS1aMC05Xy4tXSskSACIAQESNwoLaWRlbnRpdHlfaWQYBSABKAlCHbpIGnIYEAEY/wEyEV5bYS16QS1aMC05Xy4tXSskSAGIAQESNwoLZXh0ZXJuYWxfaWQYBiABKAlCHbpIGnIYEAEY/wEyEV5bYS16QS1aMC05Xy4tXSskSAKIAQESJQoEbWV0YRgCIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSOQoKcmF0ZWxpbWl0cxgDIAMoCzIbLmtleXdhcmQudjEuUmF0ZWxpbWl0Q29uZmlnQgi6SAWSAQIQMhIvCgt1cGRhdGVfbWFzaxgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE1hc2tCCwoJX2lkZW50aXR5Qg4KDF9pZGVudGl0eV9pZEIOCgxfZXh0ZXJuYWxfaWQiQAoWVXBkYXRlSWRlbnRpdHlSZXNwb25zZRImCghpZGVudGl0eRgBIAEoCzIULmtleXdhcmQudjEuSWRlbnRpdHki7AEKFURlbGV0ZUlkZW50aXR5UmVxdWVzdBI0CghpZGVudGl0eRgBIAEoCUIdukgachgQARj/ATIRXlthLXpBLVowLTlfLi1dKyRIAIgBARI3CgtpZGVudGl0eV9pZBgCIAEoCUIdukgachgQARj/ATIRXlthLXpBLVowLTlfLi1dKyRIAYgBARI3CgtleHRlcm5hbF9pZBgDIAEoCUIdukgachgQARj/ATIRXlthLXpBLVowLTlfLi1dKyRIAogBAUILCglfaWRlbnRpdHlCDgoMX2lkZW50aXR5X2lkQg4KDF9leHRlcm5hbF9pZCIYChZEZWxldGVJZGVudGl0eVJlc3BvbnNlMoUIChFJZGVudGl0aWVzU2VydmljZRLEAQoOQ3JlYXRlSWRlbnRpdHkSIS5rZXl3YXJkLnYxLkNyZWF0ZUlkZW50aXR5UmVxdWVzdBoiLmtleXdhcmQudjEuQ3JlYXRlSWRlbnRpdHlSZXNwb25zZSJryvMYGxIIaWRlbnRpdHkaD2NyZWF0ZV9pZGVudGl0eYLT5JMCRjoBKloiOgEqIh0vdjEvaWRlbnRpdGllcy5jcmVhdGVJZGVudGl0eSIdL3YyL2lkZW50aXRpZXMuY3JlYXRlSWRlbnRpdHkSxAEKC0dldElkZW50aXR5Eh4ua2V5d2FyZC52MS5HZXRJZGVudGl0eVJlcXVlc3QaHy5rZXl3YXJkLnYxLkdldElkZW50aXR5UmVzcG9uc2UidMrzGBkSCGlkZW50aXR5Gg1yZWFkX2lkZW50aXR5gtPkkwJROgEqWiZiCGlkZW50aXR5EhovdjEvaWRlbnRpdGllcy5nZXRJZGVudGl0eWIIaWRlbnRpdHkiGi92Mi9pZGVudGl0aWVzLmdldElkZW50aXR5Er8BCg5MaXN0SWRlbnRpdGllcxIhLmtleXdhcmQudjEuTGlzdElkZW50aXRpZXNSZXF1ZXN0GiIua2V5d2FyZC52MS5MaXN0SWRlbnRpdGllc1Jlc3BvbnNlImbK8xgZEghpZGVudGl0eRoNcmVhZF9pZGVudGl0eYLT5JMCQzoBKlofEh0vdjEvaWRlbnRpdGllcy5saXN0SWRlbnRpdGllcyIdL3YyL2lkZW50aXRpZXMubGlzdElkZW50aXRpZXMS2AEKDlVwZGF0ZUlkZW50aXR5EiEua2V5d2FyZC52MS5VcGRhdGVJZGVudGl0eVJlcXVlc3QaIi5rZXl3YXJkLnYxLlVwZGF0ZUlkZW50aXR5UmVzcG9uc2Uif8rzGBsSCGlkZW50aXR5Gg91cGRhdGVfaWRlbnRpdHmC0+STAlo6ASpaLDoBKmIIaWRlbnRpdHkiHS92MS9pZGVudGl0aWVzLnVwZGF0ZUlkZW50aXR5YghpZGVudGl0eSIdL3YyL2lkZW50aXRpZXMudXBkYXRlSWRlbnRpdHkSxAEKDkRlbGV0ZUlkZW50aXR5EiEua2V5d2FyZC52MS5EZWxldGVJZGVudGl0eVJlcXVlc3QaIi5rZXl3YXJkLnYxLkRlbGV0ZUlkZW50aXR5UmVzcG9uc2Uia8rzGBsSCGlkZW50aXR5Gg9kZWxldGVfaWRlbnRpdHmC0+STAkY6ASpaIjoBKiIdL3YxL2lkZW50aXRpZXMuZGVsZXRlSWRlbnRpdHkiHS92Mi9pZGVudGl0aWVzLmRlbGV0ZUlkZW50aXR5QnoKDmRldi5rZXl3YXJkLnYxQg9JZGVudGl0aWVzUHJvdG9QAVona2V5d2FyZC5kZXYvZ2VuL2dvL2tleXdhcmQvdjE7a2V5d2FyZHYxogIDS1dYqgIKS2V5d2FyZC5WMcoCCktleXdhcmRcVjHqAgtLZXl3YXJkOjpWMWIGcHJvdG8z", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_field_mask, file_google_protobuf_struct, file_keyward_v1_common, file_keyward_v1_keys, file_keyward_v1_options]);
 
 /**
+ * The new identity.
+ *
  * @generated from message keyward.v1.CreateIdentityRequest
  */
 export type CreateIdentityRequest = Message<"keyward.v1.CreateIdentityRequest"> & {
@@ -33,11 +35,15 @@ export type CreateIdentityRequest = Message<"keyward.v1.CreateIdentityRequest"> 
   externalId: string;
 
   /**
+   * Free JSON metadata.
+   *
    * @generated from field: google.protobuf.Struct meta = 2;
    */
   meta?: JsonObject | undefined;
 
   /**
+   * Limits shared by every key linked to the identity (at most 50).
+   *
    * @generated from field: repeated keyward.v1.RatelimitConfig ratelimits = 3;
    */
   ratelimits: RatelimitConfig[];
@@ -51,10 +57,14 @@ export const CreateIdentityRequestSchema: GenMessage<CreateIdentityRequest> = /*
   messageDesc(file_keyward_v1_identities, 0);
 
 /**
+ * The created identity.
+ *
  * @generated from message keyward.v1.CreateIdentityResponse
  */
 export type CreateIdentityResponse = Message<"keyward.v1.CreateIdentityResponse"> & {
   /**
+   * The new identity's id (id_...).
+   *
    * @generated from field: string identity_id = 1;
    */
   identityId: string;
@@ -68,6 +78,8 @@ export const CreateIdentityResponseSchema: GenMessage<CreateIdentityResponse> = 
   messageDesc(file_keyward_v1_identities, 1);
 
 /**
+ * Which identity to read.
+ *
  * @generated from message keyward.v1.GetIdentityRequest
  */
 export type GetIdentityRequest = Message<"keyward.v1.GetIdentityRequest"> & {
@@ -102,10 +114,14 @@ export const GetIdentityRequestSchema: GenMessage<GetIdentityRequest> = /*@__PUR
   messageDesc(file_keyward_v1_identities, 2);
 
 /**
+ * An identity.
+ *
  * @generated from message keyward.v1.GetIdentityResponse
  */
 export type GetIdentityResponse = Message<"keyward.v1.GetIdentityResponse"> & {
   /**
+   * The identity with its metadata and rate limits.
+   *
    * @generated from field: keyward.v1.Identity identity = 1;
    */
   identity?: Identity | undefined;
@@ -119,15 +135,21 @@ export const GetIdentityResponseSchema: GenMessage<GetIdentityResponse> = /*@__P
   messageDesc(file_keyward_v1_identities, 3);
 
 /**
+ * A page of identities.
+ *
  * @generated from message keyward.v1.ListIdentitiesRequest
  */
 export type ListIdentitiesRequest = Message<"keyward.v1.ListIdentitiesRequest"> & {
   /**
+   * Page size, 1-100; default 100.
+   *
    * @generated from field: optional int32 limit = 1;
    */
   limit?: number | undefined;
 
   /**
+   * The `cursor` of the previous page; absent for the first page.
+   *
    * @generated from field: optional string cursor = 2;
    */
   cursor?: string | undefined;
@@ -148,15 +170,21 @@ export const ListIdentitiesRequestSchema: GenMessage<ListIdentitiesRequest> = /*
   messageDesc(file_keyward_v1_identities, 4);
 
 /**
+ * A page of identities.
+ *
  * @generated from message keyward.v1.ListIdentitiesResponse
  */
 export type ListIdentitiesResponse = Message<"keyward.v1.ListIdentitiesResponse"> & {
   /**
+   * The identities of this page, ordered by id.
+   *
    * @generated from field: repeated keyward.v1.Identity data = 1;
    */
   data: Identity[];
 
   /**
+   * Cursor of the next page, if any.
+   *
    * @generated from field: keyward.v1.Pagination pagination = 2;
    */
   pagination?: Pagination | undefined;
@@ -177,6 +205,8 @@ export const ListIdentitiesResponseSchema: GenMessage<ListIdentitiesResponse> = 
   messageDesc(file_keyward_v1_identities, 5);
 
 /**
+ * The identity to change and its new values.
+ *
  * @generated from message keyward.v1.UpdateIdentityRequest
  */
 export type UpdateIdentityRequest = Message<"keyward.v1.UpdateIdentityRequest"> & {
@@ -233,10 +263,14 @@ export const UpdateIdentityRequestSchema: GenMessage<UpdateIdentityRequest> = /*
   messageDesc(file_keyward_v1_identities, 6);
 
 /**
+ * The identity after the change.
+ *
  * @generated from message keyward.v1.UpdateIdentityResponse
  */
 export type UpdateIdentityResponse = Message<"keyward.v1.UpdateIdentityResponse"> & {
   /**
+   * The identity with its metadata and rate limits.
+   *
    * @generated from field: keyward.v1.Identity identity = 1;
    */
   identity?: Identity | undefined;
@@ -250,6 +284,8 @@ export const UpdateIdentityResponseSchema: GenMessage<UpdateIdentityResponse> = 
   messageDesc(file_keyward_v1_identities, 7);
 
 /**
+ * Which identity to delete.
+ *
  * @generated from message keyward.v1.DeleteIdentityRequest
  */
 export type DeleteIdentityRequest = Message<"keyward.v1.DeleteIdentityRequest"> & {
@@ -284,6 +320,8 @@ export const DeleteIdentityRequestSchema: GenMessage<DeleteIdentityRequest> = /*
   messageDesc(file_keyward_v1_identities, 8);
 
 /**
+ * Empty: the identity is deleted.
+ *
  * @generated from message keyward.v1.DeleteIdentityResponse
  */
 export type DeleteIdentityResponse = Message<"keyward.v1.DeleteIdentityResponse"> & {
@@ -304,6 +342,8 @@ export const DeleteIdentityResponseSchema: GenMessage<DeleteIdentityResponse> = 
  */
 export const IdentitiesService: GenService<{
   /**
+   * Creates an identity. ALREADY_EXISTS when a live identity of the workspace has the external id.
+   *
    * @generated from rpc keyward.v1.IdentitiesService.CreateIdentity
    */
   createIdentity: {
@@ -312,6 +352,8 @@ export const IdentitiesService: GenService<{
     output: typeof CreateIdentityResponseSchema;
   },
   /**
+   * Reads an identity with its rate limits.
+   *
    * @generated from rpc keyward.v1.IdentitiesService.GetIdentity
    */
   getIdentity: {
@@ -320,6 +362,8 @@ export const IdentitiesService: GenService<{
     output: typeof GetIdentityResponseSchema;
   },
   /**
+   * Lists the workspace's live identities, ordered by id, one page at a time.
+   *
    * @generated from rpc keyward.v1.IdentitiesService.ListIdentities
    */
   listIdentities: {
@@ -328,6 +372,8 @@ export const IdentitiesService: GenService<{
     output: typeof ListIdentitiesResponseSchema;
   },
   /**
+   * Replaces an identity's metadata and/or rate limits, as `update_mask` names them.
+   *
    * @generated from rpc keyward.v1.IdentitiesService.UpdateIdentity
    */
   updateIdentity: {

@@ -17,33 +17,39 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file keyward/v1/keys.proto.
  */
 export const file_keyward_v1_keys: GenFile = /*@__PURE__*/
-  fileDesc("ChVrZXl3YXJkL3YxL2tleXMucHJvdG8SCmtleXdhcmQudjEitgEKBlJlZmlsbBInCghpbnRlcnZhbBgBIAEoCUIVukgSchBSBWRhaWx5Ugdtb250aGx5EiAKBmFtb3VudBgCIAEoA0IQukgNIgsY/////////w8oARIiCgpyZWZpbGxfZGF5GAMgASgFQgm6SAYaBBgfKAFIAIgBARIbCg5sYXN0X3JlZmlsbF9hdBgEIAEoA0gBiAEBQg0KC19yZWZpbGxfZGF5QhEKD19sYXN0X3JlZmlsbF9hdCJlCgdDcmVkaXRzEigKCXJlbWFpbmluZxgBIAEoA0IQukgNIgsY/////////w8oAEgAiAEBEiIKBnJlZmlsbBgCIAEoCzISLmtleXdhcmQudjEuUmVmaWxsQgwKCl9yZW1haW5pbmcikQEKD1JhdGVsaW1pdENvbmZpZxIKCgJpZBgBIAEoCRIYCgRuYW1lGAIgASgJQgq6SAdyBRABGIABEh8KBWxpbWl0GAMgASgDQhC6SA0iCxj/////////DygBEiMKCGR1cmF0aW9uGAQgASgDQhG6SA4iDBj/////////DyjoBxISCgphdXRvX2FwcGx5GAUgASgIIoMBCghJZGVudGl0eRIKCgJpZBgBIAEoCRITCgtleHRlcm5hbF9pZBgCIAEoCRIlCgRtZXRhGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIvCgpyYXRlbGltaXRzGAQgAygLMhsua2V5d2FyZC52MS5SYXRlbGltaXRDb25maWci7wMKA0tleRIOCgZrZXlfaWQYASABKAkSDQoFc3RhcnQYAiABKAkSDgoGYXBpX2lkGAMgASgJEhQKDHdvcmtzcGFjZV9pZBgEIAEoCRIRCgRuYW1lGAUgASgJSACIAQESJQoEbWV0YRgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEgoKY3JlYXRlZF9hdBgHIAEoAxIXCgp1cGRhdGVkX2F0GAggASgDSAGIAQESFAoHZXhwaXJlcxgJIAEoA0gCiAEBEg8KB2VuYWJsZWQYCiABKAgSFgoJcGxhaW50ZXh0GAsgASgJSAOIAQESJAoHY3JlZGl0cxgMIAEoCzITLmtleXdhcmQudjEuQ3JlZGl0cxIvCgpyYXRlbGltaXRzGA0gAygLMhsua2V5d2FyZC52MS5SYXRlbGltaXRDb25maWcSJgoIaWRlbnRpdHkYDiABKAsyFC5rZXl3YXJkLnYxLklkZW50aXR5EhMKC3Blcm1pc3Npb25zGA8gAygJEg0KBXJvbGVzGBAgAygJEhgKC2Vudmlyb25tZW50GBEgASgJSASIAQFCBwoFX25hbWVCDQoLX3VwZGF0ZWRfYXRCCgoIX2V4cGlyZXNCDAoKX3BsYWludGV4dEIOCgxfZW52aXJvbm1lbnQilgYKEENyZWF0ZUtleVJlcXVlc3QSKwoGYXBpX2lkGAEgASgJQhu6SBhyFhADGP8BMg9eW2EtekEtWjAtOV9dKyQSLwoGcHJlZml4GAIgASgJQhq6SBdyFRABGBAyD15bYS16QS1aMC05X10rJEgAiAEBEh0KBG5hbWUYAyABKAlCCrpIB3IFEAEY/wFIAYgBARIkCgtieXRlX2xlbmd0aBgEIAEoBUIKukgHGgUY/wEoEEgCiAEBEjcKC2V4dGVybmFsX2lkGAUgASgJQh26SBpyGBABGP8BMhFeW2EtekEtWjAtOV8uLV0rJEgDiAEBEiUKBG1ldGEYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EkkKBXJvbGVzGAcgAygJQjq6SDeSATQQZCIwci4QARhkMiheW2EtekEtWjAtOV86LiotXSsoIFthLXpBLVowLTlfOi4qLV0rKSokEjsKC3Blcm1pc3Npb25zGAggAygJQia6SCOSASAQ6AciG3IZEAEYZDITXlthLXpBLVowLTlfOi4qLV0rJBIkCgdleHBpcmVzGAkgASgDQg66SAsiCRiAsI/msncoAEgEiAEBEiQKB2NyZWRpdHMYCiABKAsyEy5rZXl3YXJkLnYxLkNyZWRpdHMSOQoKcmF0ZWxpbWl0cxgLIAMoCzIbLmtleXdhcmQudjEuUmF0ZWxpbWl0Q29uZmlnQgi6SAWSAQIQMhIUCgdlbmFibGVkGAwgASgISAWIAQESGAoLcmVjb3ZlcmFibGUYDSABKAhIBogBARIkCgtlbnZpcm9ubWVudBgOIAEoCUIKukgHcgUQARj/AUgHiAEBEhsKDmNyZWF0ZV9taXNzaW5nGA8gASgISAiIAQFCCQoHX3ByZWZpeEIHCgVfbmFtZUIOCgxfYnl0ZV9sZW5ndGhCDgoMX2V4dGVybmFsX2lkQgoKCF9leHBpcmVzQgoKCF9lbmFibGVkQg4KDF9yZWNvdmVyYWJsZUIOCgxfZW52aXJvbm1lbnRCEQoPX2NyZWF0ZV9taXNzaW5nIjAKEUNyZWF0ZUtleVJlc3BvbnNlEg4KBmtleV9pZBgBIAEoCRILCgNrZXkYAiABKAkiLgoOR2V0S2V5UmVzcG9uc2USHAoDa2V5GAEgASgLMg8ua2V5d2FyZC52MS5LZXkiLgoOV2hvQW1JUmVzcG9uc2USHAoDa2V5GAEgASgLMg8ua2V5d2FyZC52MS5LZXkiPQoVVXBkYXRlQ3JlZGl0c1Jlc3BvbnNlEiQKB2NyZWRpdHMYASABKAsyEy5rZXl3YXJkLnYxLkNyZWRpdHMiMAoRUmVyb2xsS2V5UmVzcG9uc2USDgoGa2V5X2lkGAEgASgJEgsKA2tleRgCIAEoCSJeCg1HZXRLZXlSZXF1ZXN0EisKBmtleV9pZBgBIAEoCUIbukgYchYQAxj/ATIPXlthLXpBLVowLTlfXSskEhQKB2RlY3J5cHQYAiABKAhIAIgBAUIKCghfZGVjcnlwdCIoCg1XaG9BbUlSZXF1ZXN0EhcKA2tleRgBIAEoCUIKukgHcgUQARiABCKrBQoQVXBkYXRlS2V5UmVxdWVzdBIrCgZrZXlfaWQYASABKAlCG7pIGHIWEAMY/wEyD15bYS16QS1aMC05X10rJBIdCgRuYW1lGAIgASgJQgq6SAdyBRABGP8BSACIAQESNwoLZXh0ZXJuYWxfaWQYAyABKAlCHbpIGnIYEAEY/wEyEV5bYS16QS1aMC05Xy4tXSskSAGIAQESJQoEbWV0YRgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJAoHZXhwaXJlcxgFIAEoA0IOukgLIgkYgLCP5rJ3KABIAogBARIkCgdjcmVkaXRzGAYgASgLMhMua2V5d2FyZC52MS5DcmVkaXRzEjkKCnJhdGVsaW1pdHMYByADKAsyGy5rZXl3YXJkLnYxLlJhdGVsaW1pdENvbmZpZ0IIukgFkgECEDISFAoHZW5hYmxlZBgIIAEoCEgDiAEBEkkKBXJvbGVzGAkgAygJQjq6SDeSATQQZCIwci4QARhkMiheW2EtekEtWjAtOV86LiotXSsoIFthLXpBLVowLTlfOi4qLV0rKSokEjsKC3Blcm1pc3Npb25zGAogAygJQia6SCOSASAQ6AciG3IZEAEYZDITXlthLXpBLVowLTlfOi4qLV0rJBIkCgtlbnZpcm9ubWVudBgLIAEoCUIKukgHcgUQARj/AUgEiAEBEi8KC3VwZGF0ZV9tYXNrGAwgASgLMhouZ29vZ2xlLnByb3RvYnVmLkZpZWxkTWFzaxIbCg5jcmVhdGVfbWlzc2luZxgNIAEoCEgFiAEBQgcKBV9uYW1lQg4KDF9leHRlcm5hbF9pZEIKCghfZXhwaXJlc0IKCghfZW5hYmxlZEIOCgxfZW52aXJvbm1lbnRCEQoPX2NyZWF0ZV9taXNzaW5nIhMKEVVwZGF0ZUtleVJlc3BvbnNlImUKEERlbGV0ZUtleVJlcXVlc3QSKwoGa2V5X2lkGAEgASgJQhu6SBhyFhADGP8BMg9eW2EtekEtWjAtOV9dKyQSFgoJcGVybWFuZW50GAIgASgISACIAQFCDAoKX3Blcm1hbmVudCITChFEZWxldGVLZXlSZXNwb25zZSKXAQoUVXBkYXRlQ3JlZGl0c1JlcXVlc3QSGgoGa2V5X2lkGAEgASgJQgq6SAdyBRADGP8BEjMKCW9wZXJhdGlvbhgCIAEoCUIgukgdchtSA3NldFIJaW5jcmVtZW50UglkZWNyZW1lbnQSJAoFdmFsdWUYAyABKANCELpIDSILGP////////8PKABIAIgBAUIICgZfdmFsdWUiYwoQUmVyb2xsS2V5UmVxdWVzdBIrCgZrZXlfaWQYASABKAlCG7pIGHIWEAMY/wEyD15bYS16QS1aMC05X10rJBIiCgpleHBpcmF0aW9uGAIgASgDQg66SAsiCRiAsI/msncoACKrAQoQUmF0ZWxpbWl0UmVxdWVzdBIYCgRuYW1lGAEgASgJQgq6SAdyBRABGP8BEiAKBGNvc3QYAiABKANCDbpICiIIGICU69wDKABIAIgBARIbCgVsaW1pdBgDIAEoA0IHukgEIgIoAEgBiAEBEh4KCGR1cmF0aW9uGAQgASgDQge6SAQiAigASAKIAQFCBwoFX2Nvc3RCCAoGX2xpbWl0QgsKCV9kdXJhdGlvbiKeAgoQVmVyaWZ5S2V5UmVxdWVzdBIXCgNrZXkYASABKAlCCrpIB3IFEAEYgAQSHwoEdGFncxgCIAMoCUIRukgOkgELEAoiB3IFEAEYgAESJAoLcGVybWlzc2lvbnMYAyABKAlCCrpIB3IFEAEY6AdIAIgBARIoCgdjcmVkaXRzGAQgASgLMhcua2V5d2FyZC52MS5DcmVkaXRzQ29zdBI6CgpyYXRlbGltaXRzGAUgAygLMhwua2V5d2FyZC52MS5SYXRlbGltaXRSZXF1ZXN0Qgi6SAWSAQIQMhIjCgxtaWdyYXRpb25faWQYBiABKAlCCLpIBXIDGIACSAGIAQFCDgoMX3Blcm1pc3Npb25zQg8KDV9taWdyYXRpb25faWQiKgoLQ3JlZGl0c0Nvc3QSGwoEY29zdBgBIAEoA0INukgKIggYgJTr3AMoACKUAQoPUmF0ZWxpbWl0UmVzdWx0EhAKCGV4Y2VlZGVkGAEgASgIEgoKAmlkGAIgASgJEgwKBG5hbWUYAyABKAkSDQoFbGltaXQYBCABKAMSEAoIZHVyYXRpb24YBSABKAMSDQoFcmVzZXQYBiABKAMSEQoJcmVtYWluaW5nGAcgASgDEhIKCmF1dG9fYXBwbHkYCCABKAgi9gIKEVZlcmlmeUtleVJlc3BvbnNlEg0KBXZhbGlkGAEgASgIEgwKBGNvZGUYAiABKAkSEwoGa2V5X2lkGAMgASgJSACIAQESEQoEbmFtZRgEIAEoCUgBiAEBEiUKBG1ldGEYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhQKB2V4cGlyZXMYBiABKANIAogBARIUCgdjcmVkaXRzGAcgASgDSAOIAQESFAoHZW5hYmxlZBgIIAEoCEgEiAEBEhMKC3Blcm1pc3Npb25zGAkgAygJEg0KBXJvbGVzGAogAygJEiYKCGlkZW50aXR5GAsgASgLMhQua2V5d2FyZC52MS5JZGVudGl0eRIvCgpyYXRlbGltaXRzGAwgAygLMhsua2V5d2FyZC52MS5SYXRlbGltaXRSZXN1bHRCCQoHX2tleV9pZEIHCgVfbmFtZUIKCghfZXhwaXJlc0IKCghfY3JlZGl0c0IKCghfZW5hYmxlZCLCAgoSVmVyaWZ5S2V5VjFSZXF1ZXN0EhcKA2tleRgBIAEoCUIKukgHcgUQARiABBIfCgZhcGlfaWQYAiABKAlCCrpIB3IFEAEY/wFIAIgBARIfCgR0YWdzGAMgAygJQhG6SA6SAQsQCiIHcgUQARiAARIwCg1hdXRob3JpemF0aW9uGAQgASgLMhkua2V5d2FyZC52MS5BdXRob3JpemF0aW9uEioKCXJlbWFpbmluZxgFIAEoCzIXLmtleXdhcmQudjEuQ3JlZGl0c0Nvc3QSLAoJcmF0ZWxpbWl0GAYgASgLMhkua2V5d2FyZC52MS5SYXRlbGltaXRDb3N0EjoKCnJhdGVsaW1pdHMYByADKAsyHC5rZXl3YXJkLnYxLlJhdGVsaW1pdFJlcXVlc3RCCLpIBZIBAhAyQgkKB19hcGlfaWQiPAoNQXV0aG9yaXphdGlvbhIrCgtwZXJtaXNzaW9ucxgBIAEoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZSI6Cg1SYXRlbGltaXRDb3N0EiAKBGNvc3QYASABKANCDbpICiIIGICU69wDKABIAIgBAUIHCgVfY29zdCJBCg5SYXRlbGltaXRTdGF0ZRINCgVsaW1pdBgBIAEoAxIRCglyZW1haW5pbmcYAiABKAMSDQoFcmVzZXQYAyABKAMihAQKE1ZlcmlmeUtleVYxUmVzcG9uc2USEwoGa2V5X2lkGAEgASgJSACIAQESDQoFdmFsaWQYAiABKAgSEQoEbmFtZRgDIAEoCUgBiAEBEhUKCG93bmVyX2lkGAQgASgJSAKIAQESJQoEbWV0YRgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSFAoHZXhwaXJlcxgGIAEoA0gDiAEBEi0KCXJhdGVsaW1pdBgHIAEoCzIaLmtleXdhcmQudjEuUmF0ZWxpbWl0U3RhdGUSFgoJcmVtYWluaW5nGAggASgDSASIAQESDAoEY29kZRgJIAEoCRIUCgdlbmFibGVkGAogASgISAWIAQESEwoLcGVybWlzc2lvbnMYCyADKAkSDQoFcm9sZXMYDCADKAkSGAoLZW52aXJvbm1lbnQYDSABKAlIBogBARImCghpZGVudGl0eRgOIAEoCzIULmtleXdhcmQudjEuSWRlbnRpdHkSEgoKcmVxdWVzdF9pZBgPIAEoCRIXCgpjcmVhdGVkX2F0GBAgASgDSAeIAQFCCQoHX2tleV9pZEIHCgVfbmFtZUILCglfb3duZXJfaWRCCgoIX2V4cGlyZXNCDAoKX3JlbWFpbmluZ0IKCghfZW5hYmxlZEIOCgxfZW52aXJvbm1lbnRCDQoLX2NyZWF0ZWRfYXQiswEKFUFkZFBlcm1pc3Npb25zUmVxdWVzdBIrCgZrZXlfaWQYASABKAlCG7pIGHIWEAMY/wEyD15bYS16QS1aMC05X10rJBI9CgtwZXJtaXNzaW9ucxgCIAMoCUIoukglkgEiCAEQ6AciG3IZEAEYZDITXlthLXpBLVowLTlfOi4qLV0rJBIbCg5jcmVhdGVfbWlzc2luZxgDIAEoCEgAiAEBQhEKD19jcmVhdGVfbWlzc2luZyI+ChZBZGRQZXJtaXNzaW9uc1Jlc3BvbnNlEiQKBGRhdGEYASADKAsyFi5rZXl3YXJkLnYxLlBlcm1pc3Npb24ihgEKGFJlbW92ZVBlcm1pc3Npb25zUmVxdWVzdBIrCgZrZXlfaWQYASABKAlCG7pIGHIWEAMY/wEyD15bYS16QS1aMC05X10rJBI9CgtwZXJtaXNzaW9ucxgCIAMoCUIoukglkgEiCAEQ6AciG3IZEAEYZDITXlthLXpBLVowLTlfOi4qLV0rJCJBChlSZW1vdmVQZXJtaXNzaW9uc1Jlc3BvbnNlEiQKBGRhdGEYASADKAsyFi5rZXl3YXJkLnYxLlBlcm1pc3Npb24isQEKFVNldFBlcm1pc3Npb25zUmVxdWVzdBIrCgZrZXlfaWQYASABKAlCG7pIGHIWEAMY/wEyD15bYS16QS1aMC05X10rJBI7CgtwZXJtaXNzaW9ucxgCIAMoCUImukgjkgEgEOgHIhtyGRABGGQyE15bYS16QS1aMC05XzouKi1dKyQSGwoOY3JlYXRlX21pc3NpbmcYAyABKAhIAIgBAUIRCg9fY3JlYXRlX21pc3NpbmciPgoWU2V0UGVybWlzc2lvbnNSZXNwb25zZRIkCgRkYXRhGAEgAygLMhYua2V5d2FyZC52MS5QZXJtaXNzaW9uIrsBCg9BZGRSb2xlc1JlcXVlc3QSKwoGa2V5X2lkGAEgASgJQhu6SBhyFhADGP8BMg9eW2EtekEtWjAtOV9dKyQSSwoFcm9sZXMYAiADKAlCPLpIOZIBNggBEGQiMHIuEAEYZDIoXlthLXpBLVowLTlfOi4qLV0rKCBbYS16QS1aMC05XzouKi1dKykqJBIbCg5jcmVhdGVfbWlzc2luZxgDIAEoCEgAiAEBQhEKD19jcmVhdGVfbWlzc2luZyIyChBBZGRSb2xlc1Jlc3BvbnNlEh4KBGRhdGEYASADKAsyEC5rZXl3YXJkLnYxLlJvbGUijgEKElJlbW92ZVJvbGVzUmVxdWVzdBIrCgZrZXlfaWQYASABKAlCG7pIGHIWEAMY/wEyD15bYS16QS1aMC05X10rJBJLCgVyb2xlcxgCIAMoCUI8ukg5kgE2CAEQZCIwci4QARhkMiheW2EtekEtWjAtOV86LiotXSsoIFthLXpBLVowLTlfOi4qLV0rKSokIjUKE1JlbW92ZVJvbGVzUmVzcG9uc2USHgoEZGF0YRgBIAMoCzIQLmtleXdhcmQudjEuUm9sZSK5AQoPU2V0Um9sZXNSZXF1ZXN0EisKBmtleV9pZBgBIAEoCUIbukgYchYQAxj/ATIPXlthLXpBLVowLTlfXSskEkkKBXJvbGVzGAIgAygJQjq6SDeSATQQZCIwci4QARhkMiheW2EtekEtWjAtOV86LiotXSsoIFthLXpBLVowLTlfOi4qLV0rKSokEhsKDmNyZWF0ZV9taXNzaW5nGAMgASgISACIAQFCEQoPX2NyZWF0ZV9taXNzaW5nIjIKEFNldFJvbGVzUmVzcG9uc2USHgoEZGF0YRgBIAMoCzIQLmtleXdhcmQudjEuUm9sZTK9EwoLS2V5c1NlcnZpY2USpAEKCUNyZWF0ZUtleRIcLmtleXdhcmQudjEuQ3JlYXRlS2V5UmVxdWVzdBodLmtleXdhcmQudjEuQ3JlYXRlS2V5UmVzcG9uc2UiWsrzGBESA2FwaRoKY3JlYXRlX2tleYLT5JMCPzoBKloXOgEqIhIvdjEva2V5cy5jcmVhdGVLZXlaDToBKiIIL3YxL2tleXMiEi92Mi9rZXlzLmNyZWF0ZUtleRKLAQoGR2V0S2V5Ehkua2V5d2FyZC52MS5HZXRLZXlSZXF1ZXN0Ghoua2V5d2FyZC52MS5HZXRLZXlSZXNwb25zZSJKyvMYDxIDYXBpGghyZWFkX2tleYLT5JMCMToBKloWYgNrZXkSDy92MS9rZXlzLmdldEtleWIDa2V5Ig8vdjIva2V5cy5nZXRLZXkSjgEKBldob0FtSRIZLmtleXdhcmQudjEuV2hvQW1JUmVxdWVzdBoaLmtleXdhcmQudjEuV2hvQW1JUmVzcG9uc2UiTcrzGA8SA2FwaRoIcmVhZF9rZXmC0+STAjQ6ASpaGToBKmIDa2V5Ig8vdjEva2V5cy53aG9hbWliA2tleSIPL3YyL2tleXMud2hvYW1pEpUBCglVcGRhdGVLZXkSHC5rZXl3YXJkLnYxLlVwZGF0ZUtleVJlcXVlc3QaHS5rZXl3YXJkLnYxLlVwZGF0ZUtleVJlc3BvbnNlIkvK8xgREgNhcGkaCnVwZGF0ZV9rZXmC0+STAjA6ASpaFzoBKiISL3YxL2tleXMudXBkYXRlS2V5IhIvdjIva2V5cy51cGRhdGVLZXkSlQEKCURlbGV0ZUtleRIcLmtleXdhcmQudjEuRGVsZXRlS2V5UmVxdWVzdBodLmtleXdhcmQudjEuRGVsZXRlS2V5UmVzcG9uc2UiS8rzGBESA2FwaRoKZGVsZXRlX2tleYLT5JMCMDoBKloXOgEqIhIvdjEva2V5cy5kZWxldGVLZXkiEi92Mi9rZXlzLmRlbGV0ZUtleRK9AQoNVXBkYXRlQ3JlZGl0cxIgLmtleXdhcmQudjEuVXBkYXRlQ3JlZGl0c1JlcXVlc3QaIS5rZXl3YXJkLnYxLlVwZGF0ZUNyZWRpdHNSZXNwb25zZSJnyvMYERIDYXBpGgp1cGRhdGVfa2V5gtPkkwJMOgEqWiY6ASpiB2NyZWRpdHMiGC92MS9rZXlzLnVwZGF0ZVJlbWFpbmluZ2IHY3JlZGl0cyIWL3YyL2tleXMudXBkYXRlQ3JlZGl0cxJ8CglSZXJvbGxLZXkSHC5rZXl3YXJkLnYxLlJlcm9sbEtleVJlcXVlc3QaHS5rZXl3YXJkLnYxLlJlcm9sbEtleVJlc3BvbnNlIjLK8xgREgNhcGkaCmNyZWF0ZV9rZXmC0+STAhc6ASoiEi92Mi9rZXlzLnJlcm9sbEtleRLGAQoOQWRkUGVybWlzc2lvbnMSIS5rZXl3YXJkLnYxLkFkZFBlcm1pc3Npb25zUmVxdWVzdBoiLmtleXdhcmQudjEuQWRkUGVybWlzc2lvbnNSZXNwb25zZSJtyvMYHRIEcmJhYxoVYWRkX3Blcm1pc3Npb25fdG9fa2V5gtPkkwJGOgEqWiI6ASpiBGRhdGEiFy92MS9rZXlzLmFkZFBlcm1pc3Npb25zYgRkYXRhIhcvdjIva2V5cy5hZGRQZXJtaXNzaW9ucxLaAQoRUmVtb3ZlUGVybWlzc2lvbnMSJC5rZXl3YXJkLnYxLlJlbW92ZVBlcm1pc3Npb25zUmVxdWVzdBolLmtleXdhcmQudjEuUmVtb3ZlUGVybWlzc2lvbnNSZXNwb25zZSJ4yvMYIhIEcmJhYxoacmVtb3ZlX3Blcm1pc3Npb25fZnJvbV9rZXmC0+STAkw6ASpaJToBKmIEZGF0YSIaL3YxL2tleXMucmVtb3ZlUGVybWlzc2lvbnNiBGRhdGEiGi92Mi9rZXlzLnJlbW92ZVBlcm1pc3Npb25zEsYBCg5TZXRQZXJtaXNzaW9ucxIhLmtleXdhcmQudjEuU2V0UGVybWlzc2lvbnNSZXF1ZXN0GiIua2V5d2FyZC52MS5TZXRQZXJtaXNzaW9uc1Jlc3BvbnNlIm3K8xgdEgRyYmFjGhVhZGRfcGVybWlzc2lvbl90b19rZXmC0+STAkY6ASpaIjoBKmIEZGF0YSIXL3YxL2tleXMuc2V0UGVybWlzc2lvbnNiBGRhdGEiFy92Mi9rZXlzLnNldFBlcm1pc3Npb25zEqIBCghBZGRSb2xlcxIbLmtleXdhcmQudjEuQWRkUm9sZXNSZXF1ZXN0Ghwua2V5d2FyZC52MS5BZGRSb2xlc1Jlc3BvbnNlIlvK8xgXEgRyYmFjGg9hZGRfcm9sZV90b19rZXmC0+STAjo6ASpaHDoBKmIEZGF0YSIRL3YxL2tleXMuYWRkUm9sZXNiBGRhdGEiES92Mi9rZXlzLmFkZFJvbGVzErYBCgtSZW1vdmVSb2xlcxIeLmtleXdhcmQudjEuUmVtb3ZlUm9sZXNSZXF1ZXN0Gh8ua2V5d2FyZC52MS5SZW1vdmVSb2xlc1Jlc3BvbnNlImbK8xgcEgRyYmFjGhRyZW1vdmVfcm9sZV9mcm9tX2tleYLT5JMCQDoBKlofOgEqYgRkYXRhIhQvdjEva2V5cy5yZW1vdmVSb2xlc2IEZGF0YSIUL3YyL2tleXMucmVtb3ZlUm9sZXMSogEKCFNldFJvbGVzEhsua2V5d2FyZC52MS5TZXRSb2xlc1JlcXVlc3QaHC5rZXl3YXJkLnYxLlNldFJvbGVzUmVzcG9uc2UiW8rzGBcSBHJiYWMaD2FkZF9yb2xlX3RvX2tleYLT5JMCOjoBKlocOgEqYgRkYXRhIhEvdjEva2V5cy5zZXRSb2xlc2IEZGF0YSIRL3YyL2tleXMuc2V0Um9sZXMSfAoJVmVyaWZ5S2V5Ehwua2V5d2FyZC52MS5WZXJpZnlLZXlSZXF1ZXN0Gh0ua2V5d2FyZC52MS5WZXJpZnlLZXlSZXNwb25zZSIyyvMYERIDYXBpGgp2ZXJpZnlfa2V5gtPkkwIXOgEqIhIvdjIva2V5cy52ZXJpZnlLZXkSiQEKC1ZlcmlmeUtleVYxEh4ua2V5d2FyZC52MS5WZXJpZnlLZXlWMVJlcXVlc3QaHy5rZXl3YXJkLnYxLlZlcmlmeUtleVYxUmVzcG9uc2UiOcrzGAIIAYLT5JMCLToBKloUOgEqIg8vdjEva2V5cy92ZXJpZnkiEi92MS9rZXlzLnZlcmlmeUtleWIGcHJvdG8z", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_field_mask, file_google_protobuf_struct, file_keyward_v1_options, file_keyward_v1_permissions]);
+  fileDesc("ChVrZXl3YXJkL3YxL2tleXMucHJvdG8SCmtleXdhcmQudjEitgEKBlJlZmlsbBInCghpbnRlcnZhbBgBIAEoCUIVukgSchBSBWRhaWx5Ugdtb250aGx5EiAKBmFtb3VudBgCIAEoA0IQukgNIgsY/////////w8oARIiCgpyZWZpbGxfZGF5GAMgASgFQgm6SAYaBBgfKAFIAIgBARIbCg5sYXN0X3JlZmlsbF9hdBgEIAEoA0gBiAEBQg0KC19yZWZpbGxfZGF5QhEKD19sYXN0X3JlZmlsbF9hdCJlCgdDcmVkaXRzEigKCXJlbWFpbmluZxgBIAEoA0IQukgNIgsY/////////w8oAEgAiAEBEiIKBnJlZmlsbBgCIAEoCzISLmtleXdhcmQudjEuUmVmaWxsQgwKCl9yZW1haW5pbmcikQEKD1JhdGVsaW1pdENvbmZpZxIKCgJpZBgBIAEoCRIYCgRuYW1lGAIgASgJQgq6SAdyBRABGIABEh8KBWxpbWl0GAMgASgDQhC6SA0iCxj/////////DygBEiMKCGR1cmF0aW9uGAQgASgDQhG6SA4iDBj/////////DyjoBxISCgphdXRvX2FwcGx5GAUgASgIIoMBCghJZGVudGl0eRIKCgJpZBgBIAEoCRITCgtleHRlcm5hbF9pZBgCIAEoCRIlCgRtZXRhGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIvCgpyYXRlbGltaXRzGAQgAygLMhsua2V5d2FyZC52MS5SYXRlbGltaXRDb25maWci7wMKA0tleRIOCgZrZXlfaWQYASABKAkSDQoFc3RhcnQYAiABKAkSDgoGYXBpX2lkGAMgASgJEhQKDHdvcmtzcGFjZV9pZBgEIAEoCRIRCgRuYW1lGAUgASgJSACIAQESJQoEbWV0YRgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEgoKY3JlYXRlZF9hdBgHIAEoAxIXCgp1cGRhdGVkX2F0GAggASgDSAGIAQESFAoHZXhwaXJlcxgJIAEoA0gCiAEBEg8KB2VuYWJsZWQYCiABKAgSFgoJcGxhaW50ZXh0GAsgASgJSAOIAQESJAoHY3JlZGl0cxgMIAEoCzITLmtleXdhcmQudjEuQ3JlZGl0cxIvCgpyYXRlbGltaXRzGA0gAygLMhsua2V5d2FyZC52MS5SYXRlbGltaXRDb25maWcSJgoIaWRlbnRpdHkYDiABKAsyFC5rZXl3YXJkLnYxLklkZW50aXR5EhMKC3Blcm1pc3Npb25zGA8gAygJEg0KBXJvbGVzGBAgAygJEhgKC2Vudmlyb25tZW50GBEgASgJSASIAQFCBwoFX25hbWVCDQoLX3VwZGF0ZWRfYXRCCgoIX2V4cGlyZXNCDAoKX3BsYWludGV4dEIOCgxfZW52aXJvbm1lbnQilgYKEENyZWF0ZUtleVJlcXVlc3QSKwoGYXBpX2lkGAEgASgJQhu6SBhyFhADGP8BMg9eW2EtekEtWjAtOV9dKyQSLwoGcHJlZml4GAIgASgJQhq6SBdyFRABGBAyD15bYS16QS1aMC05X10rJEgAiAEBEh0KBG5hbWUYAyABKAlCCrpIB3IFEAEY/wFIAYgBARIkCgtieXRlX2xlbmd0aBgEIAEoBUIKukgHGgUY/wEoEEgCiAEBEjcKC2V4dGVybmFsX2lkGAUgASgJQh26SBpyGBABGP8BMhFeW2EtekEtWjAtOV8uLV0rJEgDiAEBEiUKBG1ldGEYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EkkKBXJvbGVzGAcgAygJQjq6SDeSATQQZCIwci4QARhkMiheW2EtekEtWjAtOV86LiotXSsoIFthLXpBLVowLTlfOi4qLV0rKSokEjsKC3Blcm1pc3Npb25zGAggAygJQia6SCOSASAQ6AciG3IZEAEYZDITXlthLXpBLVowLTlfOi4qLV0rJBIkCgdleHBpcmVzGAkgASgDQg66SAsiCRiAsI/msncoAEgEiAEBEiQKB2NyZWRpdHMYCiABKAsyEy5rZXl3YXJkLnYxLkNyZWRpdHMSOQoKcmF0ZWxpbWl0cxgLIAMoCzIbLmtleXdhcmQudjEuUmF0ZWxpbWl0Q29uZmlnQgi6SAWSAQIQMhIUCgdlbmFibGVkGAwgASgISAWIAQESGAoLcmVjb3ZlcmFibGUYDSABKAhIBogBARIkCgtlbnZpcm9ubWVudBgOIAEoCUIKukgHcgUQARj/AUgHiAEBEhsKDmNyZWF0ZV9taXNzaW5nGA8gASgISAiIAQFCCQoHX3ByZWZpeEIHCgVfbmFtZUIOCgxfYnl0ZV9sZW5ndGhCDgoMX2V4dGVybmFsX2lkQgoKCF9leHBpcmVzQgoKCF9lbmFibGVkQg4KDF9yZWNvdmVyYWJsZUIOCgxfZW52aXJvbm1lbnRCEQoPX2NyZWF0ZV9taXNzaW5nIjAKEUNyZWF0ZUtleVJlc3BvbnNlEg4KBmtleV9pZBgBIAEoCRILCgNrZXkYAiABKAkiLgoOR2V0S2V5UmVzcG9uc2USHAoDa2V5GAEgASgLMg8ua2V5d2FyZC52MS5LZXkiLgoOV2hvQW1JUmVzcG9uc2USHAoDa2V5GAEgASgLMg8ua2V5d2FyZC52MS5LZXkiPQoVVXBkYXRlQ3JlZGl0c1Jlc3BvbnNlEiQKB2NyZWRpdHMYASABKAsyEy5rZXl3YXJkLnYxLkNyZWRpdHMiMAoRUmVyb2xsS2V5UmVzcG9uc2USDgoGa2V5X2lkGAEgASgJEgsKA2tleRgCIAEoCSJeCg1HZXRLZXlSZXF1ZXN0EisKBmtleV9pZBgBIAEoCUIbukgYchYQAxj/ATIPXlthLXpBLVowLTlfXSskEhQKB2RlY3J5cHQYAiABKAhIAIgBAUIKCghfZGVjcnlwdCIoCg1XaG9BbUlSZXF1ZXN0EhcKA2tleRgBIAEoCUIKukgHcgUQARiABCKrBQoQVXBkYXRlS2V5UmVxdWVzdBIrCgZrZXlfaWQYASABKAlCG7pIGHIWEAMY/wEyD15bYS16QS1aMC05X10rJBIdCgRuYW1lGAIgASgJQgq6SAdyBRABGP8BSACIAQESNwoLZXh0ZXJuYWxfaWQYAyABKAlCHbpIGnIYEAEY/wEyEV5bYS16QS1aMC05Xy4tXSskSAGIAQESJQoEbWV0YRgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJAoHZXhwaXJlcxgFIAEoA0IOukgLIgkYgLCP5rJ3KABIAogBARIkCgdjcmVkaXRzGAYgASgLMhMua2V5d2FyZC52MS5DcmVkaXRzEjkKCnJhdGVsaW1pdHMYByADKAsyGy5rZXl3YXJkLnYxLlJhdGVsaW1pdENvbmZpZ0IIukgFkgECEDISFAoHZW5hYmxlZBgIIAEoCEgDiAEBEkkKBXJvbGVzGAkgAygJQjq6SDeSATQQZCIwci4QARhkMiheW2EtekEtWjAtOV86LiotXSsoIFthLXpBLVowLTlfOi4qLV0rKSokEjsKC3Blcm1pc3Npb25zGAogAygJQia6SCOSASAQ6AciG3IZEAEYZDITXlthLXpBLVowLTlfOi4qLV0rJBIkCgtlbnZpcm9ubWVudBgLIAEoCUIKukgHcgUQARj/AUgEiAEBEi8KC3VwZGF0ZV9tYXNrGAwgASgLMhouZ29vZ2xlLnByb3RvYnVmLkZpZWxkTWFzaxIbCg5jcmVhdGVfbWlzc2luZxgNIAEoCEgFiAEBQgcKBV9uYW1lQg4KDF9leHRlcm5hbF9pZEIKCghfZXhwaXJlc0IKCghfZW5hYmxlZEIOCgxfZW52aXJvbm1lbnRCEQoPX2NyZWF0ZV9taXNzaW5nIhMKEVVwZGF0ZUtleVJlc3BvbnNlImUKEERlbGV0ZUtleVJlcXVlc3QSKwoGa2V5X2lkGAEgASgJQhu6SBhyFhADGP8BMg9eW2EtekEtWjAtOV9dKyQSFgoJcGVybWFuZW50GAIgASgISACIAQFCDAoKX3Blcm1hbmVudCITChFEZWxldGVLZXlSZXNwb25zZSKXAQoUVXBkYXRlQ3JlZGl0c1JlcXVlc3QSGgoGa2V5X2lkGAEgASgJQgq6SAdyBRADGP8BEjMKCW9wZXJhdGlvbhgCIAEoCUIgukgdchtSA3NldFIJaW5jcmVtZW50UglkZWNyZW1lbnQSJAoFdmFsdWUYAyABKANCELpIDSILGP////////8PKABIAIgBAUIICgZfdmFsdWUiYwoQUmVyb2xsS2V5UmVxdWVzdBIrCgZrZXlfaWQYASABKAlCG7pIGHIWEAMY/wEyD15bYS16QS1aMC05X10rJBIiCgpleHBpcmF0aW9uGAIgASgDQg66SAsiCRiAsI/msncoACKrAQoQUmF0ZWxpbWl0UmVxdWVzdBIYCgRuYW1lGAEgASgJQgq6SAdyBRABGP8BEiAKBGNvc3QYAiABKANCDbpICiIIGICU69wDKABIAIgBARIbCgVsaW1pdBgDIAEoA0IHukgEIgIoAEgBiAEBEh4KCGR1cmF0aW9uGAQgASgDQge6SAQiAigASAKIAQFCBwoFX2Nvc3RCCAoGX2xpbWl0QgsKCV9kdXJhdGlvbiKeAgoQVmVyaWZ5S2V5UmVxdWVzdBIXCgNrZXkYASABKAlCCrpIB3IFEAEYgAQSHwoEdGFncxgCIAMoCUIRukgOkgELEAoiB3IFEAEYgAESJAoLcGVybWlzc2lvbnMYAyABKAlCCrpIB3IFEAEY6AdIAIgBARIoCgdjcmVkaXRzGAQgASgLMhcua2V5d2FyZC52MS5DcmVkaXRzQ29zdBI6CgpyYXRlbGltaXRzGAUgAygLMhwua2V5d2FyZC52MS5SYXRlbGltaXRSZXF1ZXN0Qgi6SAWSAQIQMhIjCgxtaWdyYXRpb25faWQYBiABKAlCCLpIBXIDGIACSAGIAQFCDgoMX3Blcm1pc3Npb25zQg8KDV9taWdyYXRpb25faWQiKgoLQ3JlZGl0c0Nvc3QSGwoEY29zdBgBIAEoA0INukgKIggYgJTr3AMoACKUAQoPUmF0ZWxpbWl0UmVzdWx0EhAKCGV4Y2VlZGVkGAEgASgIEgoKAmlkGAIgASgJEgwKBG5hbWUYAyABKAkSDQoFbGltaXQYBCABKAMSEAoIZHVyYXRpb24YBSABKAMSDQoFcmVzZXQYBiABKAMSEQoJcmVtYWluaW5nGAcgASgDEhIKCmF1dG9fYXBwbHkYCCABKAgi9gIKEVZlcmlmeUtleVJlc3BvbnNlEg0KBXZhbGlkGAEgASgIEgwKBGNvZGUYAiABKAkSEwoGa2V5X2lkGAMgASgJSACIAQESEQoEbmFtZRgEIAEoCUgBiAEBEiUKBG1ldGEYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhQKB2V4cGlyZXMYBiABKANIAogBARIUCgdjcmVkaXRzGAcgASgDSAOIAQESFAoHZW5hYmxlZBgIIAEoCEgEiAEBEhMKC3Blcm1pc3Npb25zGAkgAygJEg0KBXJvbGVzGAogAygJEiYKCGlkZW50aXR5GAsgASgLMhQua2V5d2FyZC52MS5JZGVudGl0eRIvCgpyYXRlbGltaXRzGAwgAygLMhsua2V5d2FyZC52MS5SYXRlbGltaXRSZXN1bHRCCQoHX2tleV9pZEIHCgVfbmFtZUIKCghfZXhwaXJlc0IKCghfY3JlZGl0c0IKCghfZW5hYmxlZCLCAgoSVmVyaWZ5S2V5VjFSZXF1ZXN0EhcKA2tleRgBIAEoCUIKukgHcgUQARiABBIfCgZhcGlfaWQYAiABKAlCCrpIB3IFEAEY/wFIAIgBARIfCgR0YWdzGAMgAygJQhG6SA6SAQsQCiIHcgUQARiAARIwCg1hdXRob3JpemF0aW9uGAQgASgLMhkua2V5d2FyZC52MS5BdXRob3JpemF0aW9uEioKCXJlbWFpbmluZxgFIAEoCzIXLmtleXdhcmQudjEuQ3JlZGl0c0Nvc3QSLAoJcmF0ZWxpbWl0GAYgASgLMhkua2V5d2FyZC52MS5SYXRlbGltaXRDb3N0EjoKCnJhdGVsaW1pdHMYByADKAsyHC5rZXl3YXJkLnYxLlJhdGVsaW1pdFJlcXVlc3RCCLpIBZIBAhAyQgkKB19hcGlfaWQiPAoNQXV0aG9yaXphdGlvbhIrCgtwZXJtaXNzaW9ucxgBIAEoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZSI6Cg1SYXRlbGltaXRDb3N0EiAKBGNvc3QYASABKANCDbpICiIIGICU69wDKABIAIgBAUIHCgVfY29zdCJBCg5SYXRlbGltaXRTdGF0ZRINCgVsaW1pdBgBIAEoAxIRCglyZW1haW5pbmcYAiABKAMSDQoFcmVzZXQYAyABKAMihAQKE1ZlcmlmeUtleVYxUmVzcG9uc2USEwoGa2V5X2lkGAEgASgJSACIAQESDQoFdmFsaWQYAiABKAgSEQoEbmFtZRgDIAEoCUgBiAEBEhUKCG93bmVyX2lkGAQgASgJSAKIAQESJQoEbWV0YRgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSFAoHZXhwaXJlcxgGIAEoA0gDiAEBEi0KCXJhdGVsaW1pdBgHIAEoCzIaLmtleXdhcmQudjEuUmF0ZWxpbWl0U3RhdGUSFgoJcmVtYWluaW5nGAggASgDSASIAQESDAoEY29kZRgJIAEoCRIUCgdlbmFibGVkGAogASgISAWIAQESEwoLcGVybWlzc2lvbnMYCyADKAkSDQoFcm9sZXMYDCADKAkSGAoLZW52aXJvbm1lbnQYDSABKAlIBogBARImCghpZGVudGl0eRgOIAEoCzIULmtleXdhcmQudjEuSWRlbnRpdHkSEgoKcmVxdWVzdF9pZBgPIAEoCRIXCgpjcmVhdGVkX2F0GBAgASgDSAeIAQFCCQoHX2tleV9pZEIHCgVfbmFtZUILCglfb3duZXJfaWRCCgoIX2V4cGlyZXNCDAoKX3JlbWFpbmluZ0IKCghfZW5hYmxlZEIOCgxfZW52aXJvbm1lbnRCDQoLX2NyZWF0ZWRfYXQiswEKFUFkZFBlcm1pc3Npb25zUmVxdWVzdBIrCgZrZXlfaWQYASABKAlCG7pIGHIWEAMY/wEyD15bYS16QS1aMC05X10rJBI9CgtwZXJtaXNzaW9ucxgCIAMoCUIoukglkgEiCAEQ6AciG3IZEAEYZDITXlthLXpBLVowLTlfOi4qLV0rJBIbCg5jcmVhdGVfbWlzc2luZxgDIAEoCEgAiAEBQhEKD19jcmVhdGVfbWlzc2luZyI+ChZBZGRQZXJtaXNzaW9uc1Jlc3BvbnNlEiQKBGRhdGEYASADKAsyFi5rZXl3YXJkLnYxLlBlcm1pc3Npb24ihgEKGFJlbW92ZVBlcm1pc3Npb25zUmVxdWVzdBIrCgZrZXlfaWQYASABKAlCG7pIGHIWEAMY/wEyD15bYS16QS1aMC05X10rJBI9CgtwZXJtaXNzaW9ucxgCIAMoCUIoukglkgEiCAEQ6AciG3IZEAEYZDITXlthLXpBLVowLTlfOi4qLV0rJCJBChlSZW1vdmVQZXJtaXNzaW9uc1Jlc3BvbnNlEiQKBGRhdGEYASADKAsyFi5rZXl3YXJkLnYxLlBlcm1pc3Npb24isQEKFVNldFBlcm1pc3Npb25zUmVxdWVzdBIrCgZrZXlfaWQYASABKAlCG7pIGHIWEAMY/wEyD15bYS16QS1aMC05X10rJBI7CgtwZXJtaXNzaW9ucxgCIAMoCUImukgjkgEgEOgHIhtyGRABGGQyE15bYS16QS1aMC05XzouKi1dKyQSGwoOY3JlYXRlX21pc3NpbmcYAyABKAhIAIgBAUIRCg9fY3JlYXRlX21pc3NpbmciPgoWU2V0UGVybWlzc2lvbnNSZXNwb25zZRIkCgRkYXRhGAEgAygLMhYua2V5d2FyZC52MS5QZXJtaXNzaW9uIrsBCg9BZGRSb2xlc1JlcXVlc3QSKwoGa2V5X2lkGAEgASgJQhu6SBhyFhADGP8BMg9eW2EtekEtWjAtOV9dKyQSSwoFcm9sZXMYAiADKAlCPLpIOZIBNggBEGQiMHIuEAEYZDIoXlthLXpBLVowLTlfOi4qLV0rKCBbYS16QS1aMC05XzouKi1dKykqJBIbCg5jcmVhdGVfbWlzc2luZxgDIAEoCEgAiAEBQhEKD19jcmVhdGVfbWlzc2luZyIyChBBZGRSb2xlc1Jlc3BvbnNlEh4KBGRhdGEYASADKAsyEC5rZXl3YXJkLnYxLlJvbGUijgEKElJlbW92ZVJvbGVzUmVxdWVzdBIrCgZrZXlfaWQYASABKAlCG7pIGHIWEAMY/wEyD15bYS16QS1aMC05X10rJBJLCgVyb2xlcxgCIAMoCUI8ukg5kgE2CAEQZCIwci4QARhkMiheW2EtekEtWjAtOV86LiotXSsoIFthLXpBLVowLTlfOi4qLV0rKSokIjUKE1JlbW92ZVJvbGVzUmVzcG9uc2USHgoEZGF0YRgBIAMoCzIQLmtleXdhcmQudjEuUm9sZSK5AQoPU2V0Um9sZXNSZXF1ZXN0EisKBmtleV9pZBgBIAEoCUIbukgYchYQAxj/ATIPXlthLXpBLVowLTlfXSskEkkKBXJvbGVzGAIgAygJQjq6SDeSATQQZCIwci4QARhkMiheW2EtekEtWjAtOV86LiotXSsoIFthLXpBLVowLTlfOi4qLV0rKSokEhsKDmNyZWF0ZV9taXNzaW5nGAMgASgISACIAQFCEQoPX2NyZWF0ZV9taXNzaW5nIjIKEFNldFJvbGVzUmVzcG9uc2USHgoEZGF0YRgBIAMoCzIQLmtleXdhcmQudjEuUm9sZTK9EwoLS2V5c1NlcnZpY2USpAEKCUNyZWF0ZUtleRIcLmtleXdhcmQudjEuQ3JlYXRlS2V5UmVxdWVzdBodLmtleXdhcmQudjEuQ3JlYXRlS2V5UmVzcG9uc2UiWsrzGBESA2FwaRoKY3JlYXRlX2tleYLT5JMCPzoBKloXOgEqIhIvdjEva2V5cy5jcmVhdGVLZXlaDToBKiIIL3YxL2tleXMiEi92Mi9rZXlzLmNyZWF0ZUtleRKLAQoGR2V0S2V5Ehkua2V5d2FyZC52MS5HZXRLZXlSZXF1ZXN0Ghoua2V5d2FyZC52MS5HZXRLZXlSZXNwb25zZSJKyvMYDxIDYXBpGghyZWFkX2tleYLT5JMCMToBKloWYgNrZXkSDy92MS9rZXlzLmdldEtleWIDa2V5Ig8vdjIva2V5cy5nZXRLZXkSjgEKBldob0FtSRIZLmtleXdhcmQudjEuV2hvQW1JUmVxdWVzdBoaLmtleXdhcmQudjEuV2hvQW1JUmVzcG9uc2UiTcrzGA8SA2FwaRoIcmVhZF9rZXmC0+STAjQ6ASpaGToBKmIDa2V5Ig8vdjEva2V5cy53aG9hbWliA2tleSIPL3YyL2tleXMud2hvYW1pEpUBCglVcGRhdGVLZXkSHC5rZXl3YXJkLnYxLlVwZGF0ZUtleVJlcXVlc3QaHS5rZXl3YXJkLnYxLlVwZGF0ZUtleVJlc3BvbnNlIkvK8xgREgNhcGkaCnVwZGF0ZV9rZXmC0+STAjA6ASpaFzoBKiISL3YxL2tleXMudXBkYXRlS2V5IhIvdjIva2V5cy51cGRhdGVLZXkSlQEKCURlbGV0ZUtleRIcLmtleXdhcmQudjEuRGVsZXRlS2V5UmVxdWVzdBodLmtleXdhcmQudjEuRGVsZXRlS2V5UmVzcG9uc2UiS8rzGBESA2FwaRoKZGVsZXRlX2tleYLT5JMCMDoBKloXOgEqIhIvdjEva2V5cy5kZWxldGVLZXkiEi92Mi9rZXlzLmRlbGV0ZUtleRK9AQoNVXBkYXRlQ3JlZGl0cxIgLmtleXdhcmQudjEuVXBkYXRlQ3JlZGl0c1JlcXVlc3QaIS5rZXl3YXJkLnYxLlVwZGF0ZUNyZWRpdHNSZXNwb25zZSJnyvMYERIDYXBpGgp1cGRhdGVfa2V5gtPkkwJMOgEqWiY6ASpiB2NyZWRpdHMiGC92MS9rZXlzLnVwZGF0ZVJlbWFpbmluZ2IHY3JlZGl0cyIWL3YyL2tleXMudXBkYXRlQ3JlZGl0cxJ8CglSZXJvbGxLZXkSHC5rZXl3YXJkLnYxLlJlcm9sbEtleVJlcXVlc3QaHS5rZXl3YXJkLnYxLlJlcm9sbEtleVJlc3BvbnNlIjLK8xgREgNhcGkaCmNyZWF0ZV9rZXmC0+STAhc6ASoiEi92Mi9rZXlzLnJlcm9sbEtleRLGAQoOQWRkUGVybWlzc2lvbnMSIS5rZXl3YXJkLnYxLkFkZFBlcm1pc3Npb25zUmVxdWVzdBoiLmtleXdhcmQudjEuQWRkUGVybWlzc2lvbnNSZXNwb25zZSJtyvMYHRIEcmJhYxoVYWRkX3Blcm1pc3Npb25fdG9fa2V5gtPkkwJGOgEqWiI6ASpiBGRhdGEiFy92MS9rZXlzLmFkZFBlcm1pc3Npb25zYgRkYXRhIhcvdjIva2V5cy5hZGRQZXJtaXNzaW9ucxLaAQoRUmVtb3ZlUGVybWlzc2lvbnMSJC5rZXl3YXJkLnYxLlJlbW92ZVBlcm1pc3Npb25zUmVxdWVzdBolLmtleXdhcmQudjEuUmVtb3ZlUGVybWlzc2lvbnNSZXNwb25zZSJ4yvMYIhIEcmJhYxoacmVtb3ZlX3Blcm1pc3Npb25fZnJvbV9rZXmC0+STAkw6ASpaJToBKmIEZGF0YSIaL3YxL2tleXMucmVtb3ZlUGVybWlzc2lvbnNiBGRhdGEiGi92Mi9rZXlzLnJlbW92ZVBlcm1pc3Npb25zEsYBCg5TZXRQZXJtaXNzaW9ucxIhLmtleXdhcmQudjEuU2V0UGVybWlzc2lvbnNSZXF1ZXN0GiIua2V5d2FyZC52MS5TZXRQZXJtaXNzaW9uc1Jlc3BvbnNlIm3K8xgdEgRyYmFjGhVhZGRfcGVybWlzc2lvbl90b19rZXmC0+STAkY6ASpaIjoBKmIEZGF0YSIXL3YxL2tleXMuc2V0UGVybWlzc2lvbnNiBGRhdGEiFy92Mi9rZXlzLnNldFBlcm1pc3Npb25zEqIBCghBZGRSb2xlcxIbLmtleXdhcmQudjEuQWRkUm9sZXNSZXF1ZXN0Ghwua2V5d2FyZC52MS5BZGRSb2xlc1Jlc3BvbnNlIlvK8xgXEgRyYmFjGg9hZGRfcm9sZV90b19rZXmC0+STAjo6ASpaHDoBKmIEZGF0YSIRL3YxL2tleXMuYWRkUm9sZXNiBGRhdGEiES92Mi9rZXlzLmFkZFJvbGVzErYBCgtSZW1vdmVSb2xlcxIeLmtleXdhcmQudjEuUmVtb3ZlUm9sZXNSZXF1ZXN0Gh8ua2V5d2FyZC52MS5SZW1vdmVSb2xlc1Jlc3BvbnNlImbK8xgcEgRyYmFjGhRyZW1vdmVfcm9sZV9mcm9tX2tleYLT5JMCQDoBKlofOgEqYgRkYXRhIhQvdjEva2V5cy5yZW1vdmVSb2xlc2IEZGF0YSIUL3YyL2tleXMucmVtb3ZlUm9sZXMSogEKCFNldFJvbGVzEhsua2V5d2FyZC52MS5TZXRSb2xlc1JlcXVlc3QaHC5rZXl3YXJkLnYxLlNldFJvbGVzUmVzcG9uc2UiW8rzGBcSBHJiYWMaD2FkZF9yb2xlX3RvX2tleYLT5JMCOjoBKlocOgEqYgRkYXRhIhEvdjEva2V5cy5zZXRSb2xlc2IEZGF0YSIRL3YyL2tleXMuc2V0Um9sZXMSfAoJVmVyaWZ5S2V5Ehwua2V5d2FyZC52MS5WZXJpZnlLZXlSZXF1ZXN0Gh0ua2V5d2FyZC52MS5WZXJpZnlLZXlSZXNwb25zZSIyyvMYERIDYXBpGgp2ZXJpZnlfa2V5gtPkkwIXOgEqIhIvdjIva2V5cy52ZXJpZnlLZXkSiQEKC1ZlcmlmeUtleVYxEh4ua2V5d2FyZC52MS5WZXJpZnlLZXlWMVJlcXVlc3QaHy5rZXl3YXJkLnYxLlZlcmlmeUtleVYxUmVzcG9uc2UiOcrzGAIIAYLT5JMCLToBKloUOgEqIg8vdjEva2V5cy92ZXJpZnkiEi92MS9rZXlzLnZlcmlmeUtleUJ0Cg5kZXYua2V5d2FyZC52MUIJS2V5c1Byb3RvUAFaJ2tleXdhcmQuZGV2L2dlbi9nby9rZXl3YXJkL3YxO2tleXdhcmR2MaICA0tXWKoCCktleXdhcmQuVjHKAgpLZXl3YXJkXFYx6gILS2V5d2FyZDo6VjFiBnByb3RvMw", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_field_mask, file_google_protobuf_struct, file_keyward_v1_options, file_keyward_v1_permissions]);
 
 /**
+ * Periodic refill of a key's credits, computed at verification and read time (no scheduler).
+ *
  * @generated from message keyward.v1.Refill
  */
 export type Refill = Message<"keyward.v1.Refill"> & {
   /**
-   * "daily" or "monthly".
+   * "daily" (every day at 00:00 UTC) or "monthly" (at 00:00 UTC of `refill_day`). At a refill the balance becomes
+   * `amount` if it is below it (replaced, not added to).
    *
    * @generated from field: string interval = 1;
    */
   interval: string;
 
   /**
+   * The balance a refill restores (1 - 2^53-1).
+   *
    * @generated from field: int64 amount = 2;
    */
   amount: bigint;
 
   /**
-   * Day of the month for monthly refills (1-31, clamped to the month's last day).
+   * Day of the month for monthly refills (1-31, clamped to the month's last day). v1 defaults it to 1; v2 requires it
+   * for monthly.
    *
    * @generated from field: optional int32 refill_day = 3;
    */
   refillDay?: number | undefined;
 
   /**
-   * When the balance was last refilled (responses only).
+   * When the balance was last refilled, unix milliseconds (responses only).
    *
    * @generated from field: optional int64 last_refill_at = 4;
    */
@@ -58,17 +64,21 @@ export const RefillSchema: GenMessage<Refill> = /*@__PURE__*/
   messageDesc(file_keyward_v1_keys, 0);
 
 /**
+ * A key's credit balance: each VALID verification deducts its cost.
+ *
  * @generated from message keyward.v1.Credits
  */
 export type Credits = Message<"keyward.v1.Credits"> & {
   /**
-   * Uses left; absent means unlimited.
+   * Credits left (0 - 2^53-1); absent means unlimited.
    *
    * @generated from field: optional int64 remaining = 1;
    */
   remaining?: bigint | undefined;
 
   /**
+   * Optional periodic refill of `remaining`.
+   *
    * @generated from field: keyward.v1.Refill refill = 2;
    */
   refill?: Refill | undefined;
@@ -82,34 +92,43 @@ export const CreditsSchema: GenMessage<Credits> = /*@__PURE__*/
   messageDesc(file_keyward_v1_keys, 1);
 
 /**
+ * A named sliding-window rate limit of a key or identity.
+ *
  * @generated from message keyward.v1.RatelimitConfig
  */
 export type RatelimitConfig = Message<"keyward.v1.RatelimitConfig"> & {
   /**
-   * Set by the service; ignored in requests.
+   * The limit's id (rl_...); set by the service, ignored in requests.
    *
    * @generated from field: string id = 1;
    */
   id: string;
 
   /**
+   * Name verifications request it by (1-128 characters); unique per key or identity. A key's limit overrides its
+   * identity's limit of the same name.
+   *
    * @generated from field: string name = 2;
    */
   name: string;
 
   /**
+   * Requests allowed per window (1 - 2^53-1).
+   *
    * @generated from field: int64 limit = 3;
    */
   limit: bigint;
 
   /**
-   * Window length in milliseconds.
+   * Window length in milliseconds (at least 1000).
    *
    * @generated from field: int64 duration = 4;
    */
   duration: bigint;
 
   /**
+   * Checked on every verification with cost 1, without being requested.
+   *
    * @generated from field: bool auto_apply = 5;
    */
   autoApply: boolean;
@@ -123,25 +142,35 @@ export const RatelimitConfigSchema: GenMessage<RatelimitConfig> = /*@__PURE__*/
   messageDesc(file_keyward_v1_keys, 2);
 
 /**
+ * An identity as keys and verifications show it.
+ *
  * @generated from message keyward.v1.Identity
  */
 export type Identity = Message<"keyward.v1.Identity"> & {
   /**
+   * The identity id (id_...).
+   *
    * @generated from field: string id = 1;
    */
   id: string;
 
   /**
+   * The caller's own id for the user or tenant, unique in the workspace.
+   *
    * @generated from field: string external_id = 2;
    */
   externalId: string;
 
   /**
+   * The identity's metadata.
+   *
    * @generated from field: google.protobuf.Struct meta = 3;
    */
   meta?: JsonObject | undefined;
 
   /**
+   * Limits shared by every key linked to the identity.
+   *
    * @generated from field: repeated keyward.v1.RatelimitConfig ratelimits = 4;
    */
   ratelimits: RatelimitConfig[];
@@ -161,86 +190,120 @@ export const IdentitySchema: GenMessage<Identity> = /*@__PURE__*/
  */
 export type Key = Message<"keyward.v1.Key"> & {
   /**
+   * The key id (key_...).
+   *
    * @generated from field: string key_id = 1;
    */
   keyId: string;
 
   /**
+   * The prefix plus the first 4 characters of the secret, to recognise a key without revealing it.
+   *
    * @generated from field: string start = 2;
    */
   start: string;
 
   /**
+   * The api the key belongs to.
+   *
    * @generated from field: string api_id = 3;
    */
   apiId: string;
 
   /**
+   * The workspace the key belongs to.
+   *
    * @generated from field: string workspace_id = 4;
    */
   workspaceId: string;
 
   /**
+   * Human-readable name.
+   *
    * @generated from field: optional string name = 5;
    */
   name?: string | undefined;
 
   /**
+   * Free JSON metadata, returned on verification.
+   *
    * @generated from field: google.protobuf.Struct meta = 6;
    */
   meta?: JsonObject | undefined;
 
   /**
+   * Creation time, unix milliseconds.
+   *
    * @generated from field: int64 created_at = 7;
    */
   createdAt: bigint;
 
   /**
+   * Last update time, unix milliseconds; absent when never updated.
+   *
    * @generated from field: optional int64 updated_at = 8;
    */
   updatedAt?: bigint | undefined;
 
   /**
+   * Expiry time, unix milliseconds; verifications from then on answer EXPIRED. Absent: never expires.
+   *
    * @generated from field: optional int64 expires = 9;
    */
   expires?: bigint | undefined;
 
   /**
+   * Disabled keys verify as DISABLED.
+   *
    * @generated from field: bool enabled = 10;
    */
   enabled: boolean;
 
   /**
+   * The secret, only for a recoverable key read with `decrypt` (needs decrypt_key).
+   *
    * @generated from field: optional string plaintext = 11;
    */
   plaintext?: string | undefined;
 
   /**
+   * Credit balance and refill; absent when unlimited.
+   *
    * @generated from field: keyward.v1.Credits credits = 12;
    */
   credits?: Credits | undefined;
 
   /**
+   * The key's own rate limits.
+   *
    * @generated from field: repeated keyward.v1.RatelimitConfig ratelimits = 13;
    */
   ratelimits: RatelimitConfig[];
 
   /**
+   * The identity the key is linked to, when any.
+   *
    * @generated from field: keyward.v1.Identity identity = 14;
    */
   identity?: Identity | undefined;
 
   /**
+   * Slugs of the key's direct permissions.
+   *
    * @generated from field: repeated string permissions = 15;
    */
   permissions: string[];
 
   /**
+   * Names of the key's roles.
+   *
    * @generated from field: repeated string roles = 16;
    */
   roles: string[];
 
   /**
+   * Free environment label (for example "live" or "test").
+   *
    * @generated from field: optional string environment = 17;
    */
   environment?: string | undefined;
@@ -254,75 +317,107 @@ export const KeySchema: GenMessage<Key> = /*@__PURE__*/
   messageDesc(file_keyward_v1_keys, 4);
 
 /**
+ * The new key's settings; only `api_id` is required.
+ *
  * @generated from message keyward.v1.CreateKeyRequest
  */
 export type CreateKeyRequest = Message<"keyward.v1.CreateKeyRequest"> & {
   /**
+   * The api the key belongs to (api_...).
+   *
    * @generated from field: string api_id = 1;
    */
   apiId: string;
 
   /**
+   * Written before the random part with an `_` (for example `sk_...`); 1-16 letters, digits or _. No prefix: just the
+   * random part.
+   *
    * @generated from field: optional string prefix = 2;
    */
   prefix?: string | undefined;
 
   /**
+   * Human-readable name (1-255 characters).
+   *
    * @generated from field: optional string name = 3;
    */
   name?: string | undefined;
 
   /**
+   * Random bytes in the secret, base58-encoded (16-255); default 16.
+   *
    * @generated from field: optional int32 byte_length = 4;
    */
   byteLength?: number | undefined;
 
   /**
+   * Links the key to the workspace's identity with this external id, created on first reference.
+   *
    * @generated from field: optional string external_id = 5;
    */
   externalId?: string | undefined;
 
   /**
+   * Free JSON metadata, returned on verification.
+   *
    * @generated from field: google.protobuf.Struct meta = 6;
    */
   meta?: JsonObject | undefined;
 
   /**
+   * Role names (at most 100).
+   *
    * @generated from field: repeated string roles = 7;
    */
   roles: string[];
 
   /**
+   * Permission slugs (at most 1000).
+   *
    * @generated from field: repeated string permissions = 8;
    */
   permissions: string[];
 
   /**
+   * Expiry time, unix milliseconds (at most 4102444800000, year 2100); absent: never expires.
+   *
    * @generated from field: optional int64 expires = 9;
    */
   expires?: bigint | undefined;
 
   /**
+   * Credit balance and refill; absent: unlimited.
+   *
    * @generated from field: keyward.v1.Credits credits = 10;
    */
   credits?: Credits | undefined;
 
   /**
+   * The key's own rate limits (at most 50).
+   *
    * @generated from field: repeated keyward.v1.RatelimitConfig ratelimits = 11;
    */
   ratelimits: RatelimitConfig[];
 
   /**
+   * Default true; a disabled key verifies as DISABLED.
+   *
    * @generated from field: optional bool enabled = 12;
    */
   enabled?: boolean | undefined;
 
   /**
+   * Also store the secret encrypted so GetKey/ListKeys can return it later; needs the api's store_encrypted_keys and
+   * api.*.encrypt_key.
+   *
    * @generated from field: optional bool recoverable = 13;
    */
   recoverable?: boolean | undefined;
 
   /**
+   * Free environment label (for example "live" or "test"), 1-255 characters.
+   *
    * @generated from field: optional string environment = 14;
    */
   environment?: string | undefined;
@@ -344,10 +439,14 @@ export const CreateKeyRequestSchema: GenMessage<CreateKeyRequest> = /*@__PURE__*
   messageDesc(file_keyward_v1_keys, 5);
 
 /**
+ * The created key.
+ *
  * @generated from message keyward.v1.CreateKeyResponse
  */
 export type CreateKeyResponse = Message<"keyward.v1.CreateKeyResponse"> & {
   /**
+   * The new key's id (key_...).
+   *
    * @generated from field: string key_id = 1;
    */
   keyId: string;
@@ -368,10 +467,14 @@ export const CreateKeyResponseSchema: GenMessage<CreateKeyResponse> = /*@__PURE_
   messageDesc(file_keyward_v1_keys, 6);
 
 /**
+ * The key read.
+ *
  * @generated from message keyward.v1.GetKeyResponse
  */
 export type GetKeyResponse = Message<"keyward.v1.GetKeyResponse"> & {
   /**
+   * The key's record.
+   *
    * @generated from field: keyward.v1.Key key = 1;
    */
   key?: Key | undefined;
@@ -385,10 +488,14 @@ export const GetKeyResponseSchema: GenMessage<GetKeyResponse> = /*@__PURE__*/
   messageDesc(file_keyward_v1_keys, 7);
 
 /**
+ * The key the secret belongs to.
+ *
  * @generated from message keyward.v1.WhoAmIResponse
  */
 export type WhoAmIResponse = Message<"keyward.v1.WhoAmIResponse"> & {
   /**
+   * The key's record (without `plaintext`).
+   *
    * @generated from field: keyward.v1.Key key = 1;
    */
   key?: Key | undefined;
@@ -402,10 +509,14 @@ export const WhoAmIResponseSchema: GenMessage<WhoAmIResponse> = /*@__PURE__*/
   messageDesc(file_keyward_v1_keys, 8);
 
 /**
+ * The key's credits after the change.
+ *
  * @generated from message keyward.v1.UpdateCreditsResponse
  */
 export type UpdateCreditsResponse = Message<"keyward.v1.UpdateCreditsResponse"> & {
   /**
+   * Balance (absent remaining: unlimited) and refill.
+   *
    * @generated from field: keyward.v1.Credits credits = 1;
    */
   credits?: Credits | undefined;
@@ -419,10 +530,14 @@ export const UpdateCreditsResponseSchema: GenMessage<UpdateCreditsResponse> = /*
   messageDesc(file_keyward_v1_keys, 9);
 
 /**
+ * The new key.
+ *
  * @generated from message keyward.v1.RerollKeyResponse
  */
 export type RerollKeyResponse = Message<"keyward.v1.RerollKeyResponse"> & {
   /**
+   * The new key's id (key_...).
+   *
    * @generated from field: string key_id = 1;
    */
   keyId: string;
@@ -443,15 +558,21 @@ export const RerollKeyResponseSchema: GenMessage<RerollKeyResponse> = /*@__PURE_
   messageDesc(file_keyward_v1_keys, 10);
 
 /**
+ * Which key to read.
+ *
  * @generated from message keyward.v1.GetKeyRequest
  */
 export type GetKeyRequest = Message<"keyward.v1.GetKeyRequest"> & {
   /**
+   * The key id (key_...).
+   *
    * @generated from field: string key_id = 1;
    */
   keyId: string;
 
   /**
+   * Include `plaintext` for a recoverable key; needs api.*.decrypt_key.
+   *
    * @generated from field: optional bool decrypt = 2;
    */
   decrypt?: boolean | undefined;
@@ -465,10 +586,14 @@ export const GetKeyRequestSchema: GenMessage<GetKeyRequest> = /*@__PURE__*/
   messageDesc(file_keyward_v1_keys, 11);
 
 /**
+ * The secret to look up.
+ *
  * @generated from message keyward.v1.WhoAmIRequest
  */
 export type WhoAmIRequest = Message<"keyward.v1.WhoAmIRequest"> & {
   /**
+   * The secret, exactly as issued.
+   *
    * @generated from field: string key = 1;
    */
   key: string;
@@ -482,60 +607,85 @@ export const WhoAmIRequestSchema: GenMessage<WhoAmIRequest> = /*@__PURE__*/
   messageDesc(file_keyward_v1_keys, 12);
 
 /**
+ * The key to change and its new values.
+ *
  * @generated from message keyward.v1.UpdateKeyRequest
  */
 export type UpdateKeyRequest = Message<"keyward.v1.UpdateKeyRequest"> & {
   /**
+   * The key id (key_...).
+   *
    * @generated from field: string key_id = 1;
    */
   keyId: string;
 
   /**
+   * New name (1-255 characters).
+   *
    * @generated from field: optional string name = 2;
    */
   name?: string | undefined;
 
   /**
+   * Links the key to the identity with this external id (created on first reference); cleared through `update_mask`
+   * to unlink.
+   *
    * @generated from field: optional string external_id = 3;
    */
   externalId?: string | undefined;
 
   /**
+   * Replaces the metadata.
+   *
    * @generated from field: google.protobuf.Struct meta = 4;
    */
   meta?: JsonObject | undefined;
 
   /**
+   * New expiry time, unix milliseconds (at most 4102444800000); cleared through `update_mask` to never expire.
+   *
    * @generated from field: optional int64 expires = 5;
    */
   expires?: bigint | undefined;
 
   /**
+   * Replaces balance and refill; cleared through `update_mask` to make the key unlimited.
+   *
    * @generated from field: keyward.v1.Credits credits = 6;
    */
   credits?: Credits | undefined;
 
   /**
+   * Replaces every rate limit of the key (at most 50).
+   *
    * @generated from field: repeated keyward.v1.RatelimitConfig ratelimits = 7;
    */
   ratelimits: RatelimitConfig[];
 
   /**
+   * Enables or disables the key.
+   *
    * @generated from field: optional bool enabled = 8;
    */
   enabled?: boolean | undefined;
 
   /**
+   * Replaces the key's roles (names, at most 100).
+   *
    * @generated from field: repeated string roles = 9;
    */
   roles: string[];
 
   /**
+   * Replaces the key's direct permissions (slugs, at most 1000).
+   *
    * @generated from field: repeated string permissions = 10;
    */
   permissions: string[];
 
   /**
+   * New environment label.
+   *
    * @generated from field: optional string environment = 11;
    */
   environment?: string | undefined;
@@ -564,6 +714,8 @@ export const UpdateKeyRequestSchema: GenMessage<UpdateKeyRequest> = /*@__PURE__*
   messageDesc(file_keyward_v1_keys, 13);
 
 /**
+ * Empty: the update succeeded.
+ *
  * @generated from message keyward.v1.UpdateKeyResponse
  */
 export type UpdateKeyResponse = Message<"keyward.v1.UpdateKeyResponse"> & {
@@ -577,10 +729,14 @@ export const UpdateKeyResponseSchema: GenMessage<UpdateKeyResponse> = /*@__PURE_
   messageDesc(file_keyward_v1_keys, 14);
 
 /**
+ * The key to delete.
+ *
  * @generated from message keyward.v1.DeleteKeyRequest
  */
 export type DeleteKeyRequest = Message<"keyward.v1.DeleteKeyRequest"> & {
   /**
+   * The key id (key_...).
+   *
    * @generated from field: string key_id = 1;
    */
   keyId: string;
@@ -601,6 +757,8 @@ export const DeleteKeyRequestSchema: GenMessage<DeleteKeyRequest> = /*@__PURE__*
   messageDesc(file_keyward_v1_keys, 15);
 
 /**
+ * Empty: the key is deleted.
+ *
  * @generated from message keyward.v1.DeleteKeyResponse
  */
 export type DeleteKeyResponse = Message<"keyward.v1.DeleteKeyResponse"> & {
@@ -614,10 +772,14 @@ export const DeleteKeyResponseSchema: GenMessage<DeleteKeyResponse> = /*@__PURE_
   messageDesc(file_keyward_v1_keys, 16);
 
 /**
+ * A change of a key's credit balance.
+ *
  * @generated from message keyward.v1.UpdateCreditsRequest
  */
 export type UpdateCreditsRequest = Message<"keyward.v1.UpdateCreditsRequest"> & {
   /**
+   * The key id (key_...).
+   *
    * @generated from field: string key_id = 1;
    */
   keyId: string;
@@ -645,16 +807,20 @@ export const UpdateCreditsRequestSchema: GenMessage<UpdateCreditsRequest> = /*@_
   messageDesc(file_keyward_v1_keys, 17);
 
 /**
+ * The key to reroll.
+ *
  * @generated from message keyward.v1.RerollKeyRequest
  */
 export type RerollKeyRequest = Message<"keyward.v1.RerollKeyRequest"> & {
   /**
+   * The key id of the original (key_...).
+   *
    * @generated from field: string key_id = 1;
    */
   keyId: string;
 
   /**
-   * Milliseconds until the original key stops verifying; 0 revokes it now.
+   * Milliseconds until the original key stops verifying (it answers EXPIRED then); 0 revokes it now.
    *
    * @generated from field: int64 expiration = 2;
    */
@@ -669,25 +835,37 @@ export const RerollKeyRequestSchema: GenMessage<RerollKeyRequest> = /*@__PURE__*
   messageDesc(file_keyward_v1_keys, 18);
 
 /**
+ * A rate limit one verification checks by name.
+ *
  * @generated from message keyward.v1.RatelimitRequest
  */
 export type RatelimitRequest = Message<"keyward.v1.RatelimitRequest"> & {
   /**
+   * Name of a limit of the key or of its identity (the key's wins), or of an ad-hoc limit when `limit` and `duration`
+   * are given.
+   *
    * @generated from field: string name = 1;
    */
   name: string;
 
   /**
+   * Units this verification counts against the limit; default 1, 0 checks without counting.
+   *
    * @generated from field: optional int64 cost = 2;
    */
   cost?: bigint | undefined;
 
   /**
+   * Ad-hoc limit: requests allowed per window, used only when neither the key nor its identity has a limit of this
+   * name.
+   *
    * @generated from field: optional int64 limit = 3;
    */
   limit?: bigint | undefined;
 
   /**
+   * Ad-hoc limit: window length in milliseconds, used with `limit`; 0 or absent means no ad-hoc limit.
+   *
    * @generated from field: optional int64 duration = 4;
    */
   duration?: bigint | undefined;
@@ -701,37 +879,53 @@ export const RatelimitRequestSchema: GenMessage<RatelimitRequest> = /*@__PURE__*
   messageDesc(file_keyward_v1_keys, 19);
 
 /**
+ * A v2 verification. Every check runs in the order NOT_FOUND, DISABLED, EXPIRED, FORBIDDEN (ip),
+ * INSUFFICIENT_PERMISSIONS, RATE_LIMITED, USAGE_EXCEEDED; only a VALID answer moves counters.
+ *
  * @generated from message keyward.v1.VerifyKeyRequest
  */
 export type VerifyKeyRequest = Message<"keyward.v1.VerifyKeyRequest"> & {
   /**
+   * The secret to verify, exactly as issued (prefix included).
+   *
    * @generated from field: string key = 1;
    */
   key: string;
 
   /**
+   * Free labels recorded with the verification event for analytics (at most 10, 1-128 characters each).
+   *
    * @generated from field: repeated string tags = 2;
    */
   tags: string[];
 
   /**
-   * Permission query: names joined by AND / OR with parentheses.
+   * Permission query the key must satisfy, else INSUFFICIENT_PERMISSIONS: permission slugs joined by AND / OR
+   * (case-insensitive, AND binds tighter) with parentheses, at most 1000 characters. A syntax error is
+   * INVALID_ARGUMENT naming the position.
    *
    * @generated from field: optional string permissions = 3;
    */
   permissions?: string | undefined;
 
   /**
+   * Credits this verification spends; default 1. A cost of 0 always passes the credit check and deducts nothing.
+   *
    * @generated from field: keyward.v1.CreditsCost credits = 4;
    */
   credits?: CreditsCost | undefined;
 
   /**
+   * Rate limits to check besides the key's auto-applied ones, by name (at most 50). An unknown name without `limit`
+   * and `duration` is FAILED_PRECONDITION.
+   *
    * @generated from field: repeated keyward.v1.RatelimitRequest ratelimits = 5;
    */
   ratelimits: RatelimitRequest[];
 
   /**
+   * Accepted for Unkey compatibility and ignored.
+   *
    * @generated from field: optional string migration_id = 6;
    */
   migrationId?: string | undefined;
@@ -745,10 +939,15 @@ export const VerifyKeyRequestSchema: GenMessage<VerifyKeyRequest> = /*@__PURE__*
   messageDesc(file_keyward_v1_keys, 20);
 
 /**
+ * The credits one verification spends.
+ *
  * @generated from message keyward.v1.CreditsCost
  */
 export type CreditsCost = Message<"keyward.v1.CreditsCost"> & {
   /**
+   * Credits to deduct when the verification is VALID (0 - 1,000,000,000); denied (USAGE_EXCEEDED) when the balance is
+   * below it.
+   *
    * @generated from field: int64 cost = 1;
    */
   cost: bigint;
@@ -762,45 +961,63 @@ export const CreditsCostSchema: GenMessage<CreditsCost> = /*@__PURE__*/
   messageDesc(file_keyward_v1_keys, 21);
 
 /**
+ * One rate limit as a verification checked it.
+ *
  * @generated from message keyward.v1.RatelimitResult
  */
 export type RatelimitResult = Message<"keyward.v1.RatelimitResult"> & {
   /**
+   * True when this limit denied the verification (RATE_LIMITED).
+   *
    * @generated from field: bool exceeded = 1;
    */
   exceeded: boolean;
 
   /**
+   * The limit's id (rl_...), or `adhoc:<name>` for an ad-hoc limit.
+   *
    * @generated from field: string id = 2;
    */
   id: string;
 
   /**
+   * The limit's name.
+   *
    * @generated from field: string name = 3;
    */
   name: string;
 
   /**
+   * Requests allowed per window.
+   *
    * @generated from field: int64 limit = 4;
    */
   limit: bigint;
 
   /**
+   * Window length in milliseconds.
+   *
    * @generated from field: int64 duration = 5;
    */
   duration: bigint;
 
   /**
+   * When the current window ends, unix milliseconds.
+   *
    * @generated from field: int64 reset = 6;
    */
   reset: bigint;
 
   /**
+   * Requests left in the sliding window after this verification (never below 0).
+   *
    * @generated from field: int64 remaining = 7;
    */
   remaining: bigint;
 
   /**
+   * Whether the limit runs on every verification without being requested.
+   *
    * @generated from field: bool auto_apply = 8;
    */
   autoApply: boolean;
@@ -814,67 +1031,93 @@ export const RatelimitResultSchema: GenMessage<RatelimitResult> = /*@__PURE__*/
   messageDesc(file_keyward_v1_keys, 22);
 
 /**
+ * The result of a v2 verification. A NOT_FOUND answer carries only `valid` and `code`; every other answer carries the
+ * key's data.
+ *
  * @generated from message keyward.v1.VerifyKeyResponse
  */
 export type VerifyKeyResponse = Message<"keyward.v1.VerifyKeyResponse"> & {
   /**
+   * True exactly when `code` is VALID.
+   *
    * @generated from field: bool valid = 1;
    */
   valid: boolean;
 
   /**
+   * VALID, NOT_FOUND (unknown, deleted, of another workspace, or of an api the root key may not verify), DISABLED,
+   * EXPIRED, FORBIDDEN, INSUFFICIENT_PERMISSIONS, RATE_LIMITED or USAGE_EXCEEDED; the first failed check wins.
+   *
    * @generated from field: string code = 2;
    */
   code: string;
 
   /**
+   * The key's id.
+   *
    * @generated from field: optional string key_id = 3;
    */
   keyId?: string | undefined;
 
   /**
+   * The key's name, when it has one.
+   *
    * @generated from field: optional string name = 4;
    */
   name?: string | undefined;
 
   /**
+   * The key's metadata, as set on create or update.
+   *
    * @generated from field: google.protobuf.Struct meta = 5;
    */
   meta?: JsonObject | undefined;
 
   /**
+   * When the key expires, unix milliseconds; absent when it never does.
+   *
    * @generated from field: optional int64 expires = 6;
    */
   expires?: bigint | undefined;
 
   /**
-   * Credits left; absent when unlimited.
+   * Credits left after this verification (the unchanged balance when denied); absent when unlimited.
    *
    * @generated from field: optional int64 credits = 7;
    */
   credits?: bigint | undefined;
 
   /**
+   * Whether the key is enabled (false with DISABLED).
+   *
    * @generated from field: optional bool enabled = 8;
    */
   enabled?: boolean | undefined;
 
   /**
+   * The key's permission slugs: direct ones and those of its roles.
+   *
    * @generated from field: repeated string permissions = 9;
    */
   permissions: string[];
 
   /**
+   * The names of the key's roles.
+   *
    * @generated from field: repeated string roles = 10;
    */
   roles: string[];
 
   /**
+   * The identity the key is linked to, when any.
+   *
    * @generated from field: keyward.v1.Identity identity = 11;
    */
   identity?: Identity | undefined;
 
   /**
+   * Every rate limit the verification checked (auto-applied and requested), in order.
+   *
    * @generated from field: repeated keyward.v1.RatelimitResult ratelimits = 12;
    */
   ratelimits: RatelimitResult[];
@@ -888,40 +1131,57 @@ export const VerifyKeyResponseSchema: GenMessage<VerifyKeyResponse> = /*@__PURE_
   messageDesc(file_keyward_v1_keys, 23);
 
 /**
+ * A v1 verification (Unkey v1 shape): no root key needed.
+ *
  * @generated from message keyward.v1.VerifyKeyV1Request
  */
 export type VerifyKeyV1Request = Message<"keyward.v1.VerifyKeyV1Request"> & {
   /**
+   * The secret to verify, exactly as issued (prefix included).
+   *
    * @generated from field: string key = 1;
    */
   key: string;
 
   /**
+   * When given, a key of another api answers FORBIDDEN.
+   *
    * @generated from field: optional string api_id = 2;
    */
   apiId?: string | undefined;
 
   /**
+   * Free labels recorded with the verification event for analytics (at most 10, 1-128 characters each).
+   *
    * @generated from field: repeated string tags = 3;
    */
   tags: string[];
 
   /**
+   * Permission query the key must satisfy, else INSUFFICIENT_PERMISSIONS.
+   *
    * @generated from field: keyward.v1.Authorization authorization = 4;
    */
   authorization?: Authorization | undefined;
 
   /**
+   * Credits this verification spends; default 1, 0 deducts nothing.
+   *
    * @generated from field: keyward.v1.CreditsCost remaining = 5;
    */
   remaining?: CreditsCost | undefined;
 
   /**
+   * Deprecated: the cost against the key's limit named `default`, when it has one.
+   *
    * @generated from field: keyward.v1.RatelimitCost ratelimit = 6;
    */
   ratelimit?: RatelimitCost | undefined;
 
   /**
+   * Rate limits to check besides the auto-applied ones (at most 50); an unknown name without `limit` and `duration`
+   * is INVALID_ARGUMENT.
+   *
    * @generated from field: repeated keyward.v1.RatelimitRequest ratelimits = 7;
    */
   ratelimits: RatelimitRequest[];
@@ -935,6 +1195,8 @@ export const VerifyKeyV1RequestSchema: GenMessage<VerifyKeyV1Request> = /*@__PUR
   messageDesc(file_keyward_v1_keys, 24);
 
 /**
+ * A v1 permission query.
+ *
  * @generated from message keyward.v1.Authorization
  */
 export type Authorization = Message<"keyward.v1.Authorization"> & {
@@ -954,10 +1216,14 @@ export const AuthorizationSchema: GenMessage<Authorization> = /*@__PURE__*/
   messageDesc(file_keyward_v1_keys, 25);
 
 /**
+ * The deprecated v1 `ratelimit` field of a verification.
+ *
  * @generated from message keyward.v1.RatelimitCost
  */
 export type RatelimitCost = Message<"keyward.v1.RatelimitCost"> & {
   /**
+   * Units counted against the `default` limit; default 1.
+   *
    * @generated from field: optional int64 cost = 1;
    */
   cost?: bigint | undefined;
@@ -971,20 +1237,28 @@ export const RatelimitCostSchema: GenMessage<RatelimitCost> = /*@__PURE__*/
   messageDesc(file_keyward_v1_keys, 26);
 
 /**
+ * The v1 view of one rate limit after a verification.
+ *
  * @generated from message keyward.v1.RatelimitState
  */
 export type RatelimitState = Message<"keyward.v1.RatelimitState"> & {
   /**
+   * Requests allowed per window.
+   *
    * @generated from field: int64 limit = 1;
    */
   limit: bigint;
 
   /**
+   * Requests left in the sliding window (never below 0).
+   *
    * @generated from field: int64 remaining = 2;
    */
   remaining: bigint;
 
   /**
+   * When the current window ends, unix milliseconds.
+   *
    * @generated from field: int64 reset = 3;
    */
   reset: bigint;
@@ -998,85 +1272,120 @@ export const RatelimitStateSchema: GenMessage<RatelimitState> = /*@__PURE__*/
   messageDesc(file_keyward_v1_keys, 27);
 
 /**
+ * The result of a v1 verification. A NOT_FOUND answer carries only `valid`, `code` and `request_id`.
+ *
  * @generated from message keyward.v1.VerifyKeyV1Response
  */
 export type VerifyKeyV1Response = Message<"keyward.v1.VerifyKeyV1Response"> & {
   /**
+   * The key's id.
+   *
    * @generated from field: optional string key_id = 1;
    */
   keyId?: string | undefined;
 
   /**
+   * True exactly when `code` is VALID.
+   *
    * @generated from field: bool valid = 2;
    */
   valid: boolean;
 
   /**
+   * The key's name, when it has one.
+   *
    * @generated from field: optional string name = 3;
    */
   name?: string | undefined;
 
   /**
+   * The external id of the key's identity, when linked to one.
+   *
    * @generated from field: optional string owner_id = 4;
    */
   ownerId?: string | undefined;
 
   /**
+   * The key's metadata, as set on create or update.
+   *
    * @generated from field: google.protobuf.Struct meta = 5;
    */
   meta?: JsonObject | undefined;
 
   /**
+   * When the key expires, unix milliseconds; absent when it never does.
+   *
    * @generated from field: optional int64 expires = 6;
    */
   expires?: bigint | undefined;
 
   /**
+   * The state of the key's `default` limit, else of the first limit checked; absent when none was.
+   *
    * @generated from field: keyward.v1.RatelimitState ratelimit = 7;
    */
   ratelimit?: RatelimitState | undefined;
 
   /**
+   * Credits left after this verification (the unchanged balance when denied); absent when unlimited.
+   *
    * @generated from field: optional int64 remaining = 8;
    */
   remaining?: bigint | undefined;
 
   /**
+   * VALID, NOT_FOUND, DISABLED, FORBIDDEN (wrong api or ip), EXPIRED, INSUFFICIENT_PERMISSIONS, RATE_LIMITED or
+   * USAGE_EXCEEDED; the first failed check wins.
+   *
    * @generated from field: string code = 9;
    */
   code: string;
 
   /**
+   * Whether the key is enabled (false with DISABLED).
+   *
    * @generated from field: optional bool enabled = 10;
    */
   enabled?: boolean | undefined;
 
   /**
+   * The key's permission slugs: direct ones and those of its roles.
+   *
    * @generated from field: repeated string permissions = 11;
    */
   permissions: string[];
 
   /**
+   * The names of the key's roles.
+   *
    * @generated from field: repeated string roles = 12;
    */
   roles: string[];
 
   /**
+   * The key's environment label, when set.
+   *
    * @generated from field: optional string environment = 13;
    */
   environment?: string | undefined;
 
   /**
+   * The identity the key is linked to, when any.
+   *
    * @generated from field: keyward.v1.Identity identity = 14;
    */
   identity?: Identity | undefined;
 
   /**
+   * The request id (req_...), also in the x-request-id header.
+   *
    * @generated from field: string request_id = 15;
    */
   requestId: string;
 
   /**
+   * When the key was created, unix milliseconds.
+   *
    * @generated from field: optional int64 created_at = 16;
    */
   createdAt?: bigint | undefined;
@@ -1090,10 +1399,14 @@ export const VerifyKeyV1ResponseSchema: GenMessage<VerifyKeyV1Response> = /*@__P
   messageDesc(file_keyward_v1_keys, 28);
 
 /**
+ * Permissions to add to a key.
+ *
  * @generated from message keyward.v1.AddPermissionsRequest
  */
 export type AddPermissionsRequest = Message<"keyward.v1.AddPermissionsRequest"> & {
   /**
+   * The key id (key_...).
+   *
    * @generated from field: string key_id = 1;
    */
   keyId: string;
@@ -1128,6 +1441,8 @@ export const AddPermissionsRequestSchema: GenMessage<AddPermissionsRequest> = /*
  */
 export type AddPermissionsResponse = Message<"keyward.v1.AddPermissionsResponse"> & {
   /**
+   * The key's direct permissions.
+   *
    * @generated from field: repeated keyward.v1.Permission data = 1;
    */
   data: Permission[];
@@ -1141,10 +1456,14 @@ export const AddPermissionsResponseSchema: GenMessage<AddPermissionsResponse> = 
   messageDesc(file_keyward_v1_keys, 30);
 
 /**
+ * Permissions to remove from a key.
+ *
  * @generated from message keyward.v1.RemovePermissionsRequest
  */
 export type RemovePermissionsRequest = Message<"keyward.v1.RemovePermissionsRequest"> & {
   /**
+   * The key id (key_...).
+   *
    * @generated from field: string key_id = 1;
    */
   keyId: string;
@@ -1171,6 +1490,8 @@ export const RemovePermissionsRequestSchema: GenMessage<RemovePermissionsRequest
  */
 export type RemovePermissionsResponse = Message<"keyward.v1.RemovePermissionsResponse"> & {
   /**
+   * The key's direct permissions.
+   *
    * @generated from field: repeated keyward.v1.Permission data = 1;
    */
   data: Permission[];
@@ -1184,10 +1505,14 @@ export const RemovePermissionsResponseSchema: GenMessage<RemovePermissionsRespon
   messageDesc(file_keyward_v1_keys, 32);
 
 /**
+ * The complete set of a key's direct permissions.
+ *
  * @generated from message keyward.v1.SetPermissionsRequest
  */
 export type SetPermissionsRequest = Message<"keyward.v1.SetPermissionsRequest"> & {
   /**
+   * The key id (key_...).
+   *
    * @generated from field: string key_id = 1;
    */
   keyId: string;
@@ -1222,6 +1547,8 @@ export const SetPermissionsRequestSchema: GenMessage<SetPermissionsRequest> = /*
  */
 export type SetPermissionsResponse = Message<"keyward.v1.SetPermissionsResponse"> & {
   /**
+   * The key's direct permissions.
+   *
    * @generated from field: repeated keyward.v1.Permission data = 1;
    */
   data: Permission[];
@@ -1235,16 +1562,20 @@ export const SetPermissionsResponseSchema: GenMessage<SetPermissionsResponse> = 
   messageDesc(file_keyward_v1_keys, 34);
 
 /**
+ * Roles to add to a key.
+ *
  * @generated from message keyward.v1.AddRolesRequest
  */
 export type AddRolesRequest = Message<"keyward.v1.AddRolesRequest"> & {
   /**
+   * The key id (key_...).
+   *
    * @generated from field: string key_id = 1;
    */
   keyId: string;
 
   /**
-   * Ids or names (slugs for permissions).
+   * Role ids or names (at most 100).
    *
    * @generated from field: repeated string roles = 2;
    */
@@ -1273,6 +1604,8 @@ export const AddRolesRequestSchema: GenMessage<AddRolesRequest> = /*@__PURE__*/
  */
 export type AddRolesResponse = Message<"keyward.v1.AddRolesResponse"> & {
   /**
+   * The key's roles.
+   *
    * @generated from field: repeated keyward.v1.Role data = 1;
    */
   data: Role[];
@@ -1286,16 +1619,20 @@ export const AddRolesResponseSchema: GenMessage<AddRolesResponse> = /*@__PURE__*
   messageDesc(file_keyward_v1_keys, 36);
 
 /**
+ * Roles to remove from a key.
+ *
  * @generated from message keyward.v1.RemoveRolesRequest
  */
 export type RemoveRolesRequest = Message<"keyward.v1.RemoveRolesRequest"> & {
   /**
+   * The key id (key_...).
+   *
    * @generated from field: string key_id = 1;
    */
   keyId: string;
 
   /**
-   * Ids or names (slugs for permissions).
+   * Role ids or names (at most 100).
    *
    * @generated from field: repeated string roles = 2;
    */
@@ -1316,6 +1653,8 @@ export const RemoveRolesRequestSchema: GenMessage<RemoveRolesRequest> = /*@__PUR
  */
 export type RemoveRolesResponse = Message<"keyward.v1.RemoveRolesResponse"> & {
   /**
+   * The key's roles.
+   *
    * @generated from field: repeated keyward.v1.Role data = 1;
    */
   data: Role[];
@@ -1329,16 +1668,20 @@ export const RemoveRolesResponseSchema: GenMessage<RemoveRolesResponse> = /*@__P
   messageDesc(file_keyward_v1_keys, 38);
 
 /**
+ * The complete set of a key's roles.
+ *
  * @generated from message keyward.v1.SetRolesRequest
  */
 export type SetRolesRequest = Message<"keyward.v1.SetRolesRequest"> & {
   /**
+   * The key id (key_...).
+   *
    * @generated from field: string key_id = 1;
    */
   keyId: string;
 
   /**
-   * Ids or names (slugs for permissions).
+   * Role ids or names (at most 100).
    *
    * @generated from field: repeated string roles = 2;
    */
@@ -1367,6 +1710,8 @@ export const SetRolesRequestSchema: GenMessage<SetRolesRequest> = /*@__PURE__*/
  */
 export type SetRolesResponse = Message<"keyward.v1.SetRolesResponse"> & {
   /**
+   * The key's roles.
+   *
    * @generated from field: repeated keyward.v1.Role data = 1;
    */
   data: Role[];
@@ -1386,6 +1731,10 @@ export const SetRolesResponseSchema: GenMessage<SetRolesResponse> = /*@__PURE__*
  */
 export const KeysService: GenService<{
   /**
+   * Creates a key for an api and returns its secret once. Needs api.*.create_key or api.<apiId>.create_key;
+   * recoverable keys also need encrypt_key, and referenced roles or permissions that do not exist need
+   * rbac.*.create_role / rbac.*.create_permission (v2).
+   *
    * @generated from rpc keyward.v1.KeysService.CreateKey
    */
   createKey: {
@@ -1394,6 +1743,9 @@ export const KeysService: GenService<{
     output: typeof CreateKeyResponseSchema;
   },
   /**
+   * Reads one key by id (the secret only with `decrypt` on a recoverable key, which needs decrypt_key). NOT_FOUND for
+   * a deleted key or one of another workspace.
+   *
    * @generated from rpc keyward.v1.KeysService.GetKey
    */
   getKey: {
@@ -1402,6 +1754,8 @@ export const KeysService: GenService<{
     output: typeof GetKeyResponseSchema;
   },
   /**
+   * Reads the key a secret belongs to, looked up by its hash; needs read_key on the key's api.
+   *
    * @generated from rpc keyward.v1.KeysService.WhoAmI
    */
   whoAmI: {
@@ -1410,6 +1764,9 @@ export const KeysService: GenService<{
     output: typeof WhoAmIResponseSchema;
   },
   /**
+   * Changes the fields `update_mask` names (or every field set in the request); unchanged fields stay as they are.
+   * Credits and rate-limit changes apply to the next verification.
+   *
    * @generated from rpc keyward.v1.KeysService.UpdateKey
    */
   updateKey: {
@@ -1418,6 +1775,8 @@ export const KeysService: GenService<{
     output: typeof UpdateKeyResponseSchema;
   },
   /**
+   * Deletes a key: it answers NOT_FOUND on verification from then on. Soft by default; `permanent` erases the record.
+   *
    * @generated from rpc keyward.v1.KeysService.DeleteKey
    */
   deleteKey: {
@@ -1426,6 +1785,9 @@ export const KeysService: GenService<{
     output: typeof DeleteKeyResponseSchema;
   },
   /**
+   * Sets, increments or decrements a key's remaining credits, atomically with concurrent verifications. Answers the
+   * balance after the change.
+   *
    * @generated from rpc keyward.v1.KeysService.UpdateCredits
    */
   updateCredits: {
@@ -1434,6 +1796,9 @@ export const KeysService: GenService<{
     output: typeof UpdateCreditsResponseSchema;
   },
   /**
+   * Issues a new secret under a new key id with the original's settings and current credit balance (same prefix, 16
+   * random bytes); the original keeps verifying for `expiration` ms.
+   *
    * @generated from rpc keyward.v1.KeysService.RerollKey
    */
   rerollKey: {
@@ -1442,7 +1807,8 @@ export const KeysService: GenService<{
     output: typeof RerollKeyResponseSchema;
   },
   /**
-   * Role and permission assignments (src/services/keys/key-rbac.ts): they need the rbac action, not an api one.
+   * Adds direct permissions to a key; existing ones stay. Role and permission assignments need the rbac action named
+   * in their access option, not an api one (src/services/keys/key-rbac.ts).
    *
    * @generated from rpc keyward.v1.KeysService.AddPermissions
    */
@@ -1452,6 +1818,8 @@ export const KeysService: GenService<{
     output: typeof AddPermissionsResponseSchema;
   },
   /**
+   * Removes direct permissions from a key (permissions of its roles stay).
+   *
    * @generated from rpc keyward.v1.KeysService.RemovePermissions
    */
   removePermissions: {
@@ -1460,6 +1828,8 @@ export const KeysService: GenService<{
     output: typeof RemovePermissionsResponseSchema;
   },
   /**
+   * Replaces a key's direct permissions with exactly the given ones.
+   *
    * @generated from rpc keyward.v1.KeysService.SetPermissions
    */
   setPermissions: {
@@ -1468,6 +1838,8 @@ export const KeysService: GenService<{
     output: typeof SetPermissionsResponseSchema;
   },
   /**
+   * Adds roles to a key; existing ones stay.
+   *
    * @generated from rpc keyward.v1.KeysService.AddRoles
    */
   addRoles: {
@@ -1476,6 +1848,8 @@ export const KeysService: GenService<{
     output: typeof AddRolesResponseSchema;
   },
   /**
+   * Removes roles from a key.
+   *
    * @generated from rpc keyward.v1.KeysService.RemoveRoles
    */
   removeRoles: {
@@ -1484,6 +1858,8 @@ export const KeysService: GenService<{
     output: typeof RemoveRolesResponseSchema;
   },
   /**
+   * Replaces a key's roles with exactly the given ones.
+   *
    * @generated from rpc keyward.v1.KeysService.SetRoles
    */
   setRoles: {

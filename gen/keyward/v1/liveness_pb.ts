@@ -12,9 +12,11 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file keyward/v1/liveness.proto.
  */
 export const file_keyward_v1_liveness: GenFile = /*@__PURE__*/
-  fileDesc("ChlrZXl3YXJkL3YxL2xpdmVuZXNzLnByb3RvEgprZXl3YXJkLnYxIhEKD0xpdmVuZXNzUmVxdWVzdCIjChBMaXZlbmVzc1Jlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkyhAEKD0xpdmVuZXNzU2VydmljZRJxCghMaXZlbmVzcxIbLmtleXdhcmQudjEuTGl2ZW5lc3NSZXF1ZXN0Ghwua2V5d2FyZC52MS5MaXZlbmVzc1Jlc3BvbnNlIirK8xgCCAGC0+STAh5aDhIML3YxL2xpdmVuZXNzEgwvdjIvbGl2ZW5lc3NiBnByb3RvMw", [file_google_api_annotations, file_keyward_v1_options]);
+  fileDesc("ChlrZXl3YXJkL3YxL2xpdmVuZXNzLnByb3RvEgprZXl3YXJkLnYxIhEKD0xpdmVuZXNzUmVxdWVzdCIjChBMaXZlbmVzc1Jlc3BvbnNlEg8KB21lc3NhZ2UYASABKAkyhAEKD0xpdmVuZXNzU2VydmljZRJxCghMaXZlbmVzcxIbLmtleXdhcmQudjEuTGl2ZW5lc3NSZXF1ZXN0Ghwua2V5d2FyZC52MS5MaXZlbmVzc1Jlc3BvbnNlIirK8xgCCAGC0+STAh5aDhIML3YxL2xpdmVuZXNzEgwvdjIvbGl2ZW5lc3NCeAoOZGV2LmtleXdhcmQudjFCDUxpdmVuZXNzUHJvdG9QAVona2V5d2FyZC5kZXYvZ2VuL2dvL2tleXdhcmQvdjE7a2V5d2FyZHYxogIDS1dYqgIKS2V5d2FyZC5WMcoCCktleXdhcmRcVjHqAgtLZXl3YXJkOjpWMWIGcHJvdG8z", [file_google_api_annotations, file_keyward_v1_options]);
 
 /**
+ * Empty.
+ *
  * @generated from message keyward.v1.LivenessRequest
  */
 export type LivenessRequest = Message<"keyward.v1.LivenessRequest"> & {
@@ -28,10 +30,14 @@ export const LivenessRequestSchema: GenMessage<LivenessRequest> = /*@__PURE__*/
   messageDesc(file_keyward_v1_liveness, 0);
 
 /**
+ * The liveness answer.
+ *
  * @generated from message keyward.v1.LivenessResponse
  */
 export type LivenessResponse = Message<"keyward.v1.LivenessResponse"> & {
   /**
+   * Always "OK".
+   *
    * @generated from field: string message = 1;
    */
   message: string;
@@ -51,6 +57,8 @@ export const LivenessResponseSchema: GenMessage<LivenessResponse> = /*@__PURE__*
  */
 export const LivenessService: GenService<{
   /**
+   * Answers while the process runs; no root key needed. Use grpc.health.v1.Health for readiness.
+   *
    * @generated from rpc keyward.v1.LivenessService.Liveness
    */
   liveness: {

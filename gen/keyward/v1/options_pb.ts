@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file keyward/v1/options.proto.
  */
 export const file_keyward_v1_options: GenFile = /*@__PURE__*/
-  fileDesc("ChhrZXl3YXJkL3YxL29wdGlvbnMucHJvdG8SCmtleXdhcmQudjEiPwoGQWNjZXNzEg4KBnB1YmxpYxgBIAEoCBIVCg1yZXNvdXJjZV90eXBlGAIgASgJEg4KBmFjdGlvbhgDIAEoCTpMCgZhY2Nlc3MSHi5nb29nbGUucHJvdG9idWYuTWV0aG9kT3B0aW9ucxi5jgMgASgLMhIua2V5d2FyZC52MS5BY2Nlc3NSBmFjY2Vzc2IGcHJvdG8z", [file_google_protobuf_descriptor]);
+  fileDesc("ChhrZXl3YXJkL3YxL29wdGlvbnMucHJvdG8SCmtleXdhcmQudjEiPwoGQWNjZXNzEg4KBnB1YmxpYxgBIAEoCBIVCg1yZXNvdXJjZV90eXBlGAIgASgJEg4KBmFjdGlvbhgDIAEoCTpMCgZhY2Nlc3MSHi5nb29nbGUucHJvdG9idWYuTWV0aG9kT3B0aW9ucxi5jgMgASgLMhIua2V5d2FyZC52MS5BY2Nlc3NSBmFjY2Vzc0J3Cg5kZXYua2V5d2FyZC52MUIMT3B0aW9uc1Byb3RvUAFaJ2tleXdhcmQuZGV2L2dlbi9nby9rZXl3YXJkL3YxO2tleXdhcmR2MaICA0tXWKoCCktleXdhcmQuVjHKAgpLZXl3YXJkXFYx6gILS2V5d2FyZDo6VjFiBnByb3RvMw", [file_google_protobuf_descriptor]);
 
 /**
  * Access declares who may call an RPC. The pipeline reads it before validation: a public RPC needs no root
@@ -23,16 +23,22 @@ export const file_keyward_v1_options: GenFile = /*@__PURE__*/
  */
 export type Access = Message<"keyward.v1.Access"> & {
   /**
+   * True: anyone may call the RPC, with or without a root key.
+   *
    * @generated from field: bool public = 1;
    */
   public: boolean;
 
   /**
+   * The permission's resource type: api, ratelimit, rbac, identity, rootkey or workspace.
+   *
    * @generated from field: string resource_type = 2;
    */
   resourceType: string;
 
   /**
+   * The permission's action, e.g. create_key or verify_key (DESIGN.md §4 lists them all).
+   *
    * @generated from field: string action = 3;
    */
   action: string;
@@ -46,6 +52,8 @@ export const AccessSchema: GenMessage<Access> = /*@__PURE__*/
   messageDesc(file_keyward_v1_options, 0);
 
 /**
+ * Who may call the RPC; read by the server before validation.
+ *
  * @generated from extension: keyward.v1.Access access = 51001;
  */
 export const access: GenExtension<MethodOptions, Access> = /*@__PURE__*/

@@ -15,18 +15,24 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file keyward/v1/permissions.proto.
  */
 export const file_keyward_v1_permissions: GenFile = /*@__PURE__*/
-  fileDesc("ChxrZXl3YXJkL3YxL3Blcm1pc3Npb25zLnByb3RvEgprZXl3YXJkLnYxIl4KClBlcm1pc3Npb24SCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIMCgRzbHVnGAMgASgJEhgKC2Rlc2NyaXB0aW9uGAQgASgJSACIAQFCDgoMX2Rlc2NyaXB0aW9uIncKBFJvbGUSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIYCgtkZXNjcmlwdGlvbhgDIAEoCUgAiAEBEisKC3Blcm1pc3Npb25zGAQgAygLMhYua2V5d2FyZC52MS5QZXJtaXNzaW9uQg4KDF9kZXNjcmlwdGlvbiKjAQoXQ3JlYXRlUGVybWlzc2lvblJlcXVlc3QSGAoEbmFtZRgBIAEoCUIKukgHcgUQARiABBIxCgRzbHVnGAIgASgJQh66SBtyGRABGGQyE15bYS16QS1aMC05XzouKi1dKyRIAIgBARIiCgtkZXNjcmlwdGlvbhgDIAEoCUIIukgFcgMYgARIAYgBAUIHCgVfc2x1Z0IOCgxfZGVzY3JpcHRpb24iMQoYQ3JlYXRlUGVybWlzc2lvblJlc3BvbnNlEhUKDXBlcm1pc3Npb25faWQYASABKAkibgoUR2V0UGVybWlzc2lvblJlcXVlc3QSHgoKcGVybWlzc2lvbhgBIAEoCUIKukgHcgUQARj/ARIkCg1wZXJtaXNzaW9uX2lkGAIgASgJQgi6SAVyAxj/AUgAiAEBQhAKDl9wZXJtaXNzaW9uX2lkIkMKFUdldFBlcm1pc3Npb25SZXNwb25zZRIqCgpwZXJtaXNzaW9uGAEgASgLMhYua2V5d2FyZC52MS5QZXJtaXNzaW9uIrEBChZMaXN0UGVybWlzc2lvbnNSZXF1ZXN0Eh0KBWxpbWl0GAEgASgFQgm6SAYaBBhkKAFIAIgBARIdCgZjdXJzb3IYAiABKAlCCLpIBXIDGIAISAGIAQESEAoDYWxsGAMgASgISAKIAQESHwoGc2VhcmNoGAQgASgJQgq6SAdyBRABGP8BSAOIAQFCCAoGX2xpbWl0QgkKB19jdXJzb3JCBgoEX2FsbEIJCgdfc2VhcmNoImsKF0xpc3RQZXJtaXNzaW9uc1Jlc3BvbnNlEiQKBGRhdGEYASADKAsyFi5rZXl3YXJkLnYxLlBlcm1pc3Npb24SKgoKcGFnaW5hdGlvbhgCIAEoCzIWLmtleXdhcmQudjEuUGFnaW5hdGlvbiJxChdEZWxldGVQZXJtaXNzaW9uUmVxdWVzdBIeCgpwZXJtaXNzaW9uGAEgASgJQgq6SAdyBRABGP8BEiQKDXBlcm1pc3Npb25faWQYAiABKAlCCLpIBXIDGP8BSACIAQFCEAoOX3Blcm1pc3Npb25faWQiGgoYRGVsZXRlUGVybWlzc2lvblJlc3BvbnNlIscBChFDcmVhdGVSb2xlUmVxdWVzdBJBCgRuYW1lGAEgASgJQjO6SDByLhABGGQyKF5bYS16QS1aMC05XzouKi1dKyggW2EtekEtWjAtOV86LiotXSspKiQSIgoLZGVzY3JpcHRpb24YAiABKAlCCLpIBXIDGIAESACIAQESOwoLcGVybWlzc2lvbnMYAyADKAlCJrpII5IBIBDoByIbchkQARhkMhNeW2EtekEtWjAtOV86LiotXSskQg4KDF9kZXNjcmlwdGlvbiIlChJDcmVhdGVSb2xlUmVzcG9uc2USDwoHcm9sZV9pZBgBIAEoCSJWCg5HZXRSb2xlUmVxdWVzdBIYCgRyb2xlGAEgASgJQgq6SAdyBRABGP8BEh4KB3JvbGVfaWQYAiABKAlCCLpIBXIDGP8BSACIAQFCCgoIX3JvbGVfaWQiMQoPR2V0Um9sZVJlc3BvbnNlEh4KBHJvbGUYASABKAsyEC5rZXl3YXJkLnYxLlJvbGUiqwEKEExpc3RSb2xlc1JlcXVlc3QSHQoFbGltaXQYASABKAVCCbpIBhoEGGQoAUgAiAEBEh0KBmN1cnNvchgCIAEoCUIIukgFcgMYgAhIAYgBARIQCgNhbGwYAyABKAhIAogBARIfCgZzZWFyY2gYBCABKAlCCrpIB3IFEAEY/wFIA4gBAUIICgZfbGltaXRCCQoHX2N1cnNvckIGCgRfYWxsQgkKB19zZWFyY2giXwoRTGlzdFJvbGVzUmVzcG9uc2USHgoEZGF0YRgBIAMoCzIQLmtleXdhcmQudjEuUm9sZRIqCgpwYWdpbmF0aW9uGAIgASgLMhYua2V5d2FyZC52MS5QYWdpbmF0aW9uIlkKEURlbGV0ZVJvbGVSZXF1ZXN0EhgKBHJvbGUYASABKAlCCrpIB3IFEAEY/wESHgoHcm9sZV9pZBgCIAEoCUIIukgFcgMY/wFIAIgBAUIKCghfcm9sZV9pZCIUChJEZWxldGVSb2xlUmVzcG9uc2UidQoZU2V0Um9sZVBlcm1pc3Npb25zUmVxdWVzdBIbCgdyb2xlX2lkGAEgASgJQgq6SAdyBRABGP8BEjsKC3Blcm1pc3Npb25zGAIgAygJQia6SCOSASAQ6AciG3IZEAEYZDITXlthLXpBLVowLTlfOi4qLV0rJCJCChpTZXRSb2xlUGVybWlzc2lvbnNSZXNwb25zZRIkCgRkYXRhGAEgAygLMhYua2V5d2FyZC52MS5QZXJtaXNzaW9uMrENChJQZXJtaXNzaW9uc1NlcnZpY2USzgEKEENyZWF0ZVBlcm1pc3Npb24SIy5rZXl3YXJkLnYxLkNyZWF0ZVBlcm1pc3Npb25SZXF1ZXN0GiQua2V5d2FyZC52MS5DcmVhdGVQZXJtaXNzaW9uUmVzcG9uc2Uib8rzGBkSBHJiYWMaEWNyZWF0ZV9wZXJtaXNzaW9ugtPkkwJMOgEqWiU6ASoiIC92MS9wZXJtaXNzaW9ucy5jcmVhdGVQZXJtaXNzaW9uIiAvdjIvcGVybWlzc2lvbnMuY3JlYXRlUGVybWlzc2lvbhLSAQoNR2V0UGVybWlzc2lvbhIgLmtleXdhcmQudjEuR2V0UGVybWlzc2lvblJlcXVlc3QaIS5rZXl3YXJkLnYxLkdldFBlcm1pc3Npb25SZXNwb25zZSJ8yvMYFxIEcmJhYxoPcmVhZF9wZXJtaXNzaW9ugtPkkwJbOgEqWitiCnBlcm1pc3Npb24SHS92MS9wZXJtaXNzaW9ucy5nZXRQZXJtaXNzaW9uYgpwZXJtaXNzaW9uIh0vdjIvcGVybWlzc2lvbnMuZ2V0UGVybWlzc2lvbhLEAQoPTGlzdFBlcm1pc3Npb25zEiIua2V5d2FyZC52MS5MaXN0UGVybWlzc2lvbnNSZXF1ZXN0GiMua2V5d2FyZC52MS5MaXN0UGVybWlzc2lvbnNSZXNwb25zZSJoyvMYFxIEcmJhYxoPcmVhZF9wZXJtaXNzaW9ugtPkkwJHOgEqWiESHy92MS9wZXJtaXNzaW9ucy5saXN0UGVybWlzc2lvbnMiHy92Mi9wZXJtaXNzaW9ucy5saXN0UGVybWlzc2lvbnMSzgEKEERlbGV0ZVBlcm1pc3Npb24SIy5rZXl3YXJkLnYxLkRlbGV0ZVBlcm1pc3Npb25SZXF1ZXN0GiQua2V5d2FyZC52MS5EZWxldGVQZXJtaXNzaW9uUmVzcG9uc2Uib8rzGBkSBHJiYWMaEWRlbGV0ZV9wZXJtaXNzaW9ugtPkkwJMOgEqWiU6ASoiIC92MS9wZXJtaXNzaW9ucy5kZWxldGVQZXJtaXNzaW9uIiAvdjIvcGVybWlzc2lvbnMuZGVsZXRlUGVybWlzc2lvbhKqAQoKQ3JlYXRlUm9sZRIdLmtleXdhcmQudjEuQ3JlYXRlUm9sZVJlcXVlc3QaHi5rZXl3YXJkLnYxLkNyZWF0ZVJvbGVSZXNwb25zZSJdyvMYExIEcmJhYxoLY3JlYXRlX3JvbGWC0+STAkA6ASpaHzoBKiIaL3YxL3Blcm1pc3Npb25zLmNyZWF0ZVJvbGUiGi92Mi9wZXJtaXNzaW9ucy5jcmVhdGVSb2xlEqIBCgdHZXRSb2xlEhoua2V5d2FyZC52MS5HZXRSb2xlUmVxdWVzdBobLmtleXdhcmQudjEuR2V0Um9sZVJlc3BvbnNlIl7K8xgREgRyYmFjGglyZWFkX3JvbGWC0+STAkM6ASpaH2IEcm9sZRIXL3YxL3Blcm1pc3Npb25zLmdldFJvbGViBHJvbGUiFy92Mi9wZXJtaXNzaW9ucy5nZXRSb2xlEqABCglMaXN0Um9sZXMSHC5rZXl3YXJkLnYxLkxpc3RSb2xlc1JlcXVlc3QaHS5rZXl3YXJkLnYxLkxpc3RSb2xlc1Jlc3BvbnNlIlbK8xgREgRyYmFjGglyZWFkX3JvbGWC0+STAjs6ASpaGxIZL3YxL3Blcm1pc3Npb25zLmxpc3RSb2xlcyIZL3YyL3Blcm1pc3Npb25zLmxpc3RSb2xlcxKqAQoKRGVsZXRlUm9sZRIdLmtleXdhcmQudjEuRGVsZXRlUm9sZVJlcXVlc3QaHi5rZXl3YXJkLnYxLkRlbGV0ZVJvbGVSZXNwb25zZSJdyvMYExIEcmJhYxoLZGVsZXRlX3JvbGWC0+STAkA6ASpaHzoBKiIaL3YxL3Blcm1pc3Npb25zLmRlbGV0ZVJvbGUiGi92Mi9wZXJtaXNzaW9ucy5kZWxldGVSb2xlEroBChJTZXRSb2xlUGVybWlzc2lvbnMSJS5rZXl3YXJkLnYxLlNldFJvbGVQZXJtaXNzaW9uc1JlcXVlc3QaJi5rZXl3YXJkLnYxLlNldFJvbGVQZXJtaXNzaW9uc1Jlc3BvbnNlIlXK8xgeEgRyYmFjGhZhZGRfcGVybWlzc2lvbl90b19yb2xlgtPkkwItOgEqYgRkYXRhIiIvdjIvcGVybWlzc2lvbnMuc2V0Um9sZVBlcm1pc3Npb25zYgZwcm90bzM", [file_buf_validate_validate, file_google_api_annotations, file_keyward_v1_common, file_keyward_v1_options]);
+  fileDesc("ChxrZXl3YXJkL3YxL3Blcm1pc3Npb25zLnByb3RvEgprZXl3YXJkLnYxIl4KClBlcm1pc3Npb24SCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIMCgRzbHVnGAMgASgJEhgKC2Rlc2NyaXB0aW9uGAQgASgJSACIAQFCDgoMX2Rlc2NyaXB0aW9uIncKBFJvbGUSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIYCgtkZXNjcmlwdGlvbhgDIAEoCUgAiAEBEisKC3Blcm1pc3Npb25zGAQgAygLMhYua2V5d2FyZC52MS5QZXJtaXNzaW9uQg4KDF9kZXNjcmlwdGlvbiKjAQoXQ3JlYXRlUGVybWlzc2lvblJlcXVlc3QSGAoEbmFtZRgBIAEoCUIKukgHcgUQARiABBIxCgRzbHVnGAIgASgJQh66SBtyGRABGGQyE15bYS16QS1aMC05XzouKi1dKyRIAIgBARIiCgtkZXNjcmlwdGlvbhgDIAEoCUIIukgFcgMYgARIAYgBAUIHCgVfc2x1Z0IOCgxfZGVzY3JpcHRpb24iMQoYQ3JlYXRlUGVybWlzc2lvblJlc3BvbnNlEhUKDXBlcm1pc3Npb25faWQYASABKAkibgoUR2V0UGVybWlzc2lvblJlcXVlc3QSHgoKcGVybWlzc2lvbhgBIAEoCUIKukgHcgUQARj/ARIkCg1wZXJtaXNzaW9uX2lkGAIgASgJQgi6SAVyAxj/AUgAiAEBQhAKDl9wZXJtaXNzaW9uX2lkIkMKFUdldFBlcm1pc3Npb25SZXNwb25zZRIqCgpwZXJtaXNzaW9uGAEgASgLMhYua2V5d2FyZC52MS5QZXJtaXNzaW9uIrEBChZMaXN0UGVybWlzc2lvbnNSZXF1ZXN0Eh0KBWxpbWl0GAEgASgFQgm6SAYaBBhkKAFIAIgBARIdCgZjdXJzb3IYAiABKAlCCLpIBXIDGIAISAGIAQESEAoDYWxsGAMgASgISAKIAQESHwoGc2VhcmNoGAQgASgJQgq6SAdyBRABGP8BSAOIAQFCCAoGX2xpbWl0QgkKB19jdXJzb3JCBgoEX2FsbEIJCgdfc2VhcmNoImsKF0xpc3RQZXJtaXNzaW9uc1Jlc3BvbnNlEiQKBGRhdGEYASADKAsyFi5rZXl3YXJkLnYxLlBlcm1pc3Npb24SKgoKcGFnaW5hdGlvbhgCIAEoCzIWLmtleXdhcmQudjEuUGFnaW5hdGlvbiJxChdEZWxldGVQZXJtaXNzaW9uUmVxdWVzdBIeCgpwZXJtaXNzaW9uGAEgASgJQgq6SAdyBRABGP8BEiQKDXBlcm1pc3Npb25faWQYAiABKAlCCLpIBXIDGP8BSACIAQFCEAoOX3Blcm1pc3Npb25faWQiGgoYRGVsZXRlUGVybWlzc2lvblJlc3BvbnNlIscBChFDcmVhdGVSb2xlUmVxdWVzdBJBCgRuYW1lGAEgASgJQjO6SDByLhABGGQyKF5bYS16QS1aMC05XzouKi1dKyggW2EtekEtWjAtOV86LiotXSspKiQSIgoLZGVzY3JpcHRpb24YAiABKAlCCLpIBXIDGIAESACIAQESOwoLcGVybWlzc2lvbnMYAyADKAlCJrpII5IBIBDoByIbchkQARhkMhNeW2EtekEtWjAtOV86LiotXSskQg4KDF9kZXNjcmlwdGlvbiIlChJDcmVhdGVSb2xlUmVzcG9uc2USDwoHcm9sZV9pZBgBIAEoCSJWCg5HZXRSb2xlUmVxdWVzdBIYCgRyb2xlGAEgASgJQgq6SAdyBRABGP8BEh4KB3JvbGVfaWQYAiABKAlCCLpIBXIDGP8BSACIAQFCCgoIX3JvbGVfaWQiMQoPR2V0Um9sZVJlc3BvbnNlEh4KBHJvbGUYASABKAsyEC5rZXl3YXJkLnYxLlJvbGUiqwEKEExpc3RSb2xlc1JlcXVlc3QSHQoFbGltaXQYASABKAVCCbpIBhoEGGQoAUgAiAEBEh0KBmN1cnNvchgCIAEoCUIIukgFcgMYgAhIAYgBARIQCgNhbGwYAyABKAhIAogBARIfCgZzZWFyY2gYBCABKAlCCrpIB3IFEAEY/wFIA4gBAUIICgZfbGltaXRCCQoHX2N1cnNvckIGCgRfYWxsQgkKB19zZWFyY2giXwoRTGlzdFJvbGVzUmVzcG9uc2USHgoEZGF0YRgBIAMoCzIQLmtleXdhcmQudjEuUm9sZRIqCgpwYWdpbmF0aW9uGAIgASgLMhYua2V5d2FyZC52MS5QYWdpbmF0aW9uIlkKEURlbGV0ZVJvbGVSZXF1ZXN0EhgKBHJvbGUYASABKAlCCrpIB3IFEAEY/wESHgoHcm9sZV9pZBgCIAEoCUIIukgFcgMY/wFIAIgBAUIKCghfcm9sZV9pZCIUChJEZWxldGVSb2xlUmVzcG9uc2UidQoZU2V0Um9sZVBlcm1pc3Npb25zUmVxdWVzdBIbCgdyb2xlX2lkGAEgASgJQgq6SAdyBRABGP8BEjsKC3Blcm1pc3Npb25zGAIgAygJQia6SCOSASAQ6AciG3IZEAEYZDITXlthLXpBLVowLTlfOi4qLV0rJCJCChpTZXRSb2xlUGVybWlzc2lvbnNSZXNwb25zZRIkCgRkYXRhGAEgAygLMhYua2V5d2FyZC52MS5QZXJtaXNzaW9uMrENChJQZXJtaXNzaW9uc1NlcnZpY2USzgEKEENyZWF0ZVBlcm1pc3Npb24SIy5rZXl3YXJkLnYxLkNyZWF0ZVBlcm1pc3Npb25SZXF1ZXN0GiQua2V5d2FyZC52MS5DcmVhdGVQZXJtaXNzaW9uUmVzcG9uc2Uib8rzGBkSBHJiYWMaEWNyZWF0ZV9wZXJtaXNzaW9ugtPkkwJMOgEqWiU6ASoiIC92MS9wZXJtaXNzaW9ucy5jcmVhdGVQZXJtaXNzaW9uIiAvdjIvcGVybWlzc2lvbnMuY3JlYXRlUGVybWlzc2lvbhLSAQoNR2V0UGVybWlzc2lvbhIgLmtleXdhcmQudjEuR2V0UGVybWlzc2lvblJlcXVlc3QaIS5rZXl3YXJkLnYxLkdldFBlcm1pc3Npb25SZXNwb25zZSJ8yvMYFxIEcmJhYxoPcmVhZF9wZXJtaXNzaW9ugtPkkwJbOgEqWitiCnBlcm1pc3Npb24SHS92MS9wZXJtaXNzaW9ucy5nZXRQZXJtaXNzaW9uYgpwZXJtaXNzaW9uIh0vdjIvcGVybWlzc2lvbnMuZ2V0UGVybWlzc2lvbhLEAQoPTGlzdFBlcm1pc3Npb25zEiIua2V5d2FyZC52MS5MaXN0UGVybWlzc2lvbnNSZXF1ZXN0GiMua2V5d2FyZC52MS5MaXN0UGVybWlzc2lvbnNSZXNwb25zZSJoyvMYFxIEcmJhYxoPcmVhZF9wZXJtaXNzaW9ugtPkkwJHOgEqWiESHy92MS9wZXJtaXNzaW9ucy5saXN0UGVybWlzc2lvbnMiHy92Mi9wZXJtaXNzaW9ucy5saXN0UGVybWlzc2lvbnMSzgEKEERlbGV0ZVBlcm1pc3Npb24SIy5rZXl3YXJkLnYxLkRlbGV0ZVBlcm1pc3Npb25SZXF1ZXN0GiQua2V5d2FyZC52MS5EZWxldGVQZXJtaXNzaW9uUmVzcG9uc2Uib8rzGBkSBHJiYWMaEWRlbGV0ZV9wZXJtaXNzaW9ugtPkkwJMOgEqWiU6ASoiIC92MS9wZXJtaXNzaW9ucy5kZWxldGVQZXJtaXNzaW9uIiAvdjIvcGVybWlzc2lvbnMuZGVsZXRlUGVybWlzc2lvbhKqAQoKQ3JlYXRlUm9sZRIdLmtleXdhcmQudjEuQ3JlYXRlUm9sZVJlcXVlc3QaHi5rZXl3YXJkLnYxLkNyZWF0ZVJvbGVSZXNwb25zZSJdyvMYExIEcmJhYxoLY3JlYXRlX3JvbGWC0+STAkA6ASpaHzoBKiIaL3YxL3Blcm1pc3Npb25zLmNyZWF0ZVJvbGUiGi92Mi9wZXJtaXNzaW9ucy5jcmVhdGVSb2xlEqIBCgdHZXRSb2xlEhoua2V5d2FyZC52MS5HZXRSb2xlUmVxdWVzdBobLmtleXdhcmQudjEuR2V0Um9sZVJlc3BvbnNlIl7K8xgREgRyYmFjGglyZWFkX3JvbGWC0+STAkM6ASpaH2IEcm9sZRIXL3YxL3Blcm1pc3Npb25zLmdldFJvbGViBHJvbGUiFy92Mi9wZXJtaXNzaW9ucy5nZXRSb2xlEqABCglMaXN0Um9sZXMSHC5rZXl3YXJkLnYxLkxpc3RSb2xlc1JlcXVlc3QaHS5rZXl3YXJkLnYxLkxpc3RSb2xlc1Jlc3BvbnNlIlbK8xgREgRyYmFjGglyZWFkX3JvbGWC0+STAjs6ASpaGxIZL3YxL3Blcm1pc3Npb25zLmxpc3RSb2xlcyIZL3YyL3Blcm1pc3Npb25zLmxpc3RSb2xlcxKqAQoKRGVsZXRlUm9sZRIdLmtleXdhcmQudjEuRGVsZXRlUm9sZVJlcXVlc3QaHi5rZXl3YXJkLnYxLkRlbGV0ZVJvbGVSZXNwb25zZSJdyvMYExIEcmJhYxoLZGVsZXRlX3JvbGWC0+STAkA6ASpaHzoBKiIaL3YxL3Blcm1pc3Npb25zLmRlbGV0ZVJvbGUiGi92Mi9wZXJtaXNzaW9ucy5kZWxldGVSb2xlEroBChJTZXRSb2xlUGVybWlzc2lvbnMSJS5rZXl3YXJkLnYxLlNldFJvbGVQZXJtaXNzaW9uc1JlcXVlc3QaJi5rZXl3YXJkLnYxLlNldFJvbGVQZXJtaXNzaW9uc1Jlc3BvbnNlIlXK8xgeEgRyYmFjGhZhZGRfcGVybWlzc2lvbl90b19yb2xlgtPkkwItOgEqYgRkYXRhIiIvdjIvcGVybWlzc2lvbnMuc2V0Um9sZVBlcm1pc3Npb25zQnsKDmRldi5rZXl3YXJkLnYxQhBQZXJtaXNzaW9uc1Byb3RvUAFaJ2tleXdhcmQuZGV2L2dlbi9nby9rZXl3YXJkL3YxO2tleXdhcmR2MaICA0tXWKoCCktleXdhcmQuVjHKAgpLZXl3YXJkXFYx6gILS2V5d2FyZDo6VjFiBnByb3RvMw", [file_buf_validate_validate, file_google_api_annotations, file_keyward_v1_common, file_keyward_v1_options]);
 
 /**
+ * A permission a key can carry, directly or through a role.
+ *
  * @generated from message keyward.v1.Permission
  */
 export type Permission = Message<"keyward.v1.Permission"> & {
   /**
+   * The permission id (perm_...).
+   *
    * @generated from field: string id = 1;
    */
   id: string;
 
   /**
+   * Human-readable name.
+   *
    * @generated from field: string name = 2;
    */
   name: string;
@@ -39,6 +45,8 @@ export type Permission = Message<"keyward.v1.Permission"> & {
   slug: string;
 
   /**
+   * Free text.
+   *
    * @generated from field: optional string description = 4;
    */
   description?: string | undefined;
@@ -52,25 +60,35 @@ export const PermissionSchema: GenMessage<Permission> = /*@__PURE__*/
   messageDesc(file_keyward_v1_permissions, 0);
 
 /**
+ * A named set of permissions.
+ *
  * @generated from message keyward.v1.Role
  */
 export type Role = Message<"keyward.v1.Role"> & {
   /**
+   * The role id (role_...).
+   *
    * @generated from field: string id = 1;
    */
   id: string;
 
   /**
+   * The role's name, unique in the workspace; what keys list in `roles`.
+   *
    * @generated from field: string name = 2;
    */
   name: string;
 
   /**
+   * Free text.
+   *
    * @generated from field: optional string description = 3;
    */
   description?: string | undefined;
 
   /**
+   * The role's permissions.
+   *
    * @generated from field: repeated keyward.v1.Permission permissions = 4;
    */
   permissions: Permission[];
@@ -84,10 +102,14 @@ export const RoleSchema: GenMessage<Role> = /*@__PURE__*/
   messageDesc(file_keyward_v1_permissions, 1);
 
 /**
+ * The new permission.
+ *
  * @generated from message keyward.v1.CreatePermissionRequest
  */
 export type CreatePermissionRequest = Message<"keyward.v1.CreatePermissionRequest"> & {
   /**
+   * Human-readable name (1-512 characters).
+   *
    * @generated from field: string name = 1;
    */
   name: string;
@@ -100,6 +122,8 @@ export type CreatePermissionRequest = Message<"keyward.v1.CreatePermissionReques
   slug?: string | undefined;
 
   /**
+   * Free text, at most 512 characters.
+   *
    * @generated from field: optional string description = 3;
    */
   description?: string | undefined;
@@ -113,10 +137,14 @@ export const CreatePermissionRequestSchema: GenMessage<CreatePermissionRequest> 
   messageDesc(file_keyward_v1_permissions, 2);
 
 /**
+ * The created permission.
+ *
  * @generated from message keyward.v1.CreatePermissionResponse
  */
 export type CreatePermissionResponse = Message<"keyward.v1.CreatePermissionResponse"> & {
   /**
+   * The new permission's id (perm_...).
+   *
    * @generated from field: string permission_id = 1;
    */
   permissionId: string;
@@ -130,6 +158,8 @@ export const CreatePermissionResponseSchema: GenMessage<CreatePermissionResponse
   messageDesc(file_keyward_v1_permissions, 3);
 
 /**
+ * Which permission to read.
+ *
  * @generated from message keyward.v1.GetPermissionRequest
  */
 export type GetPermissionRequest = Message<"keyward.v1.GetPermissionRequest"> & {
@@ -156,10 +186,14 @@ export const GetPermissionRequestSchema: GenMessage<GetPermissionRequest> = /*@_
   messageDesc(file_keyward_v1_permissions, 4);
 
 /**
+ * A permission.
+ *
  * @generated from message keyward.v1.GetPermissionResponse
  */
 export type GetPermissionResponse = Message<"keyward.v1.GetPermissionResponse"> & {
   /**
+   * The permission.
+   *
    * @generated from field: keyward.v1.Permission permission = 1;
    */
   permission?: Permission | undefined;
@@ -173,15 +207,21 @@ export const GetPermissionResponseSchema: GenMessage<GetPermissionResponse> = /*
   messageDesc(file_keyward_v1_permissions, 5);
 
 /**
+ * A page of permissions.
+ *
  * @generated from message keyward.v1.ListPermissionsRequest
  */
 export type ListPermissionsRequest = Message<"keyward.v1.ListPermissionsRequest"> & {
   /**
+   * Page size, 1-100; default 100.
+   *
    * @generated from field: optional int32 limit = 1;
    */
   limit?: number | undefined;
 
   /**
+   * The `cursor` of the previous page; absent for the first page.
+   *
    * @generated from field: optional string cursor = 2;
    */
   cursor?: string | undefined;
@@ -209,15 +249,21 @@ export const ListPermissionsRequestSchema: GenMessage<ListPermissionsRequest> = 
   messageDesc(file_keyward_v1_permissions, 6);
 
 /**
+ * A page of permissions.
+ *
  * @generated from message keyward.v1.ListPermissionsResponse
  */
 export type ListPermissionsResponse = Message<"keyward.v1.ListPermissionsResponse"> & {
   /**
+   * The permissions of this page, ordered by id.
+   *
    * @generated from field: repeated keyward.v1.Permission data = 1;
    */
   data: Permission[];
 
   /**
+   * Cursor of the next page, if any.
+   *
    * @generated from field: keyward.v1.Pagination pagination = 2;
    */
   pagination?: Pagination | undefined;
@@ -231,6 +277,8 @@ export const ListPermissionsResponseSchema: GenMessage<ListPermissionsResponse> 
   messageDesc(file_keyward_v1_permissions, 7);
 
 /**
+ * Which permission to delete.
+ *
  * @generated from message keyward.v1.DeletePermissionRequest
  */
 export type DeletePermissionRequest = Message<"keyward.v1.DeletePermissionRequest"> & {
@@ -257,6 +305,8 @@ export const DeletePermissionRequestSchema: GenMessage<DeletePermissionRequest> 
   messageDesc(file_keyward_v1_permissions, 8);
 
 /**
+ * Empty: the permission is deleted.
+ *
  * @generated from message keyward.v1.DeletePermissionResponse
  */
 export type DeletePermissionResponse = Message<"keyward.v1.DeletePermissionResponse"> & {
@@ -270,6 +320,8 @@ export const DeletePermissionResponseSchema: GenMessage<DeletePermissionResponse
   messageDesc(file_keyward_v1_permissions, 9);
 
 /**
+ * The new role.
+ *
  * @generated from message keyward.v1.CreateRoleRequest
  */
 export type CreateRoleRequest = Message<"keyward.v1.CreateRoleRequest"> & {
@@ -281,6 +333,8 @@ export type CreateRoleRequest = Message<"keyward.v1.CreateRoleRequest"> & {
   name: string;
 
   /**
+   * Free text, at most 512 characters.
+   *
    * @generated from field: optional string description = 2;
    */
   description?: string | undefined;
@@ -301,10 +355,14 @@ export const CreateRoleRequestSchema: GenMessage<CreateRoleRequest> = /*@__PURE_
   messageDesc(file_keyward_v1_permissions, 10);
 
 /**
+ * The created role.
+ *
  * @generated from message keyward.v1.CreateRoleResponse
  */
 export type CreateRoleResponse = Message<"keyward.v1.CreateRoleResponse"> & {
   /**
+   * The new role's id (role_...).
+   *
    * @generated from field: string role_id = 1;
    */
   roleId: string;
@@ -318,6 +376,8 @@ export const CreateRoleResponseSchema: GenMessage<CreateRoleResponse> = /*@__PUR
   messageDesc(file_keyward_v1_permissions, 11);
 
 /**
+ * Which role to read.
+ *
  * @generated from message keyward.v1.GetRoleRequest
  */
 export type GetRoleRequest = Message<"keyward.v1.GetRoleRequest"> & {
@@ -344,10 +404,14 @@ export const GetRoleRequestSchema: GenMessage<GetRoleRequest> = /*@__PURE__*/
   messageDesc(file_keyward_v1_permissions, 12);
 
 /**
+ * A role.
+ *
  * @generated from message keyward.v1.GetRoleResponse
  */
 export type GetRoleResponse = Message<"keyward.v1.GetRoleResponse"> & {
   /**
+   * The role with its permissions.
+   *
    * @generated from field: keyward.v1.Role role = 1;
    */
   role?: Role | undefined;
@@ -361,15 +425,21 @@ export const GetRoleResponseSchema: GenMessage<GetRoleResponse> = /*@__PURE__*/
   messageDesc(file_keyward_v1_permissions, 13);
 
 /**
+ * A page of roles.
+ *
  * @generated from message keyward.v1.ListRolesRequest
  */
 export type ListRolesRequest = Message<"keyward.v1.ListRolesRequest"> & {
   /**
+   * Page size, 1-100; default 100.
+   *
    * @generated from field: optional int32 limit = 1;
    */
   limit?: number | undefined;
 
   /**
+   * The `cursor` of the previous page; absent for the first page.
+   *
    * @generated from field: optional string cursor = 2;
    */
   cursor?: string | undefined;
@@ -397,15 +467,21 @@ export const ListRolesRequestSchema: GenMessage<ListRolesRequest> = /*@__PURE__*
   messageDesc(file_keyward_v1_permissions, 14);
 
 /**
+ * A page of roles.
+ *
  * @generated from message keyward.v1.ListRolesResponse
  */
 export type ListRolesResponse = Message<"keyward.v1.ListRolesResponse"> & {
   /**
+   * The roles of this page with their permissions, ordered by id.
+   *
    * @generated from field: repeated keyward.v1.Role data = 1;
    */
   data: Role[];
 
   /**
+   * Cursor of the next page, if any.
+   *
    * @generated from field: keyward.v1.Pagination pagination = 2;
    */
   pagination?: Pagination | undefined;
@@ -419,6 +495,8 @@ export const ListRolesResponseSchema: GenMessage<ListRolesResponse> = /*@__PURE_
   messageDesc(file_keyward_v1_permissions, 15);
 
 /**
+ * Which role to delete.
+ *
  * @generated from message keyward.v1.DeleteRoleRequest
  */
 export type DeleteRoleRequest = Message<"keyward.v1.DeleteRoleRequest"> & {
@@ -445,6 +523,8 @@ export const DeleteRoleRequestSchema: GenMessage<DeleteRoleRequest> = /*@__PURE_
   messageDesc(file_keyward_v1_permissions, 16);
 
 /**
+ * Empty: the role is deleted.
+ *
  * @generated from message keyward.v1.DeleteRoleResponse
  */
 export type DeleteRoleResponse = Message<"keyward.v1.DeleteRoleResponse"> & {
@@ -458,6 +538,8 @@ export const DeleteRoleResponseSchema: GenMessage<DeleteRoleResponse> = /*@__PUR
   messageDesc(file_keyward_v1_permissions, 17);
 
 /**
+ * The complete set of a role's permissions.
+ *
  * @generated from message keyward.v1.SetRolePermissionsRequest
  */
 export type SetRolePermissionsRequest = Message<"keyward.v1.SetRolePermissionsRequest"> & {
@@ -484,10 +566,14 @@ export const SetRolePermissionsRequestSchema: GenMessage<SetRolePermissionsReque
   messageDesc(file_keyward_v1_permissions, 18);
 
 /**
+ * The role's permissions after the change.
+ *
  * @generated from message keyward.v1.SetRolePermissionsResponse
  */
 export type SetRolePermissionsResponse = Message<"keyward.v1.SetRolePermissionsResponse"> & {
   /**
+   * The role's permissions.
+   *
    * @generated from field: repeated keyward.v1.Permission data = 1;
    */
   data: Permission[];
@@ -507,6 +593,8 @@ export const SetRolePermissionsResponseSchema: GenMessage<SetRolePermissionsResp
  */
 export const PermissionsService: GenService<{
   /**
+   * Creates a permission. ALREADY_EXISTS when the workspace has one with the name or the slug.
+   *
    * @generated from rpc keyward.v1.PermissionsService.CreatePermission
    */
   createPermission: {
@@ -515,6 +603,8 @@ export const PermissionsService: GenService<{
     output: typeof CreatePermissionResponseSchema;
   },
   /**
+   * Reads a permission by id or slug.
+   *
    * @generated from rpc keyward.v1.PermissionsService.GetPermission
    */
   getPermission: {
@@ -523,6 +613,8 @@ export const PermissionsService: GenService<{
     output: typeof GetPermissionResponseSchema;
   },
   /**
+   * Lists the workspace's permissions, ordered by id (v2 one page at a time; v1 all at once).
+   *
    * @generated from rpc keyward.v1.PermissionsService.ListPermissions
    */
   listPermissions: {
@@ -531,6 +623,8 @@ export const PermissionsService: GenService<{
     output: typeof ListPermissionsResponseSchema;
   },
   /**
+   * Deletes a permission and removes it from every key and role.
+   *
    * @generated from rpc keyward.v1.PermissionsService.DeletePermission
    */
   deletePermission: {
@@ -539,6 +633,8 @@ export const PermissionsService: GenService<{
     output: typeof DeletePermissionResponseSchema;
   },
   /**
+   * Creates a role with permissions. ALREADY_EXISTS when the workspace has one with the name.
+   *
    * @generated from rpc keyward.v1.PermissionsService.CreateRole
    */
   createRole: {
@@ -547,6 +643,8 @@ export const PermissionsService: GenService<{
     output: typeof CreateRoleResponseSchema;
   },
   /**
+   * Reads a role by id or name, with its permissions.
+   *
    * @generated from rpc keyward.v1.PermissionsService.GetRole
    */
   getRole: {
@@ -555,6 +653,8 @@ export const PermissionsService: GenService<{
     output: typeof GetRoleResponseSchema;
   },
   /**
+   * Lists the workspace's roles with their permissions, ordered by id (v2 one page at a time; v1 all at once).
+   *
    * @generated from rpc keyward.v1.PermissionsService.ListRoles
    */
   listRoles: {
@@ -563,6 +663,8 @@ export const PermissionsService: GenService<{
     output: typeof ListRolesResponseSchema;
   },
   /**
+   * Deletes a role and removes it from every key.
+   *
    * @generated from rpc keyward.v1.PermissionsService.DeleteRole
    */
   deleteRole: {

@@ -15,9 +15,11 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file keyward/v1/ratelimits.proto.
  */
 export const file_keyward_v1_ratelimits: GenFile = /*@__PURE__*/
-  fileDesc("ChtrZXl3YXJkL3YxL3JhdGVsaW1pdHMucHJvdG8SCmtleXdhcmQudjEi3AEKDExpbWl0UmVxdWVzdBIdCgluYW1lc3BhY2UYASABKAlCCrpIB3IFEAEY/wESHgoKaWRlbnRpZmllchgCIAEoCUIKukgHcgUQARj/ARIfCgVsaW1pdBgDIAEoA0IQukgNIgsY/////////w8oARIjCghkdXJhdGlvbhgEIAEoA0IRukgOIgwY/////////w8o6AcSIAoEY29zdBgFIAEoA0INukgKIggYgJTr3AMoAEgAiAEBEhIKBWFzeW5jGAYgASgISAGIAQFCBwoFX2Nvc3RCCAoGX2FzeW5jInsKDUxpbWl0UmVzcG9uc2USDQoFbGltaXQYASABKAMSEQoJcmVtYWluaW5nGAIgASgDEg0KBXJlc2V0GAMgASgDEg8KB3N1Y2Nlc3MYBCABKAgSGAoLb3ZlcnJpZGVfaWQYBSABKAlIAIgBAUIOCgxfb3ZlcnJpZGVfaWQiSQoRTXVsdGlMaW1pdFJlcXVlc3QSNAoGbGltaXRzGAEgAygLMhgua2V5d2FyZC52MS5MaW1pdFJlcXVlc3RCCrpIB5IBBAgBEGQiowEKD011bHRpTGltaXRDaGVjaxIRCgluYW1lc3BhY2UYASABKAkSEgoKaWRlbnRpZmllchgCIAEoCRINCgVsaW1pdBgDIAEoAxIRCglyZW1haW5pbmcYBCABKAMSDQoFcmVzZXQYBSABKAMSDgoGcGFzc2VkGAYgASgIEhgKC292ZXJyaWRlX2lkGAcgASgJSACIAQFCDgoMX292ZXJyaWRlX2lkIlEKEk11bHRpTGltaXRSZXNwb25zZRIOCgZwYXNzZWQYASABKAgSKwoGbGltaXRzGAIgAygLMhsua2V5d2FyZC52MS5NdWx0aUxpbWl0Q2hlY2siqQIKElNldE92ZXJyaWRlUmVxdWVzdBIbCgluYW1lc3BhY2UYASABKAlCCLpIBXIDGP8BEiUKDG5hbWVzcGFjZV9pZBgCIAEoCUIKukgHcgUQARj/AUgAiAEBEicKDm5hbWVzcGFjZV9uYW1lGAMgASgJQgq6SAdyBRABGP8BSAGIAQESHgoKaWRlbnRpZmllchgEIAEoCUIKukgHcgUQARj/ARIfCgVsaW1pdBgFIAEoA0IQukgNIgsY/////////w8oABIjCghkdXJhdGlvbhgGIAEoA0IRukgOIgwY/////////w8o6AcSEgoFYXN5bmMYByABKAhIAogBAUIPCg1fbmFtZXNwYWNlX2lkQhEKD19uYW1lc3BhY2VfbmFtZUIICgZfYXN5bmMiKgoTU2V0T3ZlcnJpZGVSZXNwb25zZRITCgtvdmVycmlkZV9pZBgBIAEoCSJdChFSYXRlbGltaXRPdmVycmlkZRITCgtvdmVycmlkZV9pZBgBIAEoCRISCgppZGVudGlmaWVyGAIgASgJEg0KBWxpbWl0GAMgASgDEhAKCGR1cmF0aW9uGAQgASgDIsUBChJHZXRPdmVycmlkZVJlcXVlc3QSGwoJbmFtZXNwYWNlGAEgASgJQgi6SAVyAxj/ARIlCgxuYW1lc3BhY2VfaWQYAiABKAlCCrpIB3IFEAEY/wFIAIgBARInCg5uYW1lc3BhY2VfbmFtZRgDIAEoCUIKukgHcgUQARj/AUgBiAEBEh4KCmlkZW50aWZpZXIYBCABKAlCCrpIB3IFEAEY/wFCDwoNX25hbWVzcGFjZV9pZEIRCg9fbmFtZXNwYWNlX25hbWUiRgoTR2V0T3ZlcnJpZGVSZXNwb25zZRIvCghvdmVycmlkZRgBIAEoCzIdLmtleXdhcmQudjEuUmF0ZWxpbWl0T3ZlcnJpZGUi+gEKFExpc3RPdmVycmlkZXNSZXF1ZXN0EhsKCW5hbWVzcGFjZRgBIAEoCUIIukgFcgMY/wESJQoMbmFtZXNwYWNlX2lkGAIgASgJQgq6SAdyBRABGP8BSACIAQESJwoObmFtZXNwYWNlX25hbWUYAyABKAlCCrpIB3IFEAEY/wFIAYgBARIdCgVsaW1pdBgEIAEoBUIJukgGGgQYZCgBSAKIAQESHQoGY3Vyc29yGAUgASgJQgi6SAVyAxiACEgDiAEBQg8KDV9uYW1lc3BhY2VfaWRCEQoPX25hbWVzcGFjZV9uYW1lQggKBl9saW1pdEIJCgdfY3Vyc29yIn8KFUxpc3RPdmVycmlkZXNSZXNwb25zZRIrCgRkYXRhGAEgAygLMh0ua2V5d2FyZC52MS5SYXRlbGltaXRPdmVycmlkZRIqCgpwYWdpbmF0aW9uGAIgASgLMhYua2V5d2FyZC52MS5QYWdpbmF0aW9uEg0KBXRvdGFsGAMgASgDIsgBChVEZWxldGVPdmVycmlkZVJlcXVlc3QSGwoJbmFtZXNwYWNlGAEgASgJQgi6SAVyAxj/ARIlCgxuYW1lc3BhY2VfaWQYAiABKAlCCrpIB3IFEAEY/wFIAIgBARInCg5uYW1lc3BhY2VfbmFtZRgDIAEoCUIKukgHcgUQARj/AUgBiAEBEh4KCmlkZW50aWZpZXIYBCABKAlCCrpIB3IFEAEY/wFCDwoNX25hbWVzcGFjZV9pZEIRCg9fbmFtZXNwYWNlX25hbWUiGAoWRGVsZXRlT3ZlcnJpZGVSZXNwb25zZTKwCAoQUmF0ZWxpbWl0U2VydmljZRKNAQoFTGltaXQSGC5rZXl3YXJkLnYxLkxpbWl0UmVxdWVzdBoZLmtleXdhcmQudjEuTGltaXRSZXNwb25zZSJPyvMYEhIJcmF0ZWxpbWl0GgVsaW1pdILT5JMCMzoBKloZOgEqIhQvdjEvcmF0ZWxpbWl0cy5saW1pdCITL3YyL3JhdGVsaW1pdC5saW1pdBKLAQoKTXVsdGlMaW1pdBIdLmtleXdhcmQudjEuTXVsdGlMaW1pdFJlcXVlc3QaHi5rZXl3YXJkLnYxLk11bHRpTGltaXRSZXNwb25zZSI+yvMYEhIJcmF0ZWxpbWl0GgVsaW1pdILT5JMCIjoGbGltaXRzIhgvdjIvcmF0ZWxpbWl0Lm11bHRpTGltaXQSsgEKC1NldE92ZXJyaWRlEh4ua2V5d2FyZC52MS5TZXRPdmVycmlkZVJlcXVlc3QaHy5rZXl3YXJkLnYxLlNldE92ZXJyaWRlUmVzcG9uc2UiYsrzGBkSCXJhdGVsaW1pdBoMc2V0X292ZXJyaWRlgtPkkwI/OgEqWh86ASoiGi92MS9yYXRlbGltaXRzLnNldE92ZXJyaWRlIhkvdjIvcmF0ZWxpbWl0LnNldE92ZXJyaWRlEsQBCgtHZXRPdmVycmlkZRIeLmtleXdhcmQudjEuR2V0T3ZlcnJpZGVSZXF1ZXN0Gh8ua2V5d2FyZC52MS5HZXRPdmVycmlkZVJlc3BvbnNlInTK8xgaEglyYXRlbGltaXQaDXJlYWRfb3ZlcnJpZGWC0+STAlA6ASpaJmIIb3ZlcnJpZGUSGi92MS9yYXRlbGltaXRzLmdldE92ZXJyaWRlYghvdmVycmlkZSIZL3YyL3JhdGVsaW1pdC5nZXRPdmVycmlkZRK6AQoNTGlzdE92ZXJyaWRlcxIgLmtleXdhcmQudjEuTGlzdE92ZXJyaWRlc1JlcXVlc3QaIS5rZXl3YXJkLnYxLkxpc3RPdmVycmlkZXNSZXNwb25zZSJkyvMYGhIJcmF0ZWxpbWl0Gg1yZWFkX292ZXJyaWRlgtPkkwJAOgEqWh4SHC92MS9yYXRlbGltaXRzLmxpc3RPdmVycmlkZXMiGy92Mi9yYXRlbGltaXQubGlzdE92ZXJyaWRlcxLEAQoORGVsZXRlT3ZlcnJpZGUSIS5rZXl3YXJkLnYxLkRlbGV0ZU92ZXJyaWRlUmVxdWVzdBoiLmtleXdhcmQudjEuRGVsZXRlT3ZlcnJpZGVSZXNwb25zZSJryvMYHBIJcmF0ZWxpbWl0Gg9kZWxldGVfb3ZlcnJpZGWC0+STAkU6ASpaIjoBKiIdL3YxL3JhdGVsaW1pdHMuZGVsZXRlT3ZlcnJpZGUiHC92Mi9yYXRlbGltaXQuZGVsZXRlT3ZlcnJpZGViBnByb3RvMw", [file_buf_validate_validate, file_google_api_annotations, file_keyward_v1_common, file_keyward_v1_options]);
+  fileDesc("ChtrZXl3YXJkL3YxL3JhdGVsaW1pdHMucHJvdG8SCmtleXdhcmQudjEi3AEKDExpbWl0UmVxdWVzdBIdCgluYW1lc3BhY2UYASABKAlCCrpIB3IFEAEY/wESHgoKaWRlbnRpZmllchgCIAEoCUIKukgHcgUQARj/ARIfCgVsaW1pdBgDIAEoA0IQukgNIgsY/////////w8oARIjCghkdXJhdGlvbhgEIAEoA0IRukgOIgwY/////////w8o6AcSIAoEY29zdBgFIAEoA0INukgKIggYgJTr3AMoAEgAiAEBEhIKBWFzeW5jGAYgASgISAGIAQFCBwoFX2Nvc3RCCAoGX2FzeW5jInsKDUxpbWl0UmVzcG9uc2USDQoFbGltaXQYASABKAMSEQoJcmVtYWluaW5nGAIgASgDEg0KBXJlc2V0GAMgASgDEg8KB3N1Y2Nlc3MYBCABKAgSGAoLb3ZlcnJpZGVfaWQYBSABKAlIAIgBAUIOCgxfb3ZlcnJpZGVfaWQiSQoRTXVsdGlMaW1pdFJlcXVlc3QSNAoGbGltaXRzGAEgAygLMhgua2V5d2FyZC52MS5MaW1pdFJlcXVlc3RCCrpIB5IBBAgBEGQiowEKD011bHRpTGltaXRDaGVjaxIRCgluYW1lc3BhY2UYASABKAkSEgoKaWRlbnRpZmllchgCIAEoCRINCgVsaW1pdBgDIAEoAxIRCglyZW1haW5pbmcYBCABKAMSDQoFcmVzZXQYBSABKAMSDgoGcGFzc2VkGAYgASgIEhgKC292ZXJyaWRlX2lkGAcgASgJSACIAQFCDgoMX292ZXJyaWRlX2lkIlEKEk11bHRpTGltaXRSZXNwb25zZRIOCgZwYXNzZWQYASABKAgSKwoGbGltaXRzGAIgAygLMhsua2V5d2FyZC52MS5NdWx0aUxpbWl0Q2hlY2siqQIKElNldE92ZXJyaWRlUmVxdWVzdBIbCgluYW1lc3BhY2UYASABKAlCCLpIBXIDGP8BEiUKDG5hbWVzcGFjZV9pZBgCIAEoCUIKukgHcgUQARj/AUgAiAEBEicKDm5hbWVzcGFjZV9uYW1lGAMgASgJQgq6SAdyBRABGP8BSAGIAQESHgoKaWRlbnRpZmllchgEIAEoCUIKukgHcgUQARj/ARIfCgVsaW1pdBgFIAEoA0IQukgNIgsY/////////w8oABIjCghkdXJhdGlvbhgGIAEoA0IRukgOIgwY/////////w8o6AcSEgoFYXN5bmMYByABKAhIAogBAUIPCg1fbmFtZXNwYWNlX2lkQhEKD19uYW1lc3BhY2VfbmFtZUIICgZfYXN5bmMiKgoTU2V0T3ZlcnJpZGVSZXNwb25zZRITCgtvdmVycmlkZV9pZBgBIAEoCSJdChFSYXRlbGltaXRPdmVycmlkZRITCgtvdmVycmlkZV9pZBgBIAEoCRISCgppZGVudGlmaWVyGAIgASgJEg0KBWxpbWl0GAMgASgDEhAKCGR1cmF0aW9uGAQgASgDIsUBChJHZXRPdmVycmlkZVJlcXVlc3QSGwoJbmFtZXNwYWNlGAEgASgJQgi6SAVyAxj/ARIlCgxuYW1lc3BhY2VfaWQYAiABKAlCCrpIB3IFEAEY/wFIAIgBARInCg5uYW1lc3BhY2VfbmFtZRgDIAEoCUIKukgHcgUQARj/AUgBiAEBEh4KCmlkZW50aWZpZXIYBCABKAlCCrpIB3IFEAEY/wFCDwoNX25hbWVzcGFjZV9pZEIRCg9fbmFtZXNwYWNlX25hbWUiRgoTR2V0T3ZlcnJpZGVSZXNwb25zZRIvCghvdmVycmlkZRgBIAEoCzIdLmtleXdhcmQudjEuUmF0ZWxpbWl0T3ZlcnJpZGUi+gEKFExpc3RPdmVycmlkZXNSZXF1ZXN0EhsKCW5hbWVzcGFjZRgBIAEoCUIIukgFcgMY/wESJQoMbmFtZXNwYWNlX2lkGAIgASgJQgq6SAdyBRABGP8BSACIAQESJwoObmFtZXNwYWNlX25hbWUYAyABKAlCCrpIB3IFEAEY/wFIAYgBARIdCgVsaW1pdBgEIAEoBUIJukgGGgQYZCgBSAKIAQESHQoGY3Vyc29yGAUgASgJQgi6SAVyAxiACEgDiAEBQg8KDV9uYW1lc3BhY2VfaWRCEQoPX25hbWVzcGFjZV9uYW1lQggKBl9saW1pdEIJCgdfY3Vyc29yIn8KFUxpc3RPdmVycmlkZXNSZXNwb25zZRIrCgRkYXRhGAEgAygLMh0ua2V5d2FyZC52MS5SYXRlbGltaXRPdmVycmlkZRIqCgpwYWdpbmF0aW9uGAIgASgLMhYua2V5d2FyZC52MS5QYWdpbmF0aW9uEg0KBXRvdGFsGAMgASgDIsgBChVEZWxldGVPdmVycmlkZVJlcXVlc3QSGwoJbmFtZXNwYWNlGAEgASgJQgi6SAVyAxj/ARIlCgxuYW1lc3BhY2VfaWQYAiABKAlCCrpIB3IFEAEY/wFIAIgBARInCg5uYW1lc3BhY2VfbmFtZRgDIAEoCUIKukgHcgUQARj/AUgBiAEBEh4KCmlkZW50aWZpZXIYBCABKAlCCrpIB3IFEAEY/wFCDwoNX25hbWVzcGFjZV9pZEIRCg9fbmFtZXNwYWNlX25hbWUiGAoWRGVsZXRlT3ZlcnJpZGVSZXNwb25zZTKwCAoQUmF0ZWxpbWl0U2VydmljZRKNAQoFTGltaXQSGC5rZXl3YXJkLnYxLkxpbWl0UmVxdWVzdBoZLmtleXdhcmQudjEuTGltaXRSZXNwb25zZSJPyvMYEhIJcmF0ZWxpbWl0GgVsaW1pdILT5JMCMzoBKloZOgEqIhQvdjEvcmF0ZWxpbWl0cy5saW1pdCITL3YyL3JhdGVsaW1pdC5saW1pdBKLAQoKTXVsdGlMaW1pdBIdLmtleXdhcmQudjEuTXVsdGlMaW1pdFJlcXVlc3QaHi5rZXl3YXJkLnYxLk11bHRpTGltaXRSZXNwb25zZSI+yvMYEhIJcmF0ZWxpbWl0GgVsaW1pdILT5JMCIjoGbGltaXRzIhgvdjIvcmF0ZWxpbWl0Lm11bHRpTGltaXQSsgEKC1NldE92ZXJyaWRlEh4ua2V5d2FyZC52MS5TZXRPdmVycmlkZVJlcXVlc3QaHy5rZXl3YXJkLnYxLlNldE92ZXJyaWRlUmVzcG9uc2UiYsrzGBkSCXJhdGVsaW1pdBoMc2V0X292ZXJyaWRlgtPkkwI/OgEqWh86ASoiGi92MS9yYXRlbGltaXRzLnNldE92ZXJyaWRlIhkvdjIvcmF0ZWxpbWl0LnNldE92ZXJyaWRlEsQBCgtHZXRPdmVycmlkZRIeLmtleXdhcmQudjEuR2V0T3ZlcnJpZGVSZXF1ZXN0Gh8ua2V5d2FyZC52MS5HZXRPdmVycmlkZVJlc3BvbnNlInTK8xgaEglyYXRlbGltaXQaDXJlYWRfb3ZlcnJpZGWC0+STAlA6ASpaJmIIb3ZlcnJpZGUSGi92MS9yYXRlbGltaXRzLmdldE92ZXJyaWRlYghvdmVycmlkZSIZL3YyL3JhdGVsaW1pdC5nZXRPdmVycmlkZRK6AQoNTGlzdE92ZXJyaWRlcxIgLmtleXdhcmQudjEuTGlzdE92ZXJyaWRlc1JlcXVlc3QaIS5rZXl3YXJkLnYxLkxpc3RPdmVycmlkZXNSZXNwb25zZSJkyvMYGhIJcmF0ZWxpbWl0Gg1yZWFkX292ZXJyaWRlgtPkkwJAOgEqWh4SHC92MS9yYXRlbGltaXRzLmxpc3RPdmVycmlkZXMiGy92Mi9yYXRlbGltaXQubGlzdE92ZXJyaWRlcxLEAQoORGVsZXRlT3ZlcnJpZGUSIS5rZXl3YXJkLnYxLkRlbGV0ZU92ZXJyaWRlUmVxdWVzdBoiLmtleXdhcmQudjEuRGVsZXRlT3ZlcnJpZGVSZXNwb25zZSJryvMYHBIJcmF0ZWxpbWl0Gg9kZWxldGVfb3ZlcnJpZGWC0+STAkU6ASpaIjoBKiIdL3YxL3JhdGVsaW1pdHMuZGVsZXRlT3ZlcnJpZGUiHC92Mi9yYXRlbGltaXQuZGVsZXRlT3ZlcnJpZGVCegoOZGV2LmtleXdhcmQudjFCD1JhdGVsaW1pdHNQcm90b1ABWidrZXl3YXJkLmRldi9nZW4vZ28va2V5d2FyZC92MTtrZXl3YXJkdjGiAgNLV1iqAgpLZXl3YXJkLlYxygIKS2V5d2FyZFxWMeoCC0tleXdhcmQ6OlYxYgZwcm90bzM", [file_buf_validate_validate, file_google_api_annotations, file_keyward_v1_common, file_keyward_v1_options]);
 
 /**
+ * One rate-limit check.
+ *
  * @generated from message keyward.v1.LimitRequest
  */
 export type LimitRequest = Message<"keyward.v1.LimitRequest"> & {
@@ -29,11 +31,15 @@ export type LimitRequest = Message<"keyward.v1.LimitRequest"> & {
   namespace: string;
 
   /**
+   * What is counted: a user id, an ip, an api key id... (1-255 characters).
+   *
    * @generated from field: string identifier = 2;
    */
   identifier: string;
 
   /**
+   * Requests allowed per window (1 - 2^53-1).
+   *
    * @generated from field: int64 limit = 3;
    */
   limit: bigint;
@@ -68,15 +74,21 @@ export const LimitRequestSchema: GenMessage<LimitRequest> = /*@__PURE__*/
   messageDesc(file_keyward_v1_ratelimits, 0);
 
 /**
+ * The result of a check.
+ *
  * @generated from message keyward.v1.LimitResponse
  */
 export type LimitResponse = Message<"keyward.v1.LimitResponse"> & {
   /**
+   * The limit applied (an override's when one matched).
+   *
    * @generated from field: int64 limit = 1;
    */
   limit: bigint;
 
   /**
+   * Requests left in the sliding window after this check (never below 0).
+   *
    * @generated from field: int64 remaining = 2;
    */
   remaining: bigint;
@@ -89,6 +101,8 @@ export type LimitResponse = Message<"keyward.v1.LimitResponse"> & {
   reset: bigint;
 
   /**
+   * True when the check passed and was counted.
+   *
    * @generated from field: bool success = 4;
    */
   success: boolean;
@@ -109,10 +123,14 @@ export const LimitResponseSchema: GenMessage<LimitResponse> = /*@__PURE__*/
   messageDesc(file_keyward_v1_ratelimits, 1);
 
 /**
+ * Several checks answered together.
+ *
  * @generated from message keyward.v1.MultiLimitRequest
  */
 export type MultiLimitRequest = Message<"keyward.v1.MultiLimitRequest"> & {
   /**
+   * The checks (1-100), in any namespaces.
+   *
    * @generated from field: repeated keyward.v1.LimitRequest limits = 1;
    */
   limits: LimitRequest[];
@@ -126,40 +144,56 @@ export const MultiLimitRequestSchema: GenMessage<MultiLimitRequest> = /*@__PURE_
   messageDesc(file_keyward_v1_ratelimits, 2);
 
 /**
+ * The result of one check of a MultiLimit.
+ *
  * @generated from message keyward.v1.MultiLimitCheck
  */
 export type MultiLimitCheck = Message<"keyward.v1.MultiLimitCheck"> & {
   /**
+   * The namespace as given in the request.
+   *
    * @generated from field: string namespace = 1;
    */
   namespace: string;
 
   /**
+   * The identifier as given in the request.
+   *
    * @generated from field: string identifier = 2;
    */
   identifier: string;
 
   /**
+   * The limit applied (an override's when one matched).
+   *
    * @generated from field: int64 limit = 3;
    */
   limit: bigint;
 
   /**
+   * Requests left in the sliding window (never below 0).
+   *
    * @generated from field: int64 remaining = 4;
    */
   remaining: bigint;
 
   /**
+   * End of the current window, unix milliseconds.
+   *
    * @generated from field: int64 reset = 5;
    */
   reset: bigint;
 
   /**
+   * Whether this check alone would pass.
+   *
    * @generated from field: bool passed = 6;
    */
   passed: boolean;
 
   /**
+   * The override that set limit and duration, when one matched.
+   *
    * @generated from field: optional string override_id = 7;
    */
   overrideId?: string | undefined;
@@ -173,10 +207,14 @@ export const MultiLimitCheckSchema: GenMessage<MultiLimitCheck> = /*@__PURE__*/
   messageDesc(file_keyward_v1_ratelimits, 3);
 
 /**
+ * The result of a MultiLimit.
+ *
  * @generated from message keyward.v1.MultiLimitResponse
  */
 export type MultiLimitResponse = Message<"keyward.v1.MultiLimitResponse"> & {
   /**
+   * True when every check passed; then all were counted, else none.
+   *
    * @generated from field: bool passed = 1;
    */
   passed: boolean;
@@ -204,16 +242,22 @@ export const MultiLimitResponseSchema: GenMessage<MultiLimitResponse> = /*@__PUR
  */
 export type SetOverrideRequest = Message<"keyward.v1.SetOverrideRequest"> & {
   /**
+   * The namespace id or name (v2).
+   *
    * @generated from field: string namespace = 1;
    */
   namespace: string;
 
   /**
+   * v1: the namespace id.
+   *
    * @generated from field: optional string namespace_id = 2;
    */
   namespaceId?: string | undefined;
 
   /**
+   * v1: the namespace name.
+   *
    * @generated from field: optional string namespace_name = 3;
    */
   namespaceName?: string | undefined;
@@ -226,11 +270,15 @@ export type SetOverrideRequest = Message<"keyward.v1.SetOverrideRequest"> & {
   identifier: string;
 
   /**
+   * Requests allowed per window for the matching identifiers; 0 refuses every request.
+   *
    * @generated from field: int64 limit = 5;
    */
   limit: bigint;
 
   /**
+   * Window length in milliseconds (at least 1000).
+   *
    * @generated from field: int64 duration = 6;
    */
   duration: bigint;
@@ -251,10 +299,14 @@ export const SetOverrideRequestSchema: GenMessage<SetOverrideRequest> = /*@__PUR
   messageDesc(file_keyward_v1_ratelimits, 5);
 
 /**
+ * The override set.
+ *
  * @generated from message keyward.v1.SetOverrideResponse
  */
 export type SetOverrideResponse = Message<"keyward.v1.SetOverrideResponse"> & {
   /**
+   * The override's id (rlor_...).
+   *
    * @generated from field: string override_id = 1;
    */
   overrideId: string;
@@ -268,25 +320,36 @@ export const SetOverrideResponseSchema: GenMessage<SetOverrideResponse> = /*@__P
   messageDesc(file_keyward_v1_ratelimits, 6);
 
 /**
+ * A namespace's limit for one identifier or pattern. An exact identifier beats a pattern; among patterns the one with
+ * the most literal characters wins (then fewer `*`, then the oldest).
+ *
  * @generated from message keyward.v1.RatelimitOverride
  */
 export type RatelimitOverride = Message<"keyward.v1.RatelimitOverride"> & {
   /**
+   * The override's id (rlor_...).
+   *
    * @generated from field: string override_id = 1;
    */
   overrideId: string;
 
   /**
+   * The identifier or pattern (`*` matches any run of characters).
+   *
    * @generated from field: string identifier = 2;
    */
   identifier: string;
 
   /**
+   * Requests allowed per window.
+   *
    * @generated from field: int64 limit = 3;
    */
   limit: bigint;
 
   /**
+   * Window length in milliseconds.
+   *
    * @generated from field: int64 duration = 4;
    */
   duration: bigint;
@@ -300,20 +363,28 @@ export const RatelimitOverrideSchema: GenMessage<RatelimitOverride> = /*@__PURE_
   messageDesc(file_keyward_v1_ratelimits, 7);
 
 /**
+ * Which override to read.
+ *
  * @generated from message keyward.v1.GetOverrideRequest
  */
 export type GetOverrideRequest = Message<"keyward.v1.GetOverrideRequest"> & {
   /**
+   * The namespace id or name (v2).
+   *
    * @generated from field: string namespace = 1;
    */
   namespace: string;
 
   /**
+   * v1: the namespace id.
+   *
    * @generated from field: optional string namespace_id = 2;
    */
   namespaceId?: string | undefined;
 
   /**
+   * v1: the namespace name.
+   *
    * @generated from field: optional string namespace_name = 3;
    */
   namespaceName?: string | undefined;
@@ -334,10 +405,14 @@ export const GetOverrideRequestSchema: GenMessage<GetOverrideRequest> = /*@__PUR
   messageDesc(file_keyward_v1_ratelimits, 8);
 
 /**
+ * An override.
+ *
  * @generated from message keyward.v1.GetOverrideResponse
  */
 export type GetOverrideResponse = Message<"keyward.v1.GetOverrideResponse"> & {
   /**
+   * The override.
+   *
    * @generated from field: keyward.v1.RatelimitOverride override = 1;
    */
   override?: RatelimitOverride | undefined;
@@ -351,30 +426,42 @@ export const GetOverrideResponseSchema: GenMessage<GetOverrideResponse> = /*@__P
   messageDesc(file_keyward_v1_ratelimits, 9);
 
 /**
+ * A page of a namespace's overrides.
+ *
  * @generated from message keyward.v1.ListOverridesRequest
  */
 export type ListOverridesRequest = Message<"keyward.v1.ListOverridesRequest"> & {
   /**
+   * The namespace id or name (v2).
+   *
    * @generated from field: string namespace = 1;
    */
   namespace: string;
 
   /**
+   * v1: the namespace id.
+   *
    * @generated from field: optional string namespace_id = 2;
    */
   namespaceId?: string | undefined;
 
   /**
+   * v1: the namespace name.
+   *
    * @generated from field: optional string namespace_name = 3;
    */
   namespaceName?: string | undefined;
 
   /**
+   * Page size, 1-100; default 100.
+   *
    * @generated from field: optional int32 limit = 4;
    */
   limit?: number | undefined;
 
   /**
+   * The `cursor` of the previous page; absent for the first page.
+   *
    * @generated from field: optional string cursor = 5;
    */
   cursor?: string | undefined;
@@ -388,15 +475,21 @@ export const ListOverridesRequestSchema: GenMessage<ListOverridesRequest> = /*@_
   messageDesc(file_keyward_v1_ratelimits, 10);
 
 /**
+ * A page of overrides.
+ *
  * @generated from message keyward.v1.ListOverridesResponse
  */
 export type ListOverridesResponse = Message<"keyward.v1.ListOverridesResponse"> & {
   /**
+   * The overrides of this page, ordered by id.
+   *
    * @generated from field: repeated keyward.v1.RatelimitOverride data = 1;
    */
   data: RatelimitOverride[];
 
   /**
+   * Cursor of the next page, if any.
+   *
    * @generated from field: keyward.v1.Pagination pagination = 2;
    */
   pagination?: Pagination | undefined;
@@ -417,25 +510,35 @@ export const ListOverridesResponseSchema: GenMessage<ListOverridesResponse> = /*
   messageDesc(file_keyward_v1_ratelimits, 11);
 
 /**
+ * Which override to delete.
+ *
  * @generated from message keyward.v1.DeleteOverrideRequest
  */
 export type DeleteOverrideRequest = Message<"keyward.v1.DeleteOverrideRequest"> & {
   /**
+   * The namespace id or name (v2).
+   *
    * @generated from field: string namespace = 1;
    */
   namespace: string;
 
   /**
+   * v1: the namespace id.
+   *
    * @generated from field: optional string namespace_id = 2;
    */
   namespaceId?: string | undefined;
 
   /**
+   * v1: the namespace name.
+   *
    * @generated from field: optional string namespace_name = 3;
    */
   namespaceName?: string | undefined;
 
   /**
+   * The identifier or pattern exactly as set.
+   *
    * @generated from field: string identifier = 4;
    */
   identifier: string;
@@ -449,6 +552,8 @@ export const DeleteOverrideRequestSchema: GenMessage<DeleteOverrideRequest> = /*
   messageDesc(file_keyward_v1_ratelimits, 12);
 
 /**
+ * Empty: the override is deleted.
+ *
  * @generated from message keyward.v1.DeleteOverrideResponse
  */
 export type DeleteOverrideResponse = Message<"keyward.v1.DeleteOverrideResponse"> & {
@@ -469,6 +574,9 @@ export const DeleteOverrideResponseSchema: GenMessage<DeleteOverrideResponse> = 
  */
 export const RatelimitService: GenService<{
   /**
+   * Counts `cost` for an identifier in a sliding window of `duration` ms and answers whether it stays within `limit`;
+   * a matching override replaces limit and duration. A denied check counts nothing.
+   *
    * @generated from rpc keyward.v1.RatelimitService.Limit
    */
   limit: {
@@ -487,6 +595,9 @@ export const RatelimitService: GenService<{
     output: typeof MultiLimitResponseSchema;
   },
   /**
+   * Sets a namespace's limit for one identifier or an identifier pattern, replacing an override of the same
+   * identifier.
+   *
    * @generated from rpc keyward.v1.RatelimitService.SetOverride
    */
   setOverride: {
@@ -495,6 +606,8 @@ export const RatelimitService: GenService<{
     output: typeof SetOverrideResponseSchema;
   },
   /**
+   * Reads the override set for exactly this identifier (or pattern).
+   *
    * @generated from rpc keyward.v1.RatelimitService.GetOverride
    */
   getOverride: {
@@ -503,6 +616,8 @@ export const RatelimitService: GenService<{
     output: typeof GetOverrideResponseSchema;
   },
   /**
+   * Lists a namespace's overrides, ordered by id, one page at a time.
+   *
    * @generated from rpc keyward.v1.RatelimitService.ListOverrides
    */
   listOverrides: {
@@ -511,6 +626,8 @@ export const RatelimitService: GenService<{
     output: typeof ListOverridesResponseSchema;
   },
   /**
+   * Deletes the override set for exactly this identifier (or pattern).
+   *
    * @generated from rpc keyward.v1.RatelimitService.DeleteOverride
    */
   deleteOverride: {

@@ -15,18 +15,24 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file keyward/v1/root_keys.proto.
  */
 export const file_keyward_v1_root_keys: GenFile = /*@__PURE__*/
-  fileDesc("ChprZXl3YXJkL3YxL3Jvb3Rfa2V5cy5wcm90bxIKa2V5d2FyZC52MSKUAQoUQ3JlYXRlUm9vdEtleVJlcXVlc3QSHQoEbmFtZRgBIAEoCUIKukgHcgUQARj/AUgAiAEBEikKC3Blcm1pc3Npb25zGAIgAygJQhS6SBGSAQ4IARDoByIHcgUQAxiABBIdCgdleHBpcmVzGAMgASgDQge6SAQiAiAASAGIAQFCBwoFX25hbWVCCgoIX2V4cGlyZXMiNAoVQ3JlYXRlUm9vdEtleVJlc3BvbnNlEg4KBmtleV9pZBgBIAEoCRILCgNrZXkYAiABKAkiaAoTTGlzdFJvb3RLZXlzUmVxdWVzdBIdCgVsaW1pdBgBIAEoBUIJukgGGgQYZCgBSACIAQESHQoGY3Vyc29yGAIgASgJQgi6SAVyAxiACEgBiAEBQggKBl9saW1pdEIJCgdfY3Vyc29yIo8BCgdSb290S2V5Eg4KBmtleV9pZBgBIAEoCRIRCgRuYW1lGAIgASgJSACIAQESDQoFc3RhcnQYAyABKAkSEwoLcGVybWlzc2lvbnMYBCADKAkSEgoKY3JlYXRlZF9hdBgFIAEoAxIUCgdleHBpcmVzGAYgASgDSAGIAQFCBwoFX25hbWVCCgoIX2V4cGlyZXMiZQoUTGlzdFJvb3RLZXlzUmVzcG9uc2USIQoEZGF0YRgBIAMoCzITLmtleXdhcmQudjEuUm9vdEtleRIqCgpwYWdpbmF0aW9uGAIgASgLMhYua2V5d2FyZC52MS5QYWdpbmF0aW9uIjIKFERlbGV0ZVJvb3RLZXlSZXF1ZXN0EhoKBmtleV9pZBgBIAEoCUIKukgHcgUQARj/ASIXChVEZWxldGVSb290S2V5UmVzcG9uc2Uy3wMKD1Jvb3RLZXlzU2VydmljZRKZAQoNQ3JlYXRlUm9vdEtleRIgLmtleXdhcmQudjEuQ3JlYXRlUm9vdEtleVJlcXVlc3QaIS5rZXl3YXJkLnYxLkNyZWF0ZVJvb3RLZXlSZXNwb25zZSJDyvMYGhIHcm9vdGtleRoPY3JlYXRlX3Jvb3Rfa2V5gtPkkwIfOgEqIhovdjIvcm9vdEtleXMuY3JlYXRlUm9vdEtleRKTAQoMTGlzdFJvb3RLZXlzEh8ua2V5d2FyZC52MS5MaXN0Um9vdEtleXNSZXF1ZXN0GiAua2V5d2FyZC52MS5MaXN0Um9vdEtleXNSZXNwb25zZSJAyvMYGBIHcm9vdGtleRoNcmVhZF9yb290X2tleYLT5JMCHjoBKiIZL3YyL3Jvb3RLZXlzLmxpc3RSb290S2V5cxKZAQoNRGVsZXRlUm9vdEtleRIgLmtleXdhcmQudjEuRGVsZXRlUm9vdEtleVJlcXVlc3QaIS5rZXl3YXJkLnYxLkRlbGV0ZVJvb3RLZXlSZXNwb25zZSJDyvMYGhIHcm9vdGtleRoPZGVsZXRlX3Jvb3Rfa2V5gtPkkwIfOgEqIhovdjIvcm9vdEtleXMuZGVsZXRlUm9vdEtleWIGcHJvdG8z", [file_buf_validate_validate, file_google_api_annotations, file_keyward_v1_common, file_keyward_v1_options]);
+  fileDesc("ChprZXl3YXJkL3YxL3Jvb3Rfa2V5cy5wcm90bxIKa2V5d2FyZC52MSKUAQoUQ3JlYXRlUm9vdEtleVJlcXVlc3QSHQoEbmFtZRgBIAEoCUIKukgHcgUQARj/AUgAiAEBEikKC3Blcm1pc3Npb25zGAIgAygJQhS6SBGSAQ4IARDoByIHcgUQAxiABBIdCgdleHBpcmVzGAMgASgDQge6SAQiAiAASAGIAQFCBwoFX25hbWVCCgoIX2V4cGlyZXMiNAoVQ3JlYXRlUm9vdEtleVJlc3BvbnNlEg4KBmtleV9pZBgBIAEoCRILCgNrZXkYAiABKAkiaAoTTGlzdFJvb3RLZXlzUmVxdWVzdBIdCgVsaW1pdBgBIAEoBUIJukgGGgQYZCgBSACIAQESHQoGY3Vyc29yGAIgASgJQgi6SAVyAxiACEgBiAEBQggKBl9saW1pdEIJCgdfY3Vyc29yIo8BCgdSb290S2V5Eg4KBmtleV9pZBgBIAEoCRIRCgRuYW1lGAIgASgJSACIAQESDQoFc3RhcnQYAyABKAkSEwoLcGVybWlzc2lvbnMYBCADKAkSEgoKY3JlYXRlZF9hdBgFIAEoAxIUCgdleHBpcmVzGAYgASgDSAGIAQFCBwoFX25hbWVCCgoIX2V4cGlyZXMiZQoUTGlzdFJvb3RLZXlzUmVzcG9uc2USIQoEZGF0YRgBIAMoCzITLmtleXdhcmQudjEuUm9vdEtleRIqCgpwYWdpbmF0aW9uGAIgASgLMhYua2V5d2FyZC52MS5QYWdpbmF0aW9uIjIKFERlbGV0ZVJvb3RLZXlSZXF1ZXN0EhoKBmtleV9pZBgBIAEoCUIKukgHcgUQARj/ASIXChVEZWxldGVSb290S2V5UmVzcG9uc2Uy3wMKD1Jvb3RLZXlzU2VydmljZRKZAQoNQ3JlYXRlUm9vdEtleRIgLmtleXdhcmQudjEuQ3JlYXRlUm9vdEtleVJlcXVlc3QaIS5rZXl3YXJkLnYxLkNyZWF0ZVJvb3RLZXlSZXNwb25zZSJDyvMYGhIHcm9vdGtleRoPY3JlYXRlX3Jvb3Rfa2V5gtPkkwIfOgEqIhovdjIvcm9vdEtleXMuY3JlYXRlUm9vdEtleRKTAQoMTGlzdFJvb3RLZXlzEh8ua2V5d2FyZC52MS5MaXN0Um9vdEtleXNSZXF1ZXN0GiAua2V5d2FyZC52MS5MaXN0Um9vdEtleXNSZXNwb25zZSJAyvMYGBIHcm9vdGtleRoNcmVhZF9yb290X2tleYLT5JMCHjoBKiIZL3YyL3Jvb3RLZXlzLmxpc3RSb290S2V5cxKZAQoNRGVsZXRlUm9vdEtleRIgLmtleXdhcmQudjEuRGVsZXRlUm9vdEtleVJlcXVlc3QaIS5rZXl3YXJkLnYxLkRlbGV0ZVJvb3RLZXlSZXNwb25zZSJDyvMYGhIHcm9vdGtleRoPZGVsZXRlX3Jvb3Rfa2V5gtPkkwIfOgEqIhovdjIvcm9vdEtleXMuZGVsZXRlUm9vdEtleUJ4Cg5kZXYua2V5d2FyZC52MUINUm9vdEtleXNQcm90b1ABWidrZXl3YXJkLmRldi9nZW4vZ28va2V5d2FyZC92MTtrZXl3YXJkdjGiAgNLV1iqAgpLZXl3YXJkLlYxygIKS2V5d2FyZFxWMeoCC0tleXdhcmQ6OlYxYgZwcm90bzM", [file_buf_validate_validate, file_google_api_annotations, file_keyward_v1_common, file_keyward_v1_options]);
 
 /**
+ * The new root key.
+ *
  * @generated from message keyward.v1.CreateRootKeyRequest
  */
 export type CreateRootKeyRequest = Message<"keyward.v1.CreateRootKeyRequest"> & {
   /**
+   * Human-readable name (1-255 characters).
+   *
    * @generated from field: optional string name = 1;
    */
   name?: string | undefined;
 
   /**
+   * Permissions `<resourceType>.<resourceId|*>.<action>` (1-1000), e.g. api.*.verify_key.
+   *
    * @generated from field: repeated string permissions = 2;
    */
   permissions: string[];
@@ -47,10 +53,14 @@ export const CreateRootKeyRequestSchema: GenMessage<CreateRootKeyRequest> = /*@_
   messageDesc(file_keyward_v1_root_keys, 0);
 
 /**
+ * The created root key.
+ *
  * @generated from message keyward.v1.CreateRootKeyResponse
  */
 export type CreateRootKeyResponse = Message<"keyward.v1.CreateRootKeyResponse"> & {
   /**
+   * The root key's id (key_...).
+   *
    * @generated from field: string key_id = 1;
    */
   keyId: string;
@@ -71,15 +81,21 @@ export const CreateRootKeyResponseSchema: GenMessage<CreateRootKeyResponse> = /*
   messageDesc(file_keyward_v1_root_keys, 1);
 
 /**
+ * A page of root keys.
+ *
  * @generated from message keyward.v1.ListRootKeysRequest
  */
 export type ListRootKeysRequest = Message<"keyward.v1.ListRootKeysRequest"> & {
   /**
+   * Page size, 1-100; default 100.
+   *
    * @generated from field: optional int32 limit = 1;
    */
   limit?: number | undefined;
 
   /**
+   * The `cursor` of the previous page; absent for the first page.
+   *
    * @generated from field: optional string cursor = 2;
    */
   cursor?: string | undefined;
@@ -93,35 +109,49 @@ export const ListRootKeysRequestSchema: GenMessage<ListRootKeysRequest> = /*@__P
   messageDesc(file_keyward_v1_root_keys, 2);
 
 /**
+ * A root key as listed (never its secret).
+ *
  * @generated from message keyward.v1.RootKey
  */
 export type RootKey = Message<"keyward.v1.RootKey"> & {
   /**
+   * The root key's id (key_...).
+   *
    * @generated from field: string key_id = 1;
    */
   keyId: string;
 
   /**
+   * Human-readable name.
+   *
    * @generated from field: optional string name = 2;
    */
   name?: string | undefined;
 
   /**
+   * The first characters of the secret, to recognise it.
+   *
    * @generated from field: string start = 3;
    */
   start: string;
 
   /**
+   * The permissions it holds.
+   *
    * @generated from field: repeated string permissions = 4;
    */
   permissions: string[];
 
   /**
+   * Creation time, unix milliseconds.
+   *
    * @generated from field: int64 created_at = 5;
    */
   createdAt: bigint;
 
   /**
+   * When it stops authenticating, unix milliseconds; absent: never.
+   *
    * @generated from field: optional int64 expires = 6;
    */
   expires?: bigint | undefined;
@@ -135,15 +165,21 @@ export const RootKeySchema: GenMessage<RootKey> = /*@__PURE__*/
   messageDesc(file_keyward_v1_root_keys, 3);
 
 /**
+ * A page of root keys.
+ *
  * @generated from message keyward.v1.ListRootKeysResponse
  */
 export type ListRootKeysResponse = Message<"keyward.v1.ListRootKeysResponse"> & {
   /**
+   * The root keys of this page, ordered by id.
+   *
    * @generated from field: repeated keyward.v1.RootKey data = 1;
    */
   data: RootKey[];
 
   /**
+   * Cursor of the next page, if any.
+   *
    * @generated from field: keyward.v1.Pagination pagination = 2;
    */
   pagination?: Pagination | undefined;
@@ -157,10 +193,14 @@ export const ListRootKeysResponseSchema: GenMessage<ListRootKeysResponse> = /*@_
   messageDesc(file_keyward_v1_root_keys, 4);
 
 /**
+ * Which root key to delete.
+ *
  * @generated from message keyward.v1.DeleteRootKeyRequest
  */
 export type DeleteRootKeyRequest = Message<"keyward.v1.DeleteRootKeyRequest"> & {
   /**
+   * The root key's id (key_...).
+   *
    * @generated from field: string key_id = 1;
    */
   keyId: string;
@@ -174,6 +214,8 @@ export const DeleteRootKeyRequestSchema: GenMessage<DeleteRootKeyRequest> = /*@_
   messageDesc(file_keyward_v1_root_keys, 5);
 
 /**
+ * Empty: the root key is deleted.
+ *
  * @generated from message keyward.v1.DeleteRootKeyResponse
  */
 export type DeleteRootKeyResponse = Message<"keyward.v1.DeleteRootKeyResponse"> & {
@@ -193,6 +235,9 @@ export const DeleteRootKeyResponseSchema: GenMessage<DeleteRootKeyResponse> = /*
  */
 export const RootKeysService: GenService<{
   /**
+   * Creates a root key in the caller's workspace and returns its secret once. A caller can only grant permissions it
+   * holds itself.
+   *
    * @generated from rpc keyward.v1.RootKeysService.CreateRootKey
    */
   createRootKey: {
@@ -201,6 +246,8 @@ export const RootKeysService: GenService<{
     output: typeof CreateRootKeyResponseSchema;
   },
   /**
+   * Lists the workspace's live root keys (never their secrets), ordered by id, one page at a time.
+   *
    * @generated from rpc keyward.v1.RootKeysService.ListRootKeys
    */
   listRootKeys: {
@@ -209,6 +256,8 @@ export const RootKeysService: GenService<{
     output: typeof ListRootKeysResponseSchema;
   },
   /**
+   * Deletes a root key: it stops authenticating at once on every instance.
+   *
    * @generated from rpc keyward.v1.RootKeysService.DeleteRootKey
    */
   deleteRootKey: {

@@ -6,22 +6,26 @@ import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegen
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import { file_buf_validate_validate } from "@bufbuild/protovalidate/gen/buf/validate/validate_pb.js";
 import { file_google_api_annotations } from "../../google/api/annotations_pb.js";
+import { file_keyward_v1_options } from "./options_pb.js";
 import type { CreateRootKeyResponse } from "./root_keys_pb.js";
 import { file_keyward_v1_root_keys } from "./root_keys_pb.js";
-import { file_keyward_v1_options } from "./options_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file keyward/v1/workspaces.proto.
  */
 export const file_keyward_v1_workspaces: GenFile = /*@__PURE__*/
-  fileDesc("ChtrZXl3YXJkL3YxL3dvcmtzcGFjZXMucHJvdG8SCmtleXdhcmQudjEiMgoWQ3JlYXRlV29ya3NwYWNlUmVxdWVzdBIYCgRuYW1lGAEgASgJQgq6SAdyBRABGP8BImQKF0NyZWF0ZVdvcmtzcGFjZVJlc3BvbnNlEhQKDHdvcmtzcGFjZV9pZBgBIAEoCRIzCghyb290X2tleRgCIAEoCzIhLmtleXdhcmQudjEuQ3JlYXRlUm9vdEtleVJlc3BvbnNlMrwBChFXb3Jrc3BhY2VzU2VydmljZRKmAQoPQ3JlYXRlV29ya3NwYWNlEiIua2V5d2FyZC52MS5DcmVhdGVXb3Jrc3BhY2VSZXF1ZXN0GiMua2V5d2FyZC52MS5DcmVhdGVXb3Jrc3BhY2VSZXNwb25zZSJKyvMYHRIJd29ya3NwYWNlGhBjcmVhdGVfd29ya3NwYWNlgtPkkwIjOgEqIh4vdjIvd29ya3NwYWNlcy5jcmVhdGVXb3Jrc3BhY2ViBnByb3RvMw", [file_buf_validate_validate, file_google_api_annotations, file_keyward_v1_root_keys, file_keyward_v1_options]);
+  fileDesc("ChtrZXl3YXJkL3YxL3dvcmtzcGFjZXMucHJvdG8SCmtleXdhcmQudjEiMgoWQ3JlYXRlV29ya3NwYWNlUmVxdWVzdBIYCgRuYW1lGAEgASgJQgq6SAdyBRABGP8BImQKF0NyZWF0ZVdvcmtzcGFjZVJlc3BvbnNlEhQKDHdvcmtzcGFjZV9pZBgBIAEoCRIzCghyb290X2tleRgCIAEoCzIhLmtleXdhcmQudjEuQ3JlYXRlUm9vdEtleVJlc3BvbnNlMrwBChFXb3Jrc3BhY2VzU2VydmljZRKmAQoPQ3JlYXRlV29ya3NwYWNlEiIua2V5d2FyZC52MS5DcmVhdGVXb3Jrc3BhY2VSZXF1ZXN0GiMua2V5d2FyZC52MS5DcmVhdGVXb3Jrc3BhY2VSZXNwb25zZSJKyvMYHRIJd29ya3NwYWNlGhBjcmVhdGVfd29ya3NwYWNlgtPkkwIjOgEqIh4vdjIvd29ya3NwYWNlcy5jcmVhdGVXb3Jrc3BhY2VCegoOZGV2LmtleXdhcmQudjFCD1dvcmtzcGFjZXNQcm90b1ABWidrZXl3YXJkLmRldi9nZW4vZ28va2V5d2FyZC92MTtrZXl3YXJkdjGiAgNLV1iqAgpLZXl3YXJkLlYxygIKS2V5d2FyZFxWMeoCC0tleXdhcmQ6OlYxYgZwcm90bzM", [file_buf_validate_validate, file_google_api_annotations, file_keyward_v1_options, file_keyward_v1_root_keys]);
 
 /**
+ * The new workspace.
+ *
  * @generated from message keyward.v1.CreateWorkspaceRequest
  */
 export type CreateWorkspaceRequest = Message<"keyward.v1.CreateWorkspaceRequest"> & {
   /**
+   * 1-255 characters.
+   *
    * @generated from field: string name = 1;
    */
   name: string;
@@ -35,10 +39,14 @@ export const CreateWorkspaceRequestSchema: GenMessage<CreateWorkspaceRequest> = 
   messageDesc(file_keyward_v1_workspaces, 0);
 
 /**
+ * The created workspace.
+ *
  * @generated from message keyward.v1.CreateWorkspaceResponse
  */
 export type CreateWorkspaceResponse = Message<"keyward.v1.CreateWorkspaceResponse"> & {
   /**
+   * The new workspace's id (ws_...).
+   *
    * @generated from field: string workspace_id = 1;
    */
   workspaceId: string;
@@ -65,6 +73,8 @@ export const CreateWorkspaceResponseSchema: GenMessage<CreateWorkspaceResponse> 
  */
 export const WorkspacesService: GenService<{
   /**
+   * Creates a workspace and its first root key, holding every permission. Needs workspace.*.create_workspace.
+   *
    * @generated from rpc keyward.v1.WorkspacesService.CreateWorkspace
    */
   createWorkspace: {

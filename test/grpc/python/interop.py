@@ -1,12 +1,13 @@
 """Keyward interop with Python grpcio: runs the scenario and prints what it observed as one JSON object.
 
-Usage: python3 interop.py HOST:PORT ROOT_KEY   (stubs generated from proto/ on PYTHONPATH)
+Usage: python3 interop.py HOST:PORT ROOT_KEY   (stubs from `npm run generate:clients` on PYTHONPATH)
 """
 import json
 import sys
 
 import grpc
 from google.rpc import error_details_pb2, status_pb2
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 from keyward.v1 import apis_pb2, apis_pb2_grpc, keys_pb2, keys_pb2_grpc
 
 address, root_key = sys.argv[1], sys.argv[2]
@@ -58,10 +59,8 @@ with grpc.insecure_channel(address) as channel:
     gzipped = apis.CreateApi(apis_pb2.CreateApiRequest(name="gzip-api"), metadata=auth, compression=grpc.Compression.Gzip)
     observed["gzip"] = gzipped.api_id.startswith("api_")
 
-    # grpc.health.v1 without generated stubs: HealthCheckRequest{} is empty, SERVING is field 1 = 1.
-    check = channel.unary_unary(
-        "/grpc.health.v1.Health/Check", request_serializer=lambda _: b"", response_deserializer=lambda raw: raw
-    )
-    observed["health"] = list(check(None))
+    # grpc.health.v1 through the stubs generate:clients writes as grpc_health.v1 (a `grpc/` package would shadow grpcio).
+    health = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest())
+    observed["health"] = health_pb2.HealthCheckResponse.ServingStatus.Name(health.status)
 
 print(json.dumps(observed))
