@@ -5,8 +5,8 @@ import { routesOf } from "../transport/rest/routes.js";
 import { buildOpenApi, type Dialect } from "./document.js";
 import type { JsonSchema } from "./json-schema.js";
 import { DOCUMENT_PATHS } from "./paths.js";
-import { v1Shapes } from "./v1-shapes.js";
-import { v2Shapes } from "./v2-shapes.js";
+import { v1RequestRules, v1Shapes } from "./v1-shapes.js";
+import { v2RequestRules, v2Shapes } from "./v2-shapes.js";
 
 
 /**
@@ -15,9 +15,9 @@ import { v2Shapes } from "./v2-shapes.js";
  */
 export function buildDocuments(services: DescService[]): Record<Dialect, JsonSchema> {
   const routes = routesOf(services.flatMap(describedOperations));
-  const build = (dialect: Dialect, shapes: typeof v1Shapes) =>
-    buildOpenApi({ dialect, routes, shapes, documentPaths: [DOCUMENT_PATHS[dialect]] });
-  return { v1: build("v1", v1Shapes), v2: build("v2", v2Shapes) };
+  const build = (dialect: Dialect, shapes: typeof v1Shapes, requestRules: Record<string, JsonSchema>) =>
+    buildOpenApi({ dialect, routes, shapes, requestRules, documentPaths: [DOCUMENT_PATHS[dialect]] });
+  return { v1: build("v1", v1Shapes, v1RequestRules), v2: build("v2", v2Shapes, v2RequestRules) };
 }
 
 /** The operations of a service as the route table needs them: method and access, no handler. */

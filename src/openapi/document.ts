@@ -31,6 +31,8 @@ export interface DocumentOptions {
   /** The REST router's routes (routesOf): only this dialect's are documented. */
   routes: Route[];
   shapes: Record<string, RouteShape>;
+  /** Cross-field rules of request messages (`anyOf`, `dependentRequired`), by message type name. */
+  requestRules: Record<string, JsonSchema>;
   /** Paths that serve the documents themselves (GET, no root key). */
   documentPaths: string[];
 }
@@ -40,7 +42,7 @@ const JSON_TYPE = "application/json";
 /** The OpenAPI 3.1 document of one REST dialect, built from the same routes and descriptors the server uses. */
 export function buildOpenApi(options: DocumentOptions): JsonSchema {
   const { dialect } = options;
-  const registry: SchemaRegistry = { components: {}, owners: new Map(), openRequests: dialect === "v1" };
+  const registry: SchemaRegistry = { components: {}, owners: new Map(), openRequests: dialect === "v1", requestRules: options.requestRules };
   const tools: ShapeTools = {
     ref: (message, side) => messageRef(registry, message, side),
     inline: (message, side) => messageSchema(registry, message, side),

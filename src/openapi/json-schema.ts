@@ -15,6 +15,8 @@ export interface SchemaRegistry {
   owners: Map<string, string>;
   /** Whether a request may carry fields the schema does not name (v1 ignores them, v2 refuses them). */
   openRequests: boolean;
+  /** Rules across the fields of a message's request JSON that field rules cannot state, by message type name. */
+  requestRules?: Record<string, JsonSchema>;
 }
 
 type RulesJson = Record<string, any>;
@@ -46,7 +48,7 @@ export function messageSchema(registry: SchemaRegistry, message: DescMessage, si
   const schema: JsonSchema = { type: "object", properties };
   if (required.length > 0) schema.required = required;
   if (side === "response" || !registry.openRequests) schema.additionalProperties = false;
-  return schema;
+  return side === "request" ? { ...schema, ...registry.requestRules?.[message.typeName] } : schema;
 }
 
 /** A `$ref` to the named component of a message (built on first use). */

@@ -9,6 +9,13 @@ const anyRequired = (names: string[]) => (generated: JsonSchema): JsonSchema => 
 const namespaceNamed = anyRequired(["namespace", "namespaceId", "namespaceName"]);
 const identityNamed = anyRequired(["identity", "identityId", "externalId"]);
 
+/** As on v2, except that a monthly refill's day defaults to 1 (v1KeyFields in v1-dialect.ts). */
+export const v1RequestRules: Record<string, JsonSchema> = {
+  "keyward.v1.Refill": {
+    anyOf: [{ properties: { interval: { const: "daily" }, refillDay: false } }, { properties: { interval: { const: "monthly" } } }],
+  },
+};
+
 /**
  * The v1 JSON of each route that src/transport/rest/v1-dialect.ts, v1-rbac-dialect.ts and ratelimit-dialect.ts map:
  * what those mappings read and write, in terms of the proto's schemas. Routes not listed here speak the proto JSON.
@@ -22,8 +29,10 @@ export const v1Shapes: Record<string, RouteShape> = {
       services: object(Object.fromEntries(["metrics", "logger", "ratelimit", "usagelimit"].map((s) => [s, { type: "string" }]))),
     }),
   },
-  "/v1/keys.createKey": { request: (generated, t) => v1KeyFields(generated, t) },
-  "/v1/keys": { request: (generated, t) => withProperty(v1KeyFields(generated, t), "prefix", (p) => ({ ...p, maxLength: 8 })) },
+  "/v1/keys.createKey": { request: (generated, t) => ({ ...v1KeyFields(generated, t), ...REFILL_NEEDS_BALANCE }) },
+  "/v1/keys": {
+    request: (generated, t) => ({ ...withProperty(v1KeyFields(generated, t), "prefix", (p) => ({ ...p, maxLength: 8 })), ...REFILL_NEEDS_BALANCE }),
+  },
   "/v1/keys.getKey": { response: (_, t) => v1Key(t) },
   "/v1/keys.whoami": {
     response: (_, t) => object({
@@ -43,11 +52,16 @@ export const v1Shapes: Record<string, RouteShape> = {
   "/v1/keys.updateRemaining": {
     request: (generated) => {
       const { operation, value, ...rest } = generated.properties as Record<string, JsonSchema>;
-      return { ...generated, properties: { ...rest, op: operation, value: nullable(value) }, required: ["keyId", "op"] };
+      return {
+        ...generated, properties: { ...rest, op: operation, value: nullable(value) }, required: ["keyId", "op"],
+        // keys-service.ts: increment and decrement need a value (null is none).
+        anyOf: [{ properties: { op: { const: "set" } } }, { properties: { op: { enum: ["increment", "decrement"] }, value }, required: ["value"] }],
+      };
     },
     response: (_, t) => object({ remaining: nullable(t.field(CreditsSchema, "remaining", "response")) }),
   },
   "/v1/keys.verifyKey": {
+    request: (generated, t) => withProperty(generated, "authorization", () => v1Authorization(t)),
     // NOT_FOUND answers carry only valid, code and requestId; v1's identity has no ratelimits.
     response: (generated, t) => {
       const { createdAt: _, ...properties } = generated.properties as Record<string, JsonSchema>;
@@ -55,9 +69,11 @@ export const v1Shapes: Record<string, RouteShape> = {
     },
   },
   "/v1/keys/verify": {
+    request: (generated, t) => withProperty(generated, "authorization", () => v1Authorization(t)),
     response: (generated) => {
       const all = generated.properties as Record<string, JsonSchema>;
-      const keep = ["keyId", "valid", "name", "ownerId", "meta", "createdAt", "expires", "ratelimit", "remaining", "code"];
+      // NOT_FOUND answers carry only valid, code and requestId.
+      const keep = ["keyId", "valid", "name", "ownerId", "meta", "createdAt", "expires", "ratelimit", "remaining", "code", "requestId"];
       return { ...generated, properties: Object.fromEntries(keep.map((name) => [name, all[name]])), required: ["valid", "code"] };
     },
   },
@@ -101,6 +117,8 @@ export const v1Shapes: Record<string, RouteShape> = {
   "/v1/ratelimits.deleteOverride": { request: namespaceNamed },
   "/v1/ratelimits.listOverrides": { response: (_, t) => list("overrides", v1Override(t)) },
 };
+
+const REFILL_NEEDS_BALANCE = { dependentRequired: { refill: ["remaining"] } };
 
 const integer = (): JsonSchema => ({ type: "integer" });
 
@@ -156,6 +174,17 @@ function v1Identity(t: ShapeTools, options: { ratelimits: boolean }): JsonSchema
     ...base,
     ratelimits: { type: "array", items: object({ name: { type: "string" }, limit: integer(), duration: integer() }) },
   }));
+}
+
+/** The v1 permission query (permissionQueryFromV1): a name, or `{and: [...]}` / `{or: [...]}` of queries. */
+function v1Authorization(t: ShapeTools): JsonSchema {
+  const query = { $ref: "#/components/schemas/PermissionQuery" };
+  const operator = (name: string) => object({ [name]: { type: "array", items: query, minItems: 1 } });
+  t.component("PermissionQuery", () => ({
+    description: "A permission name, or {and: [queries]} / {or: [queries]}.",
+    anyOf: [{ type: "string", minLength: 1 }, operator("and"), operator("or")],
+  }));
+  return t.component("V1AuthorizationInput", () => object({ permissions: query }, []));
 }
 
 function v1Role(): JsonSchema {

@@ -72,11 +72,17 @@ type Validator = ReturnType<typeof documentValidator>;
 /**
  * Values valid under a request schema of the document (the subset of JSON Schema the generator writes: objects,
  * arrays, strings with lengths/patterns/enums, bounded integers, booleans, nullable types, `anyOf` of branches or of
- * required names). `hints` name values to prefer for a property (seeded ids), used when valid there.
+ * required names). `hints` name values to prefer for a property (seeded ids), used when valid there; a hint of null
+ * leaves an optional property out.
  */
-export function arbitraryOf(schema: Schema, validator: Validator, hints: Record<string, unknown[]> = {}): fc.Arbitrary<unknown> {
-  const of = (s: Schema): fc.Arbitrary<unknown> => arbitraryOf(s, validator, hints);
-  schema = validator.resolve(schema);
+export function arbitraryOf(schema: Schema, validator: Validator, hints: Record<string, unknown[] | null> = {}, depth = 0): fc.Arbitrary<unknown> {
+  if (schema.$ref) {
+    depth += 1;
+    schema = validator.resolve(schema);
+    // A recursive schema (the v1 permission query) ends in its first, non-recursive branch.
+    if (depth > 3 && schema.anyOf) schema = schema.anyOf[0];
+  }
+  const of = (s: Schema): fc.Arbitrary<unknown> => arbitraryOf(s, validator, hints, depth);
   if (schema.const !== undefined) return fc.constant(schema.const);
   if (schema.enum) return fc.constantFrom(...schema.enum);
   if (Array.isArray(schema.type)) return fc.oneof(...schema.type.map((type: string) => of({ ...schema, type })));
@@ -96,27 +102,46 @@ export function arbitraryOf(schema: Schema, validator: Validator, hints: Record<
       return fc.array(of(schema.items ?? {}), { minLength: schema.minItems ?? 0, maxLength: Math.min(schema.maxItems ?? 3, (schema.minItems ?? 0) + 3) });
     case "object":
       if (!schema.properties) return fc.dictionary(fc.stringMatching(/^[a-z]{1,8}$/), fc.oneof(fc.integer(), fc.string({ maxLength: 8 }), fc.boolean()), { maxKeys: 3 });
-      return objects(schema, validator, hints);
+      return objects(schema, validator, hints, depth);
     default:
       return fc.string({ maxLength: 12 }); // any JSON value: a string is one
   }
 }
 
-function objects(schema: Schema, validator: Validator, hints: Record<string, unknown[]>): fc.Arbitrary<unknown> {
-  // `anyOf: [{required: [a]}, {required: [b]}]` beside the properties: one of those names must be sent.
-  const branches: string[][] = schema.anyOf?.map((b: Schema) => b.required ?? []) ?? [[]];
-  return fc.constantFrom(...branches).chain((extra) => {
-    const required = new Set([...(schema.required ?? []), ...extra]);
+function objects(schema: Schema, validator: Validator, hints: Record<string, unknown[] | null>, depth: number): fc.Arbitrary<unknown> {
+  // `anyOf` beside the properties: each branch narrows some properties (false: must be absent) or requires some.
+  const branches: Schema[] = schema.anyOf ?? [{}];
+  return fc.constantFrom(...branches).chain((branch) => {
+    const properties: Record<string, Schema> = { ...schema.properties };
+    for (const [name, narrowed] of Object.entries<Schema | false>(branch.properties ?? {})) {
+      if (narrowed === false) delete properties[name];
+      else properties[name] = { ...validator.resolve(properties[name] ?? {}), ...narrowed };
+    }
+    const required = new Set([...(schema.required ?? []), ...(branch.required ?? [])]);
     const record: Record<string, fc.Arbitrary<unknown>> = {};
-    for (const [name, property] of Object.entries<Schema>(schema.properties)) {
-      const generated = arbitraryOf(property, validator, hints);
+    for (const [name, property] of Object.entries(properties)) {
+      if (hints[name] === null && !required.has(name)) continue; // a hint of null: leave the property out
+      const generated = arbitraryOf(property, validator, hints, depth);
       const good = (hints[name] ?? []).filter((value) => validator.errors(property, value).length === 0);
       record[name] = good.length === 0 ? generated
         : fc.oneof({ arbitrary: fc.constantFrom(...good), weight: 3 }, { arbitrary: generated, weight: 1 });
     }
-    // Optional properties are left out at random.
-    return fc.record(record, { requiredKeys: [...required].filter((name) => name in record) });
+    // Optional properties are left out at random; one that needs others (dependentRequired) goes without them.
+    return fc.record(record, { requiredKeys: [...required].filter((name) => name in record) }).map((value: Record<string, unknown>) => {
+      for (const [name, needs] of Object.entries<string[]>(schema.dependentRequired ?? {})) {
+        if (name in value && needs.some((other) => !(other in value))) delete value[name];
+      }
+      return value;
+    });
   });
+}
+
+/**
+ * Requests valid under the documented schema: generated from it, then checked against it by Ajv, which also holds
+ * the generator to the rules it does not build in (`allOf`, rules inside nested `anyOf`).
+ */
+export function validRequests(schema: Schema, validator: Validator, hints: Record<string, unknown[] | null> = {}): fc.Arbitrary<unknown> {
+  return arbitraryOf(schema, validator, hints).filter((value) => validator.errors(schema, value).length === 0);
 }
 
 function integers(schema: Schema): fc.Arbitrary<number> {
