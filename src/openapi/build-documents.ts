@@ -11,12 +11,13 @@ import { v2RequestRules, v2Shapes } from "./v2-shapes.js";
 
 /**
  * The OpenAPI documents of REST v1 and v2 for `services`: the same HTTP bindings (routesOf) and access options the
- * server reads, so the documents describe exactly the routes it serves. Deterministic: proto order throughout.
+ * server reads, so the documents describe exactly the routes it serves; `comments` (proto-comments.ts) become
+ * descriptions. Deterministic: proto order throughout.
  */
-export function buildDocuments(services: DescService[]): Record<Dialect, JsonSchema> {
+export function buildDocuments(services: DescService[], comments = new Map<string, string>()): Record<Dialect, JsonSchema> {
   const routes = routesOf(services.flatMap(describedOperations));
   const build = (dialect: Dialect, shapes: typeof v1Shapes, requestRules: Record<string, JsonSchema>) =>
-    buildOpenApi({ dialect, routes, shapes, requestRules, documentPaths: [DOCUMENT_PATHS[dialect]] });
+    buildOpenApi({ dialect, routes, shapes, requestRules, comments, documentPaths: [DOCUMENT_PATHS[dialect]] });
   return { v1: build("v1", v1Shapes, v1RequestRules), v2: build("v2", v2Shapes, v2RequestRules) };
 }
 

@@ -33,6 +33,8 @@ export interface DocumentOptions {
   shapes: Record<string, RouteShape>;
   /** Cross-field rules of request messages (`anyOf`, `dependentRequired`), by message type name. */
   requestRules: Record<string, JsonSchema>;
+  /** Proto comments by full name, for descriptions (empty: none). */
+  comments: Map<string, string>;
   /** Paths that serve the documents themselves (GET, no root key). */
   documentPaths: string[];
 }
@@ -42,7 +44,9 @@ const JSON_TYPE = "application/json";
 /** The OpenAPI 3.1 document of one REST dialect, built from the same routes and descriptors the server uses. */
 export function buildOpenApi(options: DocumentOptions): JsonSchema {
   const { dialect } = options;
-  const registry: SchemaRegistry = { components: {}, owners: new Map(), openRequests: dialect === "v1", requestRules: options.requestRules };
+  const registry: SchemaRegistry = {
+    components: {}, owners: new Map(), openRequests: dialect === "v1", requestRules: options.requestRules, comments: options.comments,
+  };
   const tools: ShapeTools = {
     ref: (message, side) => messageRef(registry, message, side),
     inline: (message, side) => messageSchema(registry, message, side),
@@ -94,8 +98,13 @@ function operationOf(route: Route, shape: RouteShape, registry: SchemaRegistry, 
     tags: [route.path.slice(4).split(/[./]/)[0]],
     summary: `${method.parent.name}.${method.name}`,
   };
-  if (route.operation.access.public) operation.security = [];
-  else operation.description = `Needs a root key holding \`${route.operation.access.resourceType}.*.${route.operation.access.action}\` or the same action on the resource's id.`;
+  const { access } = route.operation;
+  const needs = access.public
+    ? "Needs no root key."
+    : `Needs a root key holding \`${access.resourceType}.*.${access.action}\` or the same action on the resource's id.`;
+  const comment = registry.comments.get(`${method.parent.typeName}.${method.name}`);
+  operation.description = comment ? `${comment}\n\n${needs}` : needs;
+  if (access.public) operation.security = [];
   if (route.verb === "GET") {
     const parameters = queryParameters(request);
     if (parameters.length > 0) operation.parameters = parameters;

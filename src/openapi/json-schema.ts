@@ -15,6 +15,8 @@ export interface SchemaRegistry {
   owners: Map<string, string>;
   /** Whether a request may carry fields the schema does not name (v1 ignores them, v2 refuses them). */
   openRequests: boolean;
+  /** Proto comments by full name (proto-comments.ts), written as descriptions. */
+  comments: Map<string, string>;
   /** Rules across the fields of a message's request JSON that field rules cannot state, by message type name. */
   requestRules?: Record<string, JsonSchema>;
 }
@@ -39,13 +41,13 @@ export function messageSchema(registry: SchemaRegistry, message: DescMessage, si
   const masked = side === "request" && message.fields.some(isUpdateMask);
   for (const field of message.fields) {
     if (options.omit?.includes(field.jsonName) || (side === "request" && isUpdateMask(field))) continue;
-    let schema = fieldSchema(registry, field, side);
+    let schema = described(fieldSchema(registry, field, side), registry.comments.get(`${message.typeName}.${field.name}`));
     const isRequired = side === "request" ? zeroBreaksRules(field) : alwaysEmitted(field);
     if (masked && !isRequired) schema = nullable(schema);
     properties[field.jsonName] = schema;
     if (isRequired) required.push(field.jsonName);
   }
-  const schema: JsonSchema = { type: "object", properties };
+  const schema: JsonSchema = described({ type: "object", properties }, registry.comments.get(message.typeName));
   if (required.length > 0) schema.required = required;
   if (side === "response" || !registry.openRequests) schema.additionalProperties = false;
   return side === "request" ? { ...schema, ...registry.requestRules?.[message.typeName] } : schema;
@@ -173,6 +175,10 @@ function alwaysEmitted(field: DescField): boolean {
 
 function isUpdateMask(field: DescField): boolean {
   return field.fieldKind === "message" && field.message.typeName === "google.protobuf.FieldMask";
+}
+
+function described(schema: JsonSchema, description: string | undefined): JsonSchema {
+  return description === undefined ? schema : { description, ...schema };
 }
 
 /** The same schema, also accepting null. */

@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -5,6 +6,7 @@ import { validate } from "@readme/openapi-parser";
 import { describe, expect, it } from "vitest";
 import { createApp, SERVICES } from "../../src/app.js";
 import { buildDocuments } from "../../src/openapi/build-documents.js";
+import { protoComments } from "../../src/openapi/proto-comments.js";
 import { openStores } from "../../src/open-stores.js";
 import { v1Mappings, v2Mappings } from "../../src/transport/rest/v1-dialect.js";
 import { v1Shapes } from "../../src/openapi/v1-shapes.js";
@@ -13,6 +15,7 @@ import { committedDocument, operationsOf } from "../support/openapi-schemas.js";
 import { useKeyward } from "../support/use-keyward.js";
 
 const DIALECTS = ["v1", "v2"] as const;
+const IMAGE = new URL("../../.proto-deps/image.binpb", import.meta.url);
 
 describe("the OpenAPI documents", () => {
   for (const dialect of DIALECTS) {
@@ -21,8 +24,10 @@ describe("the OpenAPI documents", () => {
       expect(result).toEqual({ valid: true, warnings: [], specification: "OpenAPI" });
     });
 
-    it(`${dialect} is what the generator builds from the current descriptors (gen/ is current)`, () => {
-      expect(committedDocument(dialect)).toEqual(JSON.parse(JSON.stringify(buildDocuments(SERVICES)[dialect])));
+    // The image with the proto comments comes from `npm run generate` (CI runs it first).
+    it.skipIf(!existsSync(IMAGE))(`${dialect} is what the generator builds from the current descriptors (gen/ is current)`, () => {
+      const built = buildDocuments(SERVICES, protoComments(readFileSync(IMAGE)));
+      expect(committedDocument(dialect)).toEqual(JSON.parse(JSON.stringify(built[dialect])));
     });
   }
 
