@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { connect as http2Connect } from "node:http2";
 import { describe, expect, it } from "vitest";
 import { useKeyward } from "../../support/use-keyward.js";
 import { REQUEST_ID } from "../../support/vias.js";
@@ -62,4 +63,26 @@ describe("GET /v1/openapi.json and /v2/openapi.json", () => {
         });
     });
   }
+
+  it("serves both documents over cleartext HTTP/2 (h2c) as over HTTP/1.1", async () => {
+    const session = http2Connect(harness.keyward.baseUrl);
+    try {
+      for (const dialect of ["v1", "v2"]) {
+        const answer = await new Promise<{ status: number; type: unknown; body: string }>((resolve, reject) => {
+          const stream = session.request({ ":method": "GET", ":path": `/${dialect}/openapi.json` });
+          let headers: Record<string, unknown> = {};
+          stream.on("response", (h) => void (headers = h));
+          const chunks: Buffer[] = [];
+          stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+          stream.on("end", () => resolve({ status: Number(headers[":status"]), type: headers["content-type"], body: Buffer.concat(chunks).toString() }));
+          stream.on("error", reject);
+          stream.end();
+        });
+        expect({ dialect, status: answer.status, type: answer.type, same: answer.body === committed(dialect) })
+          .toEqual({ dialect, status: 200, type: "application/json", same: true });
+      }
+    } finally {
+      session.close();
+    }
+  });
 });
