@@ -167,10 +167,10 @@ function documentOperation(dialect: Dialect) {
   };
 }
 
-/** `keys.createKey`; the legacy v1 routes `/v1/keys` and `/v1/keys/verify` by their RPC name. */
+/** `keys.createKey`, `liveness`; the legacy v1 routes `/v1/keys` and `/v1/keys/verify` by their RPC name. */
 function operationId(route: Route): string {
   const tail = route.path.slice(4);
-  return tail.includes(".") ? tail : `legacy.${route.operation.method.localName}`;
+  return tail.startsWith("keys") && !tail.includes(".") ? `legacy.${route.operation.method.localName}` : tail;
 }
 
 export function object(properties: Record<string, JsonSchema>, required: string[] = Object.keys(properties)): JsonSchema {

@@ -183,6 +183,7 @@ function described(schema: JsonSchema, description: string | undefined): JsonSch
 
 /** The same schema, also accepting null. */
 export function nullable(schema: JsonSchema): JsonSchema {
+  if (Array.isArray(schema.type) && schema.type.includes("null")) return schema;
   if (typeof schema.type === "string") return { ...schema, type: [schema.type, "null"] };
   return { anyOf: [schema, { type: "null" }] };
 }
