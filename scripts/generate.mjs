@@ -17,3 +17,7 @@ rmSync(join(root, "gen"), { recursive: true, force: true });
 const buf = join(root, "node_modules/.bin/buf");
 execFileSync(buf, ["generate", "--exclude-path", ".proto-deps/buf"], { cwd: root, stdio: "inherit" });
 execFileSync(buf, ["lint"], { cwd: root, stdio: "inherit" });
+// The OpenAPI documents read the generated descriptors, so they come last; the image gives them the proto's comments.
+const image = join(deps, "image.binpb");
+execFileSync(buf, ["build", "-o", image], { cwd: root, stdio: "inherit" });
+execFileSync(join(root, "node_modules/.bin/tsx"), ["scripts/openapi.ts", image], { cwd: root, stdio: "inherit" });

@@ -36,6 +36,7 @@ import type { StreamHandler } from "./transport/server.js";
 import { useFastTextEncoding } from "./transport/text-encoding.js";
 import { Health } from "../gen/grpc/health/v1/health_pb.js";
 import { routesOf } from "./transport/rest/routes.js";
+import { loadOpenApiDocuments } from "./transport/rest/documents.js";
 
 export interface AppOptions {
   documents: DocumentStore;
@@ -51,7 +52,7 @@ export interface AppOptions {
   ready?: () => Promise<boolean>;
 }
 
-const SERVICES: DescService[] = [
+export const SERVICES: DescService[] = [
   ApisService, KeysService, IdentitiesService, PermissionsService, RatelimitService, RootKeysService, WorkspacesService, LivenessService,
 ];
 
@@ -83,7 +84,9 @@ export function createApp(options: AppOptions) {
     ...operationsOf(PermissionsService, createPermissionsService({ ...deps, cache })),
   ];
   const invoke = createPipeline({ authenticate: createAuthenticator({ rootKeys: options.documents.rootKeys, clock, cache: rootKeyCache }) });
-  const rest = createRestRouter({ routes: routesOf(operations), invoke, docsUrl: options.docsUrl ?? "https://keyward.dev/docs" });
+  const rest = createRestRouter({
+    routes: routesOf(operations), invoke, docsUrl: options.docsUrl ?? "https://keyward.dev/docs", documents: loadOpenApiDocuments(),
+  });
 
   const ready = async () => {
     try {
@@ -130,5 +133,5 @@ export function createApp(options: AppOptions) {
     }
     return connectUnary(new H2Request(h2stream, headers), new H2Response(h2stream));
   };
-  return { handler, stream, invoke, operations };
+  return { handler, stream, invoke, operations, restRoutes: rest.served };
 }

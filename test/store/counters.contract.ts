@@ -198,6 +198,14 @@ export function runCounterStoreContract(label: string, open: () => Promise<Count
       expect(await store.readCredits(tag, keyId, refill)).toBe(101);
     });
 
+    it("refuses an increment past 2^53 - 1 with a RangeError and keeps the balance", async () => {
+      const { tag, keyId } = fresh();
+      await store.setCredits(tag, keyId, 2 ** 53 - 10, T);
+      await expect(store.adjustCredits(tag, keyId, { operation: "increment", value: 10, now: T })).rejects.toThrow(RangeError);
+      expect(await store.readCredits(tag, keyId)).toBe(2 ** 53 - 10);
+      expect(await store.adjustCredits(tag, keyId, { operation: "increment", value: 9, now: T })).toBe(2 ** 53 - 1);
+    });
+
     it("keeps balances per tag, deletes them, and treats a missing balance as 0 (fail closed)", async () => {
       const { keyId } = fresh();
       await store.setCredits("id_a", keyId, 5, T);

@@ -135,7 +135,12 @@ export function createKeysService(deps: KeysDeps): ServiceHandlers<typeof KeysSe
         if (!update) throw notFound(`The key ${key.id} does not exist.`);
         remaining = value;
       } else {
-        remaining = await withCounters(() => counters.adjustCredits(tag, key.id, { operation: request.operation as "set", value, refill: refillAt(key, now), now }));
+        remaining = await withCounters(() => counters.adjustCredits(tag, key.id, { operation: request.operation as "set", value, refill: refillAt(key, now), now }))
+          .catch((error: unknown) => {
+            // The stores refuse, unchanged, a balance REST could not send as a JSON number.
+            if (error instanceof RangeError) throw invalid(`${request.operation} by ${value} would take the balance past 2^53 - 1.`, [{ location: "value", message: "the balance would exceed 2^53 - 1" }]);
+            throw error;
+          });
       }
       const refill = key.credits?.refill;
       return { credits: { remaining: BigInt(remaining), refill: refill && { interval: refill.interval, amount: BigInt(refill.amount), refillDay: refill.refillDay } } };

@@ -140,7 +140,10 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
     async adjustCredits(tag, keyId, change) {
       checkCount("value", change.value);
       checkCount("now", change.now);
-      const balance = await credits(tag, keyId, change.operation, change.value, change.refill, change.now);
+      const balance = await credits(tag, keyId, change.operation, change.value, change.refill, change.now).catch((error: Error) => {
+        // The script's refusal of a balance past 2^53 - 1, as the embedded store reports it.
+        throw error.message.startsWith("ERANGE") ? new RangeError("credits balance would exceed 2^53") : error;
+      });
       if (typeof balance !== "number") throw new Error("credits script answered no balance");
       return balance;
     },

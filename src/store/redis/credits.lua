@@ -27,6 +27,10 @@ elseif op == 'set' then
   redis.call('HSET', KEYS[1], 'remaining', ARGV[2])
   return tonumber(ARGV[2])
 elseif op == 'increment' then
+  -- REST sends balances as JSON numbers: refuse, unchanged, a balance past 2^53 - 1.
+  if remaining + tonumber(ARGV[2]) > 9007199254740991 then
+    return redis.error_reply('ERANGE credits balance would exceed 2^53')
+  end
   return redis.call('HINCRBY', KEYS[1], 'remaining', ARGV[2])
 elseif op == 'decrement' then
   if remaining <= tonumber(ARGV[2]) then

@@ -7,6 +7,7 @@ import { atTurnEnd } from "../../turn-end.js";
 import { restErrorBody, type Dialect } from "./errors.js";
 import { checkJson } from "./json-check.js";
 import { toRestJson } from "./rest-json.js";
+import { serveDocument, type ServedDocument } from "./documents.js";
 import type { Route } from "./routes.js";
 import { v1Mappings, v2Mappings } from "./v1-dialect.js";
 import { v2Envelope } from "./v2-dialect.js";
@@ -20,7 +21,7 @@ type Response = ExchangeResponse;
  * The REST entry: finds the route bound in the proto, decodes the dialect's input (JSON body, or query for GET),
  * runs the shared pipeline, and encodes the dialect's output or error. No business logic here.
  */
-export function createRestRouter(options: { routes: Route[]; invoke: Invoke; docsUrl: string }) {
+export function createRestRouter(options: { routes: Route[]; invoke: Invoke; docsUrl: string; documents?: Map<string, ServedDocument> }) {
   const byPath = new Map<string, Map<string, Route>>();
   for (const route of options.routes) {
     const verbs = byPath.get(route.path) ?? new Map<string, Route>();
@@ -28,7 +29,14 @@ export function createRestRouter(options: { routes: Route[]; invoke: Invoke; doc
     byPath.set(route.path, verbs);
   }
 
-  return async function handle(req: Request, res: Response): Promise<void> {
+  // Every verb and path this router answers: the proto's bindings and the documents.
+  const served = [
+    ...options.routes.map((route) => ({ verb: route.verb as string, path: route.path })),
+    ...[...(options.documents?.keys() ?? [])].map((path) => ({ verb: "GET", path })),
+  ];
+  return Object.assign(handle, { served });
+
+  async function handle(req: Request, res: Response): Promise<void> {
     const requestId = newRequestId();
     const url = splitUrl(req.url ?? "/");
     const dialect: Dialect = url.pathname.startsWith("/v1/") ? "v1" : "v2";
@@ -36,7 +44,12 @@ export function createRestRouter(options: { routes: Route[]; invoke: Invoke; doc
     const route = verbs?.get(req.method ?? "");
     let locationPrefix = "body";
     try {
-      if (!verbs) throw new KeywardError("not_found", `No route ${req.method} ${url.pathname}.`);
+      if (!verbs) {
+        // Off the hot path: only a path no RPC is bound to gets here.
+        const document = options.documents?.get(url.pathname);
+        if (document) return serveDocument(req, res, document, requestId);
+        throw new KeywardError("not_found", `No route ${req.method} ${url.pathname}.`);
+      }
       if (!route) {
         res.setHeader("allow", [...verbs.keys()].join(", "));
         throw new KeywardError("method_not_allowed", `${req.method} is not allowed on ${url.pathname}; use ${[...verbs.keys()].join(" or ")}.`);
@@ -76,7 +89,7 @@ export function createRestRouter(options: { routes: Route[]; invoke: Invoke; doc
       const { status, body } = restErrorBody(dialect, known, { requestId, docsUrl: options.docsUrl, locationPrefix });
       send(res, status, body, requestId);
     }
-  };
+  }
 }
 
 /** Path and query of a request target; cheaper than `new URL` for the common POST without a query. */

@@ -41,4 +41,19 @@ describe("keys.updateCredits", () => {
       }
     }
   });
+
+  it("answers 400 naming value to an increment past 2^53 - 1, on every transport, keeping the balance", async () => {
+    const apiId = await harness.seed.api({ name: "too-many-credits" });
+    const { keyId } = await harness.seed.key(apiId, { credits: { remaining: 2 ** 53 - 10 } });
+    for (const via of viasOf(OPERATIONS["keys.updateCredits"])) {
+      const input = via === "v1" ? { keyId, op: "increment", value: 10 } : { keyId, operation: "increment", value: via === "v2" ? 10 : "10" };
+      await expectKeysUnchanged(harness, { keyIds: [keyId] }, async () => {
+        const outcome = await viaClient(harness.keyward.baseUrl, via, harness.keyward.rootKey)
+          .fails("keys.updateCredits", input, "invalid", { detail: "increment by 10 would take the balance past 2^53 - 1" });
+        if (outcome.via === "v2") expect(outcome.rest.body.error.errors).toEqual([{ location: "body.value", message: "the balance would exceed 2^53 - 1" }]);
+      });
+    }
+    const key = await viaClient(harness.keyward.baseUrl, "v2", harness.keyward.rootKey).ok("keys.getKey", { keyId });
+    expect(key.credits.remaining).toBe(2 ** 53 - 10);
+  });
 });
