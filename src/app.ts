@@ -24,7 +24,12 @@ import { IdentitiesService } from "../gen/keyward/v1/identities_pb.js";
 import { createIdentitiesService } from "./services/identities-service.js";
 import type { CounterStore, DocumentStore, VerificationEventStore } from "./store/ports.js";
 import { createAuthenticator, ROOT_KEY_CACHE_TTL_MS, type CachedRootKey } from "./transport/auth.js";
-import { assignRequestId, registerOperations, requestIdValues } from "./transport/connect.js";
+import { assignRequestId, observeCalls, registerOperations, requestIdValues } from "./transport/connect.js";
+import { instrumentCounters, instrumentDocuments } from "./observability/instrument-store.js";
+import { createLogger, type Logger } from "./observability/logger.js";
+import { createMetricsEndpoint, type MetricsAccess } from "./observability/metrics-endpoint.js";
+import { createMetrics } from "./observability/metrics.js";
+import { createRequestObserver } from "./observability/request-observer.js";
 import { createGrpcHandler, isGrpcRequest } from "./transport/grpc/handler.js";
 import { createConnectUnaryHandler } from "./transport/connect-unary.js";
 import { registerHealth } from "./transport/health.js";
@@ -49,6 +54,12 @@ export interface AppOptions {
   docsUrl?: string;
   /** Extra readiness checks (e.g. Redis) for the health service. */
   ready?: () => Promise<boolean>;
+  /** Request lines and errors go here; default: errors only, to stdout. */
+  logger?: Logger;
+  /** Share (0..1) of successful requests that get a log line; failed ones always do. Default 1. */
+  logSampleRate?: number;
+  /** GET /metrics: `open` by default; `off` also skips the store timing and the process metrics. */
+  metricsAccess?: MetricsAccess;
 }
 
 const SERVICES: DescService[] = [
@@ -63,11 +74,25 @@ export function createApp(options: AppOptions) {
   useFastTextEncoding();
   const clock = options.clock ?? systemClock;
   const randomBytes = options.randomBytes ?? ((size: number) => new Uint8Array(nodeRandomBytes(size)));
-  const deps = { documents: options.documents, clock, randomBytes };
+  const metricsAccess = options.metricsAccess ?? { mode: "open" };
+  const measured = metricsAccess.mode !== "off";
+  const metrics = createMetrics({ defaultMetrics: measured });
+  const logger = options.logger ?? createLogger({ level: "error" }).logger;
+  const done = createRequestObserver({ logger, sampleRate: options.logSampleRate ?? 1 });
+  const documents = measured ? instrumentDocuments(options.documents, metrics) : options.documents;
+  const counters = measured ? instrumentCounters(options.counters, metrics) : options.counters;
+  const deps = { documents, clock, randomBytes };
   const bus = options.bus ?? createLocalInvalidationBus();
   const cache = createKeyCache({ clock, bus });
   const rootKeyCache = createKeyCache<CachedRootKey>({ clock, bus, ttlMs: ROOT_KEY_CACHE_TTL_MS });
-  const keysDeps = { ...deps, counters: options.counters, events: options.events, cache, encryptionKey: options.encryptionKey };
+  metrics.watchCache("keys", () => cache.stats());
+  metrics.watchCache("root_keys", () => rootKeyCache.stats());
+  const eventStats = (options.events as { stats?: () => { buffered: number; written: number; dropped: number; failedWrites: number } }).stats;
+  if (eventStats) metrics.watchBuffer("verification_events", () => eventStats.call(options.events));
+  // The audit log's buffer goes here too, as metrics.watchBuffer("audit_log", () => auditLog.stats()).
+  const keysDeps = {
+    ...deps, counters, events: options.events, cache, encryptionKey: options.encryptionKey, onVerified: metrics.verified,
+  };
   const operations = [
     ...operationsOf(KeysService, createKeysService(keysDeps)),
     ...operationsOf(ApisService, createApisService({
@@ -79,15 +104,16 @@ export function createApp(options: AppOptions) {
     ...operationsOf(WorkspacesService, createWorkspacesService(deps)),
     ...operationsOf(LivenessService, createLivenessService()),
     ...operationsOf(IdentitiesService, createIdentitiesService(keysDeps)),
-    ...operationsOf(RatelimitService, createRatelimitService({ ...deps, counters: options.counters, limitCache: createLimitConfigCache({ clock, bus }) })),
+    ...operationsOf(RatelimitService, createRatelimitService({ ...deps, counters, limitCache: createLimitConfigCache({ clock, bus }) })),
     ...operationsOf(PermissionsService, createPermissionsService({ ...deps, cache })),
   ];
-  const invoke = createPipeline({ authenticate: createAuthenticator({ rootKeys: options.documents.rootKeys, clock, cache: rootKeyCache }) });
-  const rest = createRestRouter({ routes: routesOf(operations), invoke, docsUrl: options.docsUrl ?? "https://keyward.dev/docs" });
+  const invoke = createPipeline({ authenticate: createAuthenticator({ rootKeys: documents.rootKeys, clock, cache: rootKeyCache }) });
+  const tallies = metrics.requests;
+  const rest = createRestRouter({ routes: routesOf(operations), invoke, docsUrl: options.docsUrl ?? "https://keyward.dev/docs", tallies, done });
 
   const ready = async () => {
     try {
-      await options.documents.ping();
+      await documents.ping();
       return options.ready ? await options.ready() : true;
     } catch {
       return false;
@@ -101,14 +127,17 @@ export function createApp(options: AppOptions) {
     },
     readMaxBytes: MAX_BODY_BYTES,
     contextValues: requestIdValues,
+    interceptors: [observeCalls(tallies, done)],
     fallback: (req, res) => void rest(req, res),
   });
-  const connectUnary = createConnectUnaryHandler({ operations, invoke, maxBytes: MAX_BODY_BYTES });
+  const connectUnary = createConnectUnaryHandler({ operations, invoke, maxBytes: MAX_BODY_BYTES, tallies, done });
+  const serveMetrics = createMetricsEndpoint({ metrics, access: metricsAccess });
   // REST paths and Connect unary calls skip the Connect adapter; everything else (gRPC-Web, streams, unknown paths)
-  // goes through it.
+  // goes through it. /metrics is outside the REST namespaces: /v1/metrics and /v2/metrics are unknown routes.
   const handler: typeof rpc = (req, res) => {
     const url = req.url ?? "";
     if (url.startsWith("/v1/") || url.startsWith("/v2/")) void rest(req, res);
+    else if (serveMetrics(req, res as never)) return;
     else if (!connectUnary(req, res)) {
       assignRequestId(req, res);
       rpc(req, res);
@@ -120,6 +149,8 @@ export function createApp(options: AppOptions) {
     invoke,
     passThrough: new Set([Health, ...REFLECTION_SERVICES].flatMap((s) => s.methods.map((m) => `/${s.typeName}/${m.name}`))),
     maxBytes: MAX_BODY_BYTES,
+    tallies,
+    done,
   });
   const stream: StreamHandler = (h2stream, headers) => {
     if (isGrpcRequest(headers)) return grpc(h2stream, headers);
@@ -130,5 +161,5 @@ export function createApp(options: AppOptions) {
     }
     return connectUnary(new H2Request(h2stream, headers), new H2Response(h2stream));
   };
-  return { handler, stream, invoke, operations };
+  return { handler, stream, invoke, operations, metrics };
 }
