@@ -25,11 +25,7 @@ import { createIdentitiesService } from "./services/identities-service.js";
 import type { CounterStore, DocumentStore, VerificationEventStore } from "./store/ports.js";
 import { createAuthenticator, ROOT_KEY_CACHE_TTL_MS, type CachedRootKey } from "./transport/auth.js";
 import { assignRequestId, observeCalls, registerOperations, requestIdValues } from "./transport/connect.js";
-import { instrumentCounters, instrumentDocuments } from "./observability/instrument-store.js";
-import { createLogger, type Logger } from "./observability/logger.js";
-import { createMetricsEndpoint, type MetricsAccess } from "./observability/metrics-endpoint.js";
-import { createMetrics } from "./observability/metrics.js";
-import { createRequestObserver } from "./observability/request-observer.js";
+import { createObservability, type ObservabilityOptions } from "./observability/observability.js";
 import { createGrpcHandler, isGrpcRequest } from "./transport/grpc/handler.js";
 import { createConnectUnaryHandler } from "./transport/connect-unary.js";
 import { registerHealth } from "./transport/health.js";
@@ -42,7 +38,7 @@ import { useFastTextEncoding } from "./transport/text-encoding.js";
 import { Health } from "../gen/grpc/health/v1/health_pb.js";
 import { routesOf } from "./transport/rest/routes.js";
 
-export interface AppOptions {
+export interface AppOptions extends Omit<ObservabilityOptions, "documents" | "counters" | "events"> {
   documents: DocumentStore;
   counters: CounterStore;
   events: VerificationEventStore;
@@ -54,12 +50,6 @@ export interface AppOptions {
   docsUrl?: string;
   /** Extra readiness checks (e.g. Redis) for the health service. */
   ready?: () => Promise<boolean>;
-  /** Request lines and errors go here; default: errors only, to stdout. */
-  logger?: Logger;
-  /** Share (0..1) of successful requests that get a log line; failed ones always do. Default 1. */
-  logSampleRate?: number;
-  /** GET /metrics: `open` by default; `off` also skips the store timing and the process metrics. */
-  metricsAccess?: MetricsAccess;
 }
 
 const SERVICES: DescService[] = [
@@ -74,24 +64,17 @@ export function createApp(options: AppOptions) {
   useFastTextEncoding();
   const clock = options.clock ?? systemClock;
   const randomBytes = options.randomBytes ?? ((size: number) => new Uint8Array(nodeRandomBytes(size)));
-  const metricsAccess = options.metricsAccess ?? { mode: "open" };
-  const measured = metricsAccess.mode !== "off";
-  const metrics = createMetrics({ defaultMetrics: measured });
-  const logger = options.logger ?? createLogger({ level: "error" }).logger;
-  const done = createRequestObserver({ logger, sampleRate: options.logSampleRate ?? 1 });
-  const documents = measured ? instrumentDocuments(options.documents, metrics) : options.documents;
-  const counters = measured ? instrumentCounters(options.counters, metrics) : options.counters;
+  // Metrics, request log, and the stores timed; the transports report each request to `done`.
+  const observed = createObservability(options);
+  const { documents, counters, tallies, done } = observed;
   const deps = { documents, clock, randomBytes };
   const bus = options.bus ?? createLocalInvalidationBus();
   const cache = createKeyCache({ clock, bus });
   const rootKeyCache = createKeyCache<CachedRootKey>({ clock, bus, ttlMs: ROOT_KEY_CACHE_TTL_MS });
-  metrics.watchCache("keys", () => cache.stats());
-  metrics.watchCache("root_keys", () => rootKeyCache.stats());
-  const eventStats = (options.events as { stats?: () => { buffered: number; written: number; dropped: number; failedWrites: number } }).stats;
-  if (eventStats) metrics.watchBuffer("verification_events", () => eventStats.call(options.events));
-  // The audit log's buffer goes here too, as metrics.watchBuffer("audit_log", () => auditLog.stats()).
+  observed.watchCache("keys", cache);
+  observed.watchCache("root_keys", rootKeyCache);
   const keysDeps = {
-    ...deps, counters, events: options.events, cache, encryptionKey: options.encryptionKey, onVerified: metrics.verified,
+    ...deps, counters, events: options.events, cache, encryptionKey: options.encryptionKey, onVerified: observed.metrics.verified,
   };
   const operations = [
     ...operationsOf(KeysService, createKeysService(keysDeps)),
@@ -108,7 +91,6 @@ export function createApp(options: AppOptions) {
     ...operationsOf(PermissionsService, createPermissionsService({ ...deps, cache })),
   ];
   const invoke = createPipeline({ authenticate: createAuthenticator({ rootKeys: documents.rootKeys, clock, cache: rootKeyCache }) });
-  const tallies = metrics.requests;
   const rest = createRestRouter({ routes: routesOf(operations), invoke, docsUrl: options.docsUrl ?? "https://keyward.dev/docs", tallies, done });
 
   const ready = async () => {
@@ -131,13 +113,12 @@ export function createApp(options: AppOptions) {
     fallback: (req, res) => void rest(req, res),
   });
   const connectUnary = createConnectUnaryHandler({ operations, invoke, maxBytes: MAX_BODY_BYTES, tallies, done });
-  const serveMetrics = createMetricsEndpoint({ metrics, access: metricsAccess });
   // REST paths and Connect unary calls skip the Connect adapter; everything else (gRPC-Web, streams, unknown paths)
   // goes through it. /metrics is outside the REST namespaces: /v1/metrics and /v2/metrics are unknown routes.
   const handler: typeof rpc = (req, res) => {
     const url = req.url ?? "";
     if (url.startsWith("/v1/") || url.startsWith("/v2/")) void rest(req, res);
-    else if (serveMetrics(req, res as never)) return;
+    else if (observed.serveMetrics(req, res as never)) return;
     else if (!connectUnary(req, res)) {
       assignRequestId(req, res);
       rpc(req, res);
@@ -161,5 +142,5 @@ export function createApp(options: AppOptions) {
     }
     return connectUnary(new H2Request(h2stream, headers), new H2Response(h2stream));
   };
-  return { handler, stream, invoke, operations, metrics };
+  return { handler, stream, invoke, operations, metrics: observed.metrics };
 }
