@@ -4,7 +4,9 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/api/**/*.test.ts", "test/sdk/**/*.test.ts", "test/runtime/**/*.test.ts"],
-    globalSetup: ["test/setup/redis.ts"],
+    // The log-secret check: every log line of the run is searched for every secret the tests saw (test/setup/log-capture.ts).
+    globalSetup: ["test/setup/redis.ts", "test/setup/log-capture.ts"],
+    setupFiles: ["test/setup/record-secrets.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",

@@ -24,7 +24,8 @@ import { IdentitiesService } from "../gen/keyward/v1/identities_pb.js";
 import { createIdentitiesService } from "./services/identities-service.js";
 import type { CounterStore, DocumentStore, VerificationEventStore } from "./store/ports.js";
 import { createAuthenticator, ROOT_KEY_CACHE_TTL_MS, type CachedRootKey } from "./transport/auth.js";
-import { assignRequestId, registerOperations, requestIdValues } from "./transport/connect.js";
+import { assignRequestId, observeCalls, registerOperations, requestIdValues } from "./transport/connect.js";
+import { createObservability, type ObservabilityOptions } from "./observability/observability.js";
 import { createGrpcHandler, isGrpcRequest } from "./transport/grpc/handler.js";
 import { createConnectUnaryHandler } from "./transport/connect-unary.js";
 import { registerHealth } from "./transport/health.js";
@@ -38,7 +39,7 @@ import { Health } from "../gen/grpc/health/v1/health_pb.js";
 import { routesOf } from "./transport/rest/routes.js";
 import { loadOpenApiDocuments } from "./transport/rest/documents.js";
 
-export interface AppOptions {
+export interface AppOptions extends Omit<ObservabilityOptions, "documents" | "counters" | "events"> {
   documents: DocumentStore;
   counters: CounterStore;
   events: VerificationEventStore;
@@ -64,11 +65,18 @@ export function createApp(options: AppOptions) {
   useFastTextEncoding();
   const clock = options.clock ?? systemClock;
   const randomBytes = options.randomBytes ?? ((size: number) => new Uint8Array(nodeRandomBytes(size)));
-  const deps = { documents: options.documents, clock, randomBytes };
+  // Metrics, request log, and the stores timed; the transports report each request to `done`.
+  const observed = createObservability(options);
+  const { documents, counters, tallies, done } = observed;
+  const deps = { documents, clock, randomBytes };
   const bus = options.bus ?? createLocalInvalidationBus();
   const cache = createKeyCache({ clock, bus });
   const rootKeyCache = createKeyCache<CachedRootKey>({ clock, bus, ttlMs: ROOT_KEY_CACHE_TTL_MS });
-  const keysDeps = { ...deps, counters: options.counters, events: options.events, cache, encryptionKey: options.encryptionKey };
+  observed.watchCache("keys", cache);
+  observed.watchCache("root_keys", rootKeyCache);
+  const keysDeps = {
+    ...deps, counters, events: options.events, cache, encryptionKey: options.encryptionKey, onVerified: observed.metrics.verified,
+  };
   const operations = [
     ...operationsOf(KeysService, createKeysService(keysDeps)),
     ...operationsOf(ApisService, createApisService({
@@ -80,17 +88,17 @@ export function createApp(options: AppOptions) {
     ...operationsOf(WorkspacesService, createWorkspacesService(deps)),
     ...operationsOf(LivenessService, createLivenessService()),
     ...operationsOf(IdentitiesService, createIdentitiesService(keysDeps)),
-    ...operationsOf(RatelimitService, createRatelimitService({ ...deps, counters: options.counters, limitCache: createLimitConfigCache({ clock, bus }) })),
+    ...operationsOf(RatelimitService, createRatelimitService({ ...deps, counters, limitCache: createLimitConfigCache({ clock, bus }) })),
     ...operationsOf(PermissionsService, createPermissionsService({ ...deps, cache })),
   ];
-  const invoke = createPipeline({ authenticate: createAuthenticator({ rootKeys: options.documents.rootKeys, clock, cache: rootKeyCache }) });
+  const invoke = createPipeline({ authenticate: createAuthenticator({ rootKeys: documents.rootKeys, clock, cache: rootKeyCache }) });
   const rest = createRestRouter({
-    routes: routesOf(operations), invoke, docsUrl: options.docsUrl ?? "https://keyward.dev/docs", documents: loadOpenApiDocuments(),
+    routes: routesOf(operations), invoke, docsUrl: options.docsUrl ?? "https://keyward.dev/docs", tallies, done, documents: loadOpenApiDocuments(),
   });
 
   const ready = async () => {
     try {
-      await options.documents.ping();
+      await documents.ping();
       return options.ready ? await options.ready() : true;
     } catch {
       return false;
@@ -104,14 +112,16 @@ export function createApp(options: AppOptions) {
     },
     readMaxBytes: MAX_BODY_BYTES,
     contextValues: requestIdValues,
+    interceptors: [observeCalls(tallies, done)],
     fallback: (req, res) => void rest(req, res),
   });
-  const connectUnary = createConnectUnaryHandler({ operations, invoke, maxBytes: MAX_BODY_BYTES });
+  const connectUnary = createConnectUnaryHandler({ operations, invoke, maxBytes: MAX_BODY_BYTES, tallies, done });
   // REST paths and Connect unary calls skip the Connect adapter; everything else (gRPC-Web, streams, unknown paths)
-  // goes through it.
+  // goes through it. /metrics is outside the REST namespaces: /v1/metrics and /v2/metrics are unknown routes.
   const handler: typeof rpc = (req, res) => {
     const url = req.url ?? "";
     if (url.startsWith("/v1/") || url.startsWith("/v2/")) void rest(req, res);
+    else if (observed.serveMetrics(req, res as never)) return;
     else if (!connectUnary(req, res)) {
       assignRequestId(req, res);
       rpc(req, res);
@@ -123,6 +133,8 @@ export function createApp(options: AppOptions) {
     invoke,
     passThrough: new Set([Health, ...REFLECTION_SERVICES].flatMap((s) => s.methods.map((m) => `/${s.typeName}/${m.name}`))),
     maxBytes: MAX_BODY_BYTES,
+    tallies,
+    done,
   });
   const stream: StreamHandler = (h2stream, headers) => {
     if (isGrpcRequest(headers)) return grpc(h2stream, headers);
@@ -133,5 +145,5 @@ export function createApp(options: AppOptions) {
     }
     return connectUnary(new H2Request(h2stream, headers), new H2Response(h2stream));
   };
-  return { handler, stream, invoke, operations, restRoutes: rest.served };
+  return { handler, stream, invoke, operations, restRoutes: rest.served, metrics: observed.metrics };
 }

@@ -1,4 +1,6 @@
 import { DEFAULT_LIMITS, type ConnectionLimits } from "./transport/server.js";
+import { LOG_LEVELS, type LogLevel } from "./observability/logger.js";
+import type { MetricsAccess } from "./observability/metrics-endpoint.js";
 
 /** Keyward's configuration, read from environment variables (DESIGN.md §2). */
 export interface Config {
@@ -14,6 +16,12 @@ export interface Config {
   shutdownGraceMs: number;
   /** Bounds on slow or greedy clients (KEYWARD_HEADERS_TIMEOUT_MS, KEYWARD_REQUEST_TIMEOUT_MS, KEYWARD_MAX_CONNECTIONS, KEYWARD_MAX_STREAMS). */
   limits: ConnectionLimits;
+  /** KEYWARD_LOG_LEVEL: the least severe level written. */
+  logLevel: LogLevel;
+  /** KEYWARD_LOG_SAMPLE_RATE: share (0..1) of successful requests that get a log line; failures always do. */
+  logSampleRate: number;
+  /** KEYWARD_METRICS and KEYWARD_METRICS_TOKEN: whether GET /metrics is served, and whether it wants a token. */
+  metrics: MetricsAccess;
 }
 
 /** Parses the environment; throws with a clear message for values that cannot work. */
@@ -38,6 +46,12 @@ export function readConfig(env: Record<string, string | undefined>): Config {
   if (limits.requestTimeoutMs < limits.headersTimeoutMs) {
     throw new Error("KEYWARD_REQUEST_TIMEOUT_MS must not be shorter than KEYWARD_HEADERS_TIMEOUT_MS");
   }
+  const logLevel = (env.KEYWARD_LOG_LEVEL || "info").toLowerCase() as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) throw new Error(`KEYWARD_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got ${env.KEYWARD_LOG_LEVEL}`);
+  const logSampleRate = Number(env.KEYWARD_LOG_SAMPLE_RATE || 1);
+  if (!(logSampleRate >= 0 && logSampleRate <= 1)) {
+    throw new Error(`KEYWARD_LOG_SAMPLE_RATE must be a number from 0 to 1, got ${env.KEYWARD_LOG_SAMPLE_RATE}`);
+  }
   return {
     port,
     host: env.HOST ?? "127.0.0.1",
@@ -49,6 +63,9 @@ export function readConfig(env: Record<string, string | undefined>): Config {
     docsUrl: (env.KEYWARD_DOCS_URL ?? "https://keyward.dev/docs").replace(/\/+$/, ""),
     shutdownGraceMs,
     limits,
+    logLevel,
+    logSampleRate,
+    metrics: metricsAccessOf(env),
   };
 }
 
@@ -65,4 +82,16 @@ function wholeNumber(
     throw new Error(`${name} must be a whole number of ${rule.unit}${rule.min > 0 ? ` (at least ${rule.min})` : ""}, got ${raw}`);
   }
   return value;
+}
+
+function metricsAccessOf(env: Record<string, string | undefined>): MetricsAccess {
+  const mode = (env.KEYWARD_METRICS || "on").toLowerCase();
+  if (mode !== "on" && mode !== "off") throw new Error(`KEYWARD_METRICS must be on or off, got ${env.KEYWARD_METRICS}`);
+  const token = env.KEYWARD_METRICS_TOKEN || undefined;
+  // The token's value never appears in an error message.
+  if (token !== undefined && !/^[\x21-\x7e]{16,512}$/.test(token)) {
+    throw new Error("KEYWARD_METRICS_TOKEN must be 16 to 512 printable characters without spaces");
+  }
+  if (mode === "off") return { mode: "off" };
+  return token === undefined ? { mode: "open" } : { mode: "token", token };
 }

@@ -3,23 +3,34 @@ import { createApp } from "./app.js";
 import { bootstrap } from "./bootstrap.js";
 import { readConfig } from "./config.js";
 import { systemClock } from "./domain/clock.js";
+import { createLogger } from "./observability/logger.js";
 import { openStores } from "./open-stores.js";
 import { listen } from "./transport/server.js";
 
 /** Starts Keyward from environment variables; stops cleanly on SIGINT/SIGTERM. */
 async function main() {
   const config = readConfig(process.env);
+  const { logger, flush } = createLogger({ level: config.logLevel });
   const stores = await openStores(config);
   await bootstrap({
     documents: stores.documents,
     clock: systemClock,
     randomBytes: (size) => new Uint8Array(randomBytes(size)),
     rootKey: config.rootKey,
+    // Deliberately not the logger: the first root key is shown once to the operator, and log lines are kept.
     print: (line) => console.log(line),
   });
-  const app = createApp({ ...stores, encryptionKey: config.encryptionKey, docsUrl: config.docsUrl });
+  const app = createApp({
+    ...stores,
+    encryptionKey: config.encryptionKey,
+    docsUrl: config.docsUrl,
+    logger,
+    logSampleRate: config.logSampleRate,
+    metricsAccess: config.metrics,
+  });
   const server = await listen(app, { port: config.port, host: config.host, limits: config.limits });
-  console.log(`Keyward listening on http://${server.host}:${server.port} — storage: ${stores.describe}`);
+  logger.info({ storage: stores.describe, metrics: config.metrics.mode },
+    `Keyward listening on http://${server.host}:${server.port} — storage: ${stores.describe}`);
 
   let stopping = false;
   // Stop accepting, let requests already received finish (bounded), then flush and close the stores: the journal,
@@ -29,7 +40,8 @@ async function main() {
     stopping = true;
     await server.close({ graceMs: config.shutdownGraceMs });
     await stores.close();
-    console.log("Keyward stopped");
+    logger.info("Keyward stopped");
+    flush();
     process.exit(0);
   };
   process.on("SIGINT", stop);
@@ -37,6 +49,7 @@ async function main() {
 }
 
 main().catch((error) => {
+  // Before the configuration is read there is no logger yet: a plain line on stderr, as before.
   console.error(`Keyward failed to start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });

@@ -54,6 +54,9 @@ export function createKeyCache<V = VerifiableKey>(options: { clock: Clock; bus: 
   let epoch = 0;
   // The entry last moved to the end: using it again needs no move (a hot key verified over and over).
   let lastUsed: string | undefined;
+  // Lookups answered here or not, for the metrics (read at scrape time).
+  let hits = 0;
+  let misses = 0;
 
   function drop(message: Invalidation) {
     if (message.kind === "ratelimit-overrides") return; // not held here
@@ -66,11 +69,16 @@ export function createKeyCache<V = VerifiableKey>(options: { clock: Clock; bus: 
   /** undefined: not cached; null: cached as unknown. */
   function get(hash: string): V | null | undefined {
     const entry = entries.get(hash);
-    if (!entry) return undefined;
-    if (entry.expiresAt <= options.clock.now()) {
-      entries.delete(hash);
+    if (!entry) {
+      misses++;
       return undefined;
     }
+    if (entry.expiresAt <= options.clock.now()) {
+      entries.delete(hash);
+      misses++;
+      return undefined;
+    }
+    hits++;
     if (hash !== lastUsed) {
       entries.delete(hash);
       entries.set(hash, entry); // most recently used last
@@ -114,6 +122,10 @@ export function createKeyCache<V = VerifiableKey>(options: { clock: Clock; bus: 
     },
     get size() {
       return entries.size;
+    },
+    /** Lookups answered from the cache ("no such key" included) and lookups that were not, since creation. */
+    stats(): { hits: number; misses: number; size: number } {
+      return { hits, misses, size: entries.size };
     },
   };
 }

@@ -7,6 +7,8 @@ import { readBody, type ExchangeRequest, type ExchangeResponse } from "./exchang
 import type { Invocation, Invoke, Operation } from "./pipeline.js";
 import { newRequestId, REQUEST_ID_HEADER } from "./request-id.js";
 import { rpcFailureOf, toConnectError } from "./rpc-error.js";
+import type { RequestDone } from "../observability/request-observer.js";
+import type { RequestTallies, RouteTally } from "../observability/route-tally.js";
 
 type Codec = "json" | "proto";
 
@@ -18,10 +20,17 @@ export type ConnectUnaryHandler = (req: ExchangeRequest, res: ExchangeResponse) 
  * the answer is the message or the error JSON with its HTTP status. What this leaves to connect-node (same port,
  * same operations): compressed bodies, GET requests, streaming, other protocol versions and content types.
  * Decoding and errors follow connect-node's: unknown JSON fields are ignored, error details are sent as
- * `{type, value, debug}`.
+ * `{type, value, debug}`. Each answer is reported to `done` under the `connect` transport.
  */
-export function createConnectUnaryHandler(options: { operations: Operation[]; invoke: Invoke; maxBytes: number }): ConnectUnaryHandler {
+export function createConnectUnaryHandler(options: {
+  operations: Operation[];
+  invoke: Invoke;
+  maxBytes: number;
+  tallies: RequestTallies;
+  done: RequestDone;
+}): ConnectUnaryHandler {
   const byPath = new Map(options.operations.map((op) => [`/${op.method.parent.typeName}/${op.method.name}`, op]));
+  const tallyOf = new Map(options.operations.map((op) => [op, options.tallies.of("connect", op.method)]));
 
   return function handleConnectUnary(req, res) {
     if (req.method !== "POST") return false;
@@ -33,7 +42,8 @@ export function createConnectUnaryHandler(options: { operations: Operation[]; in
       return false;
     }
     const timeout = parseTimeout((req.headers["connect-timeout-ms"] as string | undefined) ?? null, Number.MAX_SAFE_INTEGER);
-    void new ConnectCall(res, operation, codec, req.headers.authorization).run(req, options, timeout);
+    const call = new ConnectCall(res, operation, codec, req.headers.authorization, tallyOf.get(operation) as RouteTally, options.done);
+    void call.run(req, options, timeout);
     return true;
   };
 }
@@ -47,6 +57,7 @@ function codecOf(contentType: string | undefined): Codec | undefined {
 
 class ConnectCall implements Invocation {
   readonly requestId = newRequestId();
+  private readonly startedAt = performance.now();
   private body: Buffer | undefined;
   private done = false;
 
@@ -55,6 +66,8 @@ class ConnectCall implements Invocation {
     private readonly operation: Operation,
     private readonly codec: Codec,
     readonly authorization: string | undefined,
+    private readonly tally: RouteTally,
+    private readonly observe: RequestDone,
   ) {}
 
   async run(req: ExchangeRequest, options: { invoke: Invoke; maxBytes: number }, timeout: ReturnType<typeof parseTimeout>): Promise<void> {
@@ -68,7 +81,7 @@ class ConnectCall implements Invocation {
       const output = await options.invoke(this.operation, this);
       this.succeed(output);
     } catch (error) {
-      this.fail(error instanceof ConnectError ? error : toConnectError(rpcFailureOf(error, this.requestId)));
+      this.fail(error instanceof ConnectError ? error : toConnectError(rpcFailureOf(error)), error);
     } finally {
       clearTimeout(timer);
     }
@@ -106,12 +119,15 @@ class ConnectCall implements Invocation {
     const body = this.codec === "json" ? toJsonString(schema, message) : toBinary(schema, message);
     const contentType = this.codec === "json" ? "application/json" : "application/proto";
     this.send(200, contentType, body);
+    this.observe(this.tally, 0, this.startedAt, this.requestId);
   }
 
-  private fail(error: ConnectError): void {
+  /** `cause`: what was thrown, when it is not `error` itself (for the request log). */
+  private fail(error: ConnectError, cause: unknown = error): void {
     if (this.done) return;
     this.done = true;
     this.send(codeToHttpStatus(error.code), "application/json", errorToJsonBytes(error, {}));
+    this.observe(this.tally, error.code, this.startedAt, this.requestId, cause);
   }
 
   /** Written at the end of the turn with the other responses of this turn (see turn-end.ts). */

@@ -1,5 +1,9 @@
 import type { DescService } from "@bufbuild/protobuf";
-import { createContextKey, createContextValues, type ConnectRouter, type ContextValues, type HandlerContext } from "@connectrpc/connect";
+import {
+  ConnectError, createContextKey, createContextValues, type ConnectRouter, type ContextValues, type HandlerContext, type Interceptor,
+} from "@connectrpc/connect";
+import type { RequestDone } from "../observability/request-observer.js";
+import type { RequestTallies, TransportName } from "../observability/route-tally.js";
 import type { Invoke, Operation } from "./pipeline.js";
 import { newRequestId, REQUEST_ID_HEADER } from "./request-id.js";
 import { rpcFailureOf, toConnectError } from "./rpc-error.js";
@@ -40,10 +44,37 @@ export function registerOperations(router: ConnectRouter, services: DescService[
             decode: () => request as never,
           });
         } catch (error) {
-          throw toConnectError(rpcFailureOf(error, requestId));
+          throw toConnectError(rpcFailureOf(error), error);
         }
       };
     }
     router.service(service, impl as never);
   }
+}
+
+/**
+ * Reports every call connect-node serves (gRPC-Web; Connect calls the lean path leaves to it; health and reflection)
+ * to `done`, by the protocol its content type names. Calls connect-node refuses before any handler runs (an
+ * undecodable or oversized message) are not seen here.
+ */
+export function observeCalls(tallies: RequestTallies, done: RequestDone): Interceptor {
+  return (next) => async (req) => {
+    const startedAt = performance.now();
+    const tally = tallies.of(transportOf(req.header.get("content-type")), req.method);
+    const requestId = req.contextValues.get(REQUEST_ID);
+    try {
+      const res = await next(req);
+      done(tally, 0, startedAt, requestId);
+      return res;
+    } catch (error) {
+      const connectError = ConnectError.from(error);
+      done(tally, connectError.code, startedAt, requestId, connectError.cause ?? error);
+      throw error;
+    }
+  };
+}
+
+function transportOf(contentType: string | null): TransportName {
+  if (contentType?.startsWith("application/grpc-web")) return "grpc-web";
+  return contentType?.startsWith("application/grpc") ? "grpc" : "connect";
 }

@@ -15,13 +15,12 @@ export interface RpcFailure {
 
 /**
  * Maps whatever an operation threw to its RPC failure. Invalid input names each broken field by its proto path
- * (`api_id`, `permissions[0]`), as `google.rpc.BadRequest` expects. Unknown errors are logged under the request id
- * and answered INTERNAL without their text, which may hold anything.
+ * (`api_id`, `permissions[0]`), as `google.rpc.BadRequest` expects. Unknown errors are answered INTERNAL without
+ * their text, which may hold anything; the transport hands the error itself to the request log, stack and all.
  */
-export function rpcFailureOf(error: unknown, requestId: string): RpcFailure {
+export function rpcFailureOf(error: unknown): RpcFailure {
   if (error instanceof ConnectError) return { code: error.code, message: error.rawMessage };
   if (!(error instanceof KeywardError)) {
-    console.error(`[${requestId}] internal error:`, error);
     return { code: Code.Internal, message: "An internal error occurred; the request id identifies it in the logs." };
   }
   const failure: RpcFailure = { code: STATUS_BY_KIND[error.kind].grpc, message: error.message };
@@ -33,10 +32,13 @@ export function rpcFailureOf(error: unknown, requestId: string): RpcFailure {
   return failure;
 }
 
-/** The failure as Connect's error, whose details connect-node writes for the Connect, gRPC and gRPC-Web protocols. */
-export function toConnectError(failure: RpcFailure): ConnectError {
+/**
+ * The failure as Connect's error, whose details connect-node writes for the Connect, gRPC and gRPC-Web protocols.
+ * `cause` (the original error) rides along for the request log; it is never sent.
+ */
+export function toConnectError(failure: RpcFailure, cause?: unknown): ConnectError {
   const details = failure.badRequest ? [{ desc: BadRequestSchema, value: failure.badRequest }] : undefined;
-  return new ConnectError(failure.message, failure.code, undefined, details);
+  return new ConnectError(failure.message, failure.code, undefined, details, cause);
 }
 
 /** The `grpc-status-details-bin` payload: a `google.rpc.Status` with the details packed as `Any`. */

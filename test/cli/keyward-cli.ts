@@ -1,8 +1,10 @@
 import { spawn } from "node:child_process";
+import { appendFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { recordSecret, recordSecretsInJson, testLogDir } from "../support/secret-record.js";
 
 export const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const BIN = join(REPO_ROOT, "bin", "keyward.mjs");
@@ -22,6 +24,25 @@ export function childEnv(vars: Record<string, string>): NodeJS.ProcessEnv {
   return env;
 }
 
+/** Root keys as the CLI and the bootstrap print them. */
+const ROOT_KEY_TEXT = /\bkw_root_[1-9A-HJ-NP-Za-km-z]{16,}/g;
+
+/**
+ * For the end-of-run log check (test/setup/log-capture.ts): saves a child's log output to the run's log folder and
+ * records the secrets in what it printed on purpose (root keys, as text or JSON) and in its environment.
+ */
+export function captureChild(options: { pid: number | undefined; kind: string; log: string; printed: string; env?: NodeJS.ProcessEnv }): void {
+  const dir = testLogDir();
+  if (!dir) return;
+  for (const match of options.printed.matchAll(ROOT_KEY_TEXT)) recordSecret(match[0]);
+  for (const line of options.printed.split("\n")) recordSecretsInJson(line.trim());
+  recordSecretsInJson(options.printed.trim());
+  recordSecret(options.env?.KEYWARD_ROOT_KEY);
+  recordSecret(options.env?.KEYWARD_ENCRYPTION_KEY);
+  recordSecret(options.env?.KEYWARD_METRICS_TOKEN);
+  if (options.log) appendFileSync(join(dir, `${options.kind}-${options.pid ?? "unknown"}.log`), options.log);
+}
+
 /** Runs a command to completion and collects its output. */
 export function run(command: string, args: string[], options: { cwd?: string; env: NodeJS.ProcessEnv }): Promise<CliResult> {
   return new Promise((resolve, reject) => {
@@ -31,7 +52,11 @@ export function run(command: string, args: string[], options: { cwd?: string; en
     child.stdout.setEncoding("utf8").on("data", (chunk) => (stdout += chunk));
     child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk));
     child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.on("close", (code) => {
+      // stdout is the command's answer (a new root key, on purpose); stderr is what it logs.
+      captureChild({ pid: child.pid, kind: "cli", log: stderr, printed: stdout, env: options.env });
+      resolve({ code, stdout, stderr });
+    });
   });
 }
 
@@ -69,13 +94,18 @@ export interface ServerProcess {
  * from its "listening" line. Gives up after `timeoutMs` if that line never comes.
  */
 export function startServerProcess(options: { dataDir: string; timeoutMs?: number; env?: Record<string, string> }): Promise<ServerProcess> {
+  const env = childEnv({ KEYWARD_DATA_DIR: options.dataDir, PORT: "0", HOST: "127.0.0.1", ...options.env });
   const child = spawn(process.execPath, ["--import", "tsx", join(REPO_ROOT, "src", "main.ts")], {
     cwd: REPO_ROOT,
-    env: childEnv({ KEYWARD_DATA_DIR: options.dataDir, PORT: "0", HOST: "127.0.0.1", ...options.env }),
+    env,
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  // The server's whole output is log output (the bootstrap's one-time root key display is allowed by the check).
+  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => {
+    captureChild({ pid: child.pid, kind: "server-process", log: output, printed: output, env });
+    resolve(code);
+  }));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill("SIGKILL");

@@ -1,6 +1,7 @@
 import { create, fromBinary, toBinary, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
 import type { GenService, GenServiceMethods } from "@bufbuild/protobuf/codegenv2";
 import { credentials, makeGenericClientConstructor, Metadata, type CallOptions, type ChannelOptions, type Client, type ServiceError } from "@grpc/grpc-js";
+import { recordSecret, recordSecretsIn } from "./secret-record.js";
 
 /** The answer of one unary call made with @grpc/grpc-js: the message or the error, and the response headers. */
 export type GrpcJsOutcome<T> =
@@ -31,13 +32,18 @@ export function grpcJsClient<T extends GenServiceMethods>(service: GenService<T>
       options: { rootKey?: string; metadata?: Record<string, string | Buffer>; deadlineMs?: number } = {},
     ): Promise<GrpcJsOutcome<MessageShape<T[K]["output"]>>> {
       const metadata = new Metadata();
+      // Recorded for the end-of-run log check, as the other test clients do.
+      recordSecret(options.rootKey);
+      recordSecretsIn(input);
       if (options.rootKey) metadata.set("authorization", `Bearer ${options.rootKey}`);
       for (const [name, value] of Object.entries(options.metadata ?? {})) metadata.set(name, value);
       const callOptions: CallOptions = options.deadlineMs === undefined ? {} : { deadline: Date.now() + options.deadlineMs };
       return new Promise((resolve) => {
         let headers: Metadata | undefined;
-        const call = client[method](input, metadata, callOptions, (error: ServiceError | null, message: MessageShape<T[K]["output"]>) =>
-          resolve(error ? { ok: false, error, headers } : { ok: true, message, headers: headers as Metadata }));
+        const call = client[method](input, metadata, callOptions, (error: ServiceError | null, message: MessageShape<T[K]["output"]>) => {
+          if (!error) recordSecretsIn(message);
+          resolve(error ? { ok: false, error, headers } : { ok: true, message, headers: headers as Metadata });
+        });
         call.on("metadata", (received: Metadata) => (headers = received));
       });
     },

@@ -8,6 +8,10 @@ import type { Clock } from "../../src/domain/clock.js";
 import { openStores, type Stores } from "../../src/open-stores.js";
 import type { DocumentStore } from "../../src/store/ports.js";
 import { listen, type ConnectionLimits } from "../../src/transport/server.js";
+import type { MetricsAccess } from "../../src/observability/metrics-endpoint.js";
+import type { Logger } from "../../src/observability/logger.js";
+import { recordSecret } from "./secret-record.js";
+import { testLogger } from "./test-logger.js";
 
 export interface RunningKeyward {
   baseUrl: string;
@@ -29,16 +33,33 @@ export function manualClock(start = Date.now()): Clock & { set(ms: number): void
 /**
  * Starts Keyward in this process on a free loopback port, on fresh embedded stores in a temp dir (counters in
  * Redis when `redisUrl` is given), bootstrapped
- * with a known root key. `stop()` closes the server and deletes the data.
+ * with a known root key. `stop()` closes the server and deletes the data. The server logs every request to the run's
+ * log folder, and its root key and encryption key are recorded as secrets for the end-of-run log check.
  */
 export async function startKeyward(
-  options: { clock?: Clock; encryptionKey?: Buffer; redisUrl?: string; limits?: ConnectionLimits } = {},
+  options: {
+    clock?: Clock;
+    encryptionKey?: Buffer;
+    redisUrl?: string;
+    metricsAccess?: MetricsAccess;
+    /** Instead of the run's log file (a test that reads the lines itself). */
+    logger?: Logger;
+    logSampleRate?: number;
+    limits?: ConnectionLimits;
+  } = {},
 ): Promise<RunningKeyward> {
   const dir = await mkdtemp(join(tmpdir(), "keyward-test-"));
   const stores = await openStores({ dataDir: dir, redisUrl: options.redisUrl });
   const { documents } = stores;
   const clock = options.clock ?? { now: () => Date.now() };
   const rootKey = `kw_test_${randomBytes(12).toString("hex")}`;
+  recordSecret(rootKey);
+  if (options.encryptionKey) {
+    recordSecret(options.encryptionKey.toString("base64"));
+    recordSecret(options.encryptionKey.toString("hex"));
+  }
+  if (options.metricsAccess?.mode === "token") recordSecret(options.metricsAccess.token);
+  const log = testLogger();
   await bootstrap({
     documents,
     clock,
@@ -47,7 +68,10 @@ export async function startKeyward(
     print: () => {},
   });
   const [workspace] = await documents.workspaces.list({ limit: 1 });
-  const app = createApp({ ...stores, clock, encryptionKey: options.encryptionKey });
+  const app = createApp({
+    ...stores, clock, encryptionKey: options.encryptionKey, metricsAccess: options.metricsAccess,
+    logger: options.logger ?? log.logger, logSampleRate: options.logSampleRate,
+  });
   const server = await listen(app, { port: 0, host: "127.0.0.1", limits: options.limits });
   return {
     baseUrl: `http://127.0.0.1:${server.port}`,
@@ -59,6 +83,7 @@ export async function startKeyward(
     async stop() {
       await server.close();
       await stores.close();
+      log.flush();
       await rm(dir, { recursive: true, force: true });
     },
   };

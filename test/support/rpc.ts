@@ -1,13 +1,18 @@
 import type { DescService } from "@bufbuild/protobuf";
 import { createClient, type Client, type Transport } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
+import { recordRpcSecrets } from "./secret-record.js";
 
-/** The three RPC protocols Keyward serves, each a real client over a real socket. */
+/**
+ * The three RPC protocols Keyward serves, each a real client over a real socket. They record the secrets they send
+ * and receive for the end-of-run log check.
+ */
 export function rpcTransports(baseUrl: string): Record<"connect" | "grpc" | "grpcWeb", Transport> {
+  const interceptors = [recordRpcSecrets];
   return {
-    connect: createConnectTransport({ baseUrl, httpVersion: "1.1" }),
-    grpc: createGrpcTransport({ baseUrl }),
-    grpcWeb: createGrpcWebTransport({ baseUrl, httpVersion: "1.1" }),
+    connect: createConnectTransport({ baseUrl, httpVersion: "1.1", interceptors }),
+    grpc: createGrpcTransport({ baseUrl, interceptors }),
+    grpcWeb: createGrpcWebTransport({ baseUrl, httpVersion: "1.1", interceptors }),
   };
 }
 

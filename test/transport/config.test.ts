@@ -15,6 +15,9 @@ describe("readConfig", () => {
       docsUrl: "https://keyward.dev/docs",
       shutdownGraceMs: 10_000,
       limits: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, maxConnections: 10_000, maxConcurrentStreams: 100 },
+      logLevel: "info",
+      logSampleRate: 1,
+      metrics: { mode: "open" },
     });
   });
 
@@ -25,12 +28,14 @@ describe("readConfig", () => {
       REDIS_URL: "redis://cache:6379", KEYWARD_ROOT_KEY: "kw_root_0123456789abcdef", KEYWARD_ENCRYPTION_KEY: key.toString("base64"),
       KEYWARD_DOCS_URL: "https://docs.example.com/keyward//", KEYWARD_SHUTDOWN_GRACE_MS: "2500",
       KEYWARD_HEADERS_TIMEOUT_MS: "5000", KEYWARD_REQUEST_TIMEOUT_MS: "20000", KEYWARD_MAX_CONNECTIONS: "500", KEYWARD_MAX_STREAMS: "50",
+      KEYWARD_LOG_LEVEL: "debug", KEYWARD_LOG_SAMPLE_RATE: "0.25", KEYWARD_METRICS: "on", KEYWARD_METRICS_TOKEN: "metrics_token_0123456789",
     });
     expect(config).toEqual({
       port: 9090, host: "0.0.0.0", dataDir: "/var/lib/keyward", mongodbUrl: "mongodb://db:27017/keyward",
       redisUrl: "redis://cache:6379", rootKey: "kw_root_0123456789abcdef", encryptionKey: key,
       docsUrl: "https://docs.example.com/keyward", shutdownGraceMs: 2500,
       limits: { headersTimeoutMs: 5000, requestTimeoutMs: 20_000, maxConnections: 500, maxConcurrentStreams: 50 },
+      logLevel: "debug", logSampleRate: 0.25, metrics: { mode: "token", token: "metrics_token_0123456789" },
     });
   });
 

@@ -20,6 +20,8 @@ export interface KeysDeps {
   randomBytes: RandomBytes;
   /** KEYWARD_ENCRYPTION_KEY; recoverable keys are refused without it. */
   encryptionKey?: Buffer;
+  /** Told every verification outcome (the metrics count them); must be cheap, it runs on every verification. */
+  onVerified?: (code: string) => void;
 }
 
 /** Loads a live key of the caller's workspace and checks `api.*.<action>` or `api.<its api>.<action>`. */

@@ -65,7 +65,10 @@ export function createVerifier(deps: KeysDeps) {
     const found = input.found ?? (await find(input.plaintext));
     const visible = found && (!input.visibleTo || (found.key.workspaceId === input.visibleTo.workspaceId
       && satisfies(input.visibleTo.permissions, { resourceType: "api", action: "verify_key", resourceId: found.key.apiId })));
-    if (!found || !visible) return { code: "NOT_FOUND", limits: [] };
+    if (!found || !visible) {
+      deps.onVerified?.("NOT_FOUND");
+      return { code: "NOT_FOUND", limits: [] };
+    }
 
     const { key, api, identity } = found;
     const failed = checkBeforeCounters({
@@ -88,6 +91,7 @@ export function createVerifier(deps: KeysDeps) {
       outcome: outcome.code, tags: input.tags, creditsSpent: outcome.code === "VALID" && key.credits ? input.cost : 0,
       latencyMs: performance.now() - started, requestId: input.requestId,
     });
+    deps.onVerified?.(outcome.code);
     return outcome;
   }
 

@@ -5,6 +5,8 @@ import { invalid } from "../../domain/errors.js";
 import type { Invocation, Invoke, Operation } from "../pipeline.js";
 import { newRequestId, REQUEST_ID_HEADER } from "../request-id.js";
 import { rpcFailureOf, statusDetailsOf, type RpcFailure } from "../rpc-error.js";
+import type { RequestDone } from "../../observability/request-observer.js";
+import type { RequestTallies } from "../../observability/route-tally.js";
 import { ACCEPTED_ENCODINGS, encodeGrpcMessage, frame, parseTimeout, unframeUnary, type Encoding } from "./wire.js";
 
 /** Answers a gRPC stream and returns true, or returns false to leave it to the next handler (connect-node). */
@@ -30,15 +32,23 @@ export function isGrpcRequest(headers: IncomingHttpHeaders): boolean {
 /**
  * The unary gRPC server: reads the one message straight off the HTTP/2 stream, runs the shared pipeline and writes
  * message and trailers, with no per-call machinery beyond that. Paths in `passThrough` (streaming RPCs, health) are
- * left to connect-node; any other unknown path answers UNIMPLEMENTED, as gRPC clients expect.
+ * left to connect-node; any other unknown path answers UNIMPLEMENTED, as gRPC clients expect. Each answer is
+ * reported to `done` under the `grpc` transport.
  */
-export function createGrpcHandler(options: { operations: Operation[]; invoke: Invoke; passThrough: Set<string>; maxBytes: number }): GrpcStreamHandler {
+export function createGrpcHandler(options: {
+  operations: Operation[];
+  invoke: Invoke;
+  passThrough: Set<string>;
+  maxBytes: number;
+  tallies: RequestTallies;
+  done: RequestDone;
+}): GrpcStreamHandler {
   const byPath = new Map(options.operations.map((op) => [`/${op.method.parent.typeName}/${op.method.name}`, op]));
 
   return function handleGrpc(stream, headers) {
     const path = headers[":path"] ?? "";
     if (options.passThrough.has(path)) return false;
-    const call = new UnaryCall(stream, headers, options.invoke, options.maxBytes);
+    const call = new UnaryCall(stream, headers, options);
     const operation = byPath.get(path);
     if (!operation) return call.fail(Code.Unimplemented, `unknown method ${path}`);
     if (headers[":method"] !== "POST") return call.fail(Code.Unimplemented, `gRPC calls are POST, not ${headers[":method"]}`);
@@ -60,6 +70,7 @@ export function createGrpcHandler(options: { operations: Operation[]; invoke: In
  */
 class UnaryCall implements Invocation {
   readonly requestId = newRequestId();
+  private readonly startedAt = performance.now();
   readonly authorization: string | undefined;
   readonly codec: Codec | undefined;
   private operation: Operation | undefined;
@@ -73,8 +84,7 @@ class UnaryCall implements Invocation {
   constructor(
     private readonly stream: ServerHttp2Stream & { [CALL]?: UnaryCall },
     private readonly headers: IncomingHttpHeaders,
-    private readonly invoke: Invoke,
-    private readonly maxBytes: number,
+    private readonly options: { invoke: Invoke; maxBytes: number; tallies: RequestTallies; done: RequestDone },
   ) {
     this.authorization = headers.authorization;
     this.codec = CODECS[headers["content-type"] ?? ""];
@@ -95,17 +105,17 @@ class UnaryCall implements Invocation {
 
   received(chunk: Buffer): void {
     this.size += chunk.length;
-    if (this.size <= this.maxBytes + 5) return void this.chunks.push(chunk);
+    if (this.size <= this.options.maxBytes + 5) return void this.chunks.push(chunk);
     this.stream.off("data", onData);
     this.stream.off("end", onEnd);
     this.chunks = [];
-    this.fail(Code.ResourceExhausted, `the request is larger than the limit of ${this.maxBytes} bytes`);
+    this.fail(Code.ResourceExhausted, `the request is larger than the limit of ${this.options.maxBytes} bytes`);
   }
 
   ended(): void {
     const body = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.size);
     this.chunks = [];
-    const unframed = unframeUnary(body, { encoding: this.requestEncoding, maxBytes: this.maxBytes });
+    const unframed = unframeUnary(body, { encoding: this.requestEncoding, maxBytes: this.options.maxBytes });
     if (!unframed.ok) return void this.fail(unframed.reason === "too_large" ? Code.ResourceExhausted : Code.Internal, unframed.detail);
     this.message = unframed.message;
     void this.run(this.operation as Operation);
@@ -113,10 +123,10 @@ class UnaryCall implements Invocation {
 
   private async run(operation: Operation): Promise<void> {
     try {
-      const output = await this.invoke(operation, this);
+      const output = await this.options.invoke(operation, this);
       this.succeed(operation.method.output, output);
     } catch (error) {
-      this.failWith(rpcFailureOf(error, this.requestId));
+      this.failWith(rpcFailureOf(error), error);
     }
   }
 
@@ -133,7 +143,7 @@ class UnaryCall implements Invocation {
   }
 
   private succeed(schema: DescMessage, output: object): void {
-    if (!this.finish()) return;
+    if (!this.finish(0)) return;
     const message = create(schema, output as never);
     const bytes = this.codec === "json" ? Buffer.from(toJsonString(schema, message)) : toBinary(schema, message);
     // Answer as the client asked: a gzip request gets a gzip response, when the client accepts gzip.
@@ -153,8 +163,8 @@ class UnaryCall implements Invocation {
   }
 
   /** A trailers-only response: status and message in the one HEADERS frame, as gRPC does for errors. */
-  private failWith(failure: RpcFailure): void {
-    if (!this.finish()) return;
+  private failWith(failure: RpcFailure, cause?: unknown): void {
+    if (!this.finish(failure.code, cause)) return;
     const headers = this.responseHeaders();
     headers["grpc-status"] = String(failure.code);
     headers["grpc-message"] = encodeGrpcMessage(failure.message);
@@ -165,11 +175,12 @@ class UnaryCall implements Invocation {
     if (!this.stream.readableEnded) this.stream.close(constants.NGHTTP2_NO_ERROR);
   }
 
-  /** True exactly once, and only while the stream can still carry an answer. */
-  private finish(): boolean {
+  /** True exactly once, and only while the stream can still carry an answer. Reports the answer (`code`) once. */
+  private finish(code: number, cause?: unknown): boolean {
     if (this.done) return false;
     this.done = true;
     clearTimeout(this.timer);
+    this.options.done(this.options.tallies.of("grpc", this.operation?.method), code, this.startedAt, this.requestId, cause);
     return !this.stream.destroyed && !this.stream.closed;
   }
 

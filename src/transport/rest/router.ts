@@ -4,6 +4,8 @@ import { readBody, type ExchangeRequest, type ExchangeResponse } from "../exchan
 import type { Invoke } from "../pipeline.js";
 import { newRequestId, REQUEST_ID_HEADER } from "../request-id.js";
 import { atTurnEnd } from "../../turn-end.js";
+import type { RequestDone } from "../../observability/request-observer.js";
+import type { RequestTallies, TransportName } from "../../observability/route-tally.js";
 import { restErrorBody, type Dialect } from "./errors.js";
 import { checkJson } from "./json-check.js";
 import { toRestJson } from "./rest-json.js";
@@ -19,9 +21,18 @@ type Response = ExchangeResponse;
 
 /**
  * The REST entry: finds the route bound in the proto, decodes the dialect's input (JSON body, or query for GET),
- * runs the shared pipeline, and encodes the dialect's output or error. No business logic here.
+ * runs the shared pipeline, and encodes the dialect's output or error. No business logic here. Each answer is
+ * reported to `done` (metrics and the request log) under rest-v1, rest-v2, or http for a path outside both.
  */
-export function createRestRouter(options: { routes: Route[]; invoke: Invoke; docsUrl: string; documents?: Map<string, ServedDocument> }) {
+export function createRestRouter(options: {
+  routes: Route[];
+  invoke: Invoke;
+  docsUrl: string;
+  tallies: RequestTallies;
+  done: RequestDone;
+  documents?: Map<string, ServedDocument>;
+}) {
+  const { tallies, done } = options;
   const byPath = new Map<string, Map<string, Route>>();
   for (const route of options.routes) {
     const verbs = byPath.get(route.path) ?? new Map<string, Route>();
@@ -37,11 +48,14 @@ export function createRestRouter(options: { routes: Route[]; invoke: Invoke; doc
   return Object.assign(handle, { served });
 
   async function handle(req: Request, res: Response): Promise<void> {
+    const startedAt = performance.now();
     const requestId = newRequestId();
     const url = splitUrl(req.url ?? "/");
     const dialect: Dialect = url.pathname.startsWith("/v1/") ? "v1" : "v2";
     const verbs = byPath.get(url.pathname);
     const route = verbs?.get(req.method ?? "");
+    const transport: TransportName = dialect === "v1" ? "rest-v1" : url.pathname.startsWith("/v2/") ? "rest-v2" : "http";
+    const tally = tallies.of(transport, route?.operation.method);
     let locationPrefix = "body";
     try {
       if (!verbs) {
@@ -84,10 +98,12 @@ export function createRestRouter(options: { routes: Route[]; invoke: Invoke; doc
         ? mapped
         : route.responseField ? { meta: { requestId }, data: mapped } : v2Envelope(route.operation.method.output, mapped, requestId);
       send(res, 200, body, requestId);
+      done(tally, 200, startedAt, requestId);
     } catch (error) {
-      const known = error instanceof KeywardError ? error : internalError(error, requestId);
+      const known = error instanceof KeywardError ? error : INTERNAL_ERROR;
       const { status, body } = restErrorBody(dialect, known, { requestId, docsUrl: options.docsUrl, locationPrefix });
       send(res, status, body, requestId);
+      done(tally, status, startedAt, requestId, error);
     }
   }
 }
@@ -175,10 +191,8 @@ function parseJson(text: string): unknown {
   }
 }
 
-function internalError(error: unknown, requestId: string): KeywardError {
-  console.error(`[${requestId}] internal error:`, error);
-  return new KeywardError("internal", "An internal error occurred; the request id identifies it in the logs.");
-}
+// What an unexpected error answers: nothing of its text, which may hold anything. The request log has its stack.
+const INTERNAL_ERROR = new KeywardError("internal", "An internal error occurred; the request id identifies it in the logs.");
 
 /** Serialises now; writes at the end of the turn with the other responses of this turn (see turn-end.ts). */
 function send(res: Response, status: number, body: unknown, requestId: string): void {

@@ -1,0 +1,79 @@
+import type { DescMethod } from "@bufbuild/protobuf";
+
+/** The transports requests are counted by; `http` is a request that matched no REST namespace (an unknown path). */
+export type TransportName = "rest-v1" | "rest-v2" | "grpc" | "grpc-web" | "connect" | "http";
+
+export const TRANSPORTS: readonly TransportName[] = ["rest-v1", "rest-v2", "grpc", "grpc-web", "connect", "http"];
+
+/** Upper bounds (seconds) of the latency buckets: 100 µs to 5 s, the range a verification or a management call spans. */
+export const LATENCY_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
+/** Label of every request whose path names no operation: one label, so unknown paths cannot grow the series. */
+export const UNKNOWN_ROUTE = "unknown";
+
+/**
+ * Plain numbers for one latency histogram. Observing is a short loop and two additions, no allocation: this runs on
+ * every request, and prom-client only reads it when /metrics is scraped.
+ */
+export class Histogram {
+  /** Non-cumulative count per bucket; the last slot is +Inf. */
+  readonly buckets = new Float64Array(LATENCY_BUCKETS.length + 1);
+  sum = 0;
+  count = 0;
+
+  observe(seconds: number): void {
+    let i = 0;
+    while (i < LATENCY_BUCKETS.length && seconds > LATENCY_BUCKETS[i]) i++;
+    this.buckets[i] += 1;
+    this.sum += seconds;
+    this.count += 1;
+  }
+}
+
+/** Requests of one route on one transport: counts by status, and one latency histogram. */
+export class RouteTally {
+  /** HTTP status for REST, the numeric gRPC/Connect code for the RPC protocols. */
+  readonly statuses = new Map<number, number>();
+  readonly latency = new Histogram();
+  /** Whether statuses are RPC codes (grpc, grpc-web, connect) rather than HTTP statuses. */
+  readonly rpc: boolean;
+
+  constructor(readonly transport: TransportName, readonly route: string) {
+    this.rpc = transport === "grpc" || transport === "grpc-web" || transport === "connect";
+  }
+
+  record(status: number, seconds: number): void {
+    this.statuses.set(status, (this.statuses.get(status) ?? 0) + 1);
+    this.latency.observe(seconds);
+  }
+}
+
+/** The route label of an RPC: `KeysService.VerifyKey`, the same whichever transport carried it. */
+export function routeName(method: DescMethod): string {
+  return `${method.parent.name}.${method.name}`;
+}
+
+/**
+ * Every (transport, route) tally, made on first use and found again by the method descriptor (a Map keyed by object:
+ * no string building per request). Routes are the registered RPCs plus one `unknown`, so the set stays bounded.
+ */
+export class RequestTallies {
+  private readonly byTransport = new Map<TransportName, Map<DescMethod | undefined, RouteTally>>(
+    TRANSPORTS.map((t) => [t, new Map()]),
+  );
+
+  /** The tally of `method` on `transport`; `undefined` is the unknown route. */
+  of(transport: TransportName, method: DescMethod | undefined): RouteTally {
+    const routes = this.byTransport.get(transport) as Map<DescMethod | undefined, RouteTally>;
+    let tally = routes.get(method);
+    if (!tally) {
+      tally = new RouteTally(transport, method ? routeName(method) : UNKNOWN_ROUTE);
+      routes.set(method, tally);
+    }
+    return tally;
+  }
+
+  all(): RouteTally[] {
+    return [...this.byTransport.values()].flatMap((routes) => [...routes.values()]);
+  }
+}
