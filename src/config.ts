@@ -1,9 +1,12 @@
+import { parseRedisUrl } from "./store/redis/redis-url.js";
+
 /** Keyward's configuration, read from environment variables (DESIGN.md §2). */
 export interface Config {
   port: number;
   host: string;
   dataDir: string;
   mongodbUrl?: string;
+  /** One server (`redis://`), a cluster (`redis+cluster://h1:p1,h2:p2`) or a Sentinel master (`redis+sentinel://h1:p1,h2:p2/name`). */
   redisUrl?: string;
   rootKey?: string;
   encryptionKey?: Buffer;
@@ -24,6 +27,8 @@ export function readConfig(env: Record<string, string | undefined>): Config {
   if (env.KEYWARD_ROOT_KEY !== undefined && !/^[\x21-\x7e]{16,512}$/.test(env.KEYWARD_ROOT_KEY)) {
     throw new Error("KEYWARD_ROOT_KEY must be 16 to 512 printable characters without spaces");
   }
+  // Checked here so a malformed REDIS_URL stops the start with its reason (the parser never echoes a password).
+  if (env.REDIS_URL) parseRedisUrl(env.REDIS_URL);
   const shutdownGraceMs = Number(env.KEYWARD_SHUTDOWN_GRACE_MS ?? 10_000);
   if (!Number.isInteger(shutdownGraceMs) || shutdownGraceMs < 0) {
     throw new Error(`KEYWARD_SHUTDOWN_GRACE_MS must be a whole number of milliseconds, got ${env.KEYWARD_SHUTDOWN_GRACE_MS}`);
