@@ -4,6 +4,7 @@
  * killed mid-load loses no write it acknowledged.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ownerOfSlot, redisCli } from "../../scripts/redis-cluster.mjs";
 import { countCodes, keyAdmin, verifyClient } from "../support/verify-key.js";
 import { startFleet, type Fleet } from "./fleet.js";
 
@@ -134,5 +135,60 @@ describe("three instances on MongoDB and a Redis Cluster", () => {
     expect(balance).toBeLessThanOrEqual(1_000 - answered);
     expect(balance).toBeGreaterThanOrEqual(1_000 - answered - tally.failed);
     expect(tally.afterKill).toBeGreaterThanOrEqual(100);
+  });
+});
+
+// Last: it kills a Redis master, so the cluster runs on with one shard failed over.
+describe("three instances while a Redis master fails over", () => {
+  it("answers 503 while the key's master is down, recovers on the promoted replica, and never grants more than the credits", async () => {
+    // The three first instances: the fourth was killed above.
+    const urls = fleet.instances.slice(0, 3).map((instance) => instance.baseUrl);
+    const admin = keyAdmin(urls[0]!, fleet.rootKey);
+    const apiId = await admin.api("fleet-failover");
+    const { keyId, key } = await admin.key(apiId, { credits: { remaining: 300 } });
+    const masters = await fleet.cluster.masterPorts();
+    const slot = Number(await redisCli(masters[0]!, ["cluster", "keyslot", `kw:{${keyId}}:credits:${keyId}`]));
+    const victimPort = await ownerOfSlot(masters[0]!, slot);
+    const victim = fleet.cluster.servers.find((server) => server.port === victimPort)!;
+
+    const seen = { VALID: 0, USAGE_EXCEEDED: 0, unavailable: 0, other: [] as string[], validAfterOutage: 0, exhaustedAfterOutage: 0 };
+    let killedAt = 0;
+    const lane = async (lane: number) => {
+      const clients = urls.map((url) => verifyClient(url, fleet.rootKey));
+      for (let i = lane; seen.exhaustedAfterOutage < 20; i++) {
+        if (killedAt && Date.now() - killedAt > 30_000) throw new Error(`no recovery within 30 s: ${JSON.stringify(seen)}`);
+        const response = await clients[i % clients.length]!.send("v2", { key });
+        if (response.status === 503) {
+          seen.unavailable += 1;
+          await new Promise((resolve) => setTimeout(resolve, 5)); // a client backing off, not a wait for time
+          continue;
+        }
+        if (response.status !== 200) {
+          seen.other.push(`${response.status} ${JSON.stringify(response.body)}`);
+          continue;
+        }
+        const code = response.body.data.code as "VALID" | "USAGE_EXCEEDED";
+        seen[code] += 1;
+        if (seen.unavailable > 0 && code === "VALID") seen.validAfterOutage += 1;
+        if (seen.unavailable > 0 && code === "USAGE_EXCEEDED") seen.exhaustedAfterOutage += 1;
+        if (!killedAt && seen.VALID >= 50) {
+          killedAt = Date.now();
+          process.kill(victim.pid!, "SIGKILL");
+        }
+      }
+    };
+    await Promise.all([0, 1, 2, 3].map(lane));
+    const outageMs = Date.now() - killedAt;
+
+    expect(seen.other).toEqual([]);
+    expect(seen.unavailable).toBeGreaterThan(0);
+    expect(seen.validAfterOutage).toBeGreaterThan(0);
+    expect(await ownerOfSlot(masters.find((port) => port !== victimPort)!, slot)).not.toBe(victimPort);
+    // Never more VALID than credits, and no credit came back: a script cut off by the kill may have spent one unanswered.
+    const balance = (await admin.balance(keyId))!;
+    expect(seen.VALID).toBeLessThanOrEqual(300);
+    expect(seen.VALID + balance).toBeLessThanOrEqual(300);
+    expect(balance).toBe(0);
+    console.log(`master failover under load: ${JSON.stringify({ ...seen, other: seen.other.length })}, ${outageMs} ms from kill to the end`);
   });
 });
