@@ -8,6 +8,8 @@ export interface Config {
   mongodbUrl?: string;
   /** One server (`redis://`), a cluster (`redis+cluster://h1:p1,h2:p2`) or a Sentinel master (`redis+sentinel://h1:p1,h2:p2/name`). */
   redisUrl?: string;
+  /** Replicas that must hold a counter change before it is answered (Redis WAIT); 0 = answer once the master has it. */
+  redisReplicaAcks: number;
   rootKey?: string;
   encryptionKey?: Buffer;
   docsUrl: string;
@@ -29,6 +31,10 @@ export function readConfig(env: Record<string, string | undefined>): Config {
   }
   // Checked here so a malformed REDIS_URL stops the start with its reason (the parser never echoes a password).
   if (env.REDIS_URL) parseRedisUrl(env.REDIS_URL);
+  const redisReplicaAcks = Number(env.KEYWARD_REDIS_REPLICA_ACKS ?? 0);
+  if (!Number.isInteger(redisReplicaAcks) || redisReplicaAcks < 0 || redisReplicaAcks > 16) {
+    throw new Error(`KEYWARD_REDIS_REPLICA_ACKS must be a whole number from 0 to 16, got ${env.KEYWARD_REDIS_REPLICA_ACKS}`);
+  }
   const shutdownGraceMs = Number(env.KEYWARD_SHUTDOWN_GRACE_MS ?? 10_000);
   if (!Number.isInteger(shutdownGraceMs) || shutdownGraceMs < 0) {
     throw new Error(`KEYWARD_SHUTDOWN_GRACE_MS must be a whole number of milliseconds, got ${env.KEYWARD_SHUTDOWN_GRACE_MS}`);
@@ -39,6 +45,7 @@ export function readConfig(env: Record<string, string | undefined>): Config {
     dataDir: env.KEYWARD_DATA_DIR ?? "./data",
     mongodbUrl: env.MONGODB_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
+    redisReplicaAcks,
     rootKey: env.KEYWARD_ROOT_KEY || undefined,
     encryptionKey,
     docsUrl: (env.KEYWARD_DOCS_URL ?? "https://keyward.dev/docs").replace(/\/+$/, ""),

@@ -9,10 +9,12 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import type { Cluster } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrateSlot, ownerOfSlot, redisCli, startRedisCluster, type RedisClusterHandle } from "../../scripts/redis-cluster.mjs";
+import { clusterNodes, migrateSlot, ownerOfSlot, redisCli, startRedisCluster, type RedisClusterHandle } from "../../scripts/redis-cluster.mjs";
 import type { ConsumePlan, CounterStore } from "../../src/store/ports.js";
 import { closeRedis, createRedisConnection } from "../../src/store/redis/connection.js";
+import { clusterSlot } from "../../src/store/redis/cluster-slot.js";
 import { createRedisCounterStore } from "../../src/store/redis/counters.js";
+import { counterKey } from "../../src/store/redis/keys.js";
 import { runCounterStoreContract } from "./counters.contract.js";
 
 const T = 1_700_000_012_345;
@@ -28,10 +30,12 @@ async function connect(): Promise<Cluster> {
   return redis;
 }
 
-async function openStore(): Promise<{ store: CounterStore; redis: Cluster; prefix: string }> {
+async function openStore(
+  options: { replicaAcks?: { replicas: number; timeoutMs: number } } = {},
+): Promise<{ store: CounterStore; redis: Cluster; prefix: string }> {
   const redis = await connect();
   const prefix = `kwc-${randomUUID().slice(0, 8)}`;
-  return { store: createRedisCounterStore({ redis, keyPrefix: prefix }), redis, prefix };
+  return { store: createRedisCounterStore({ redis, keyPrefix: prefix, ...options }), redis, prefix };
 }
 
 beforeAll(async () => {
@@ -104,6 +108,56 @@ describe("redis counters on a cluster", () => {
     const plan: ConsumePlan = { tag: "key_multi", now: T, limits: [], credits: { keyId: "key_multi", cost: 1 } };
     expect(await runWorkers(prefix, plan, [167, 167, 166])).toEqual({ VALID: 100, USAGE_EXCEEDED: 400 });
     expect(await store.readCredits("key_multi", "key_multi")).toBe(0);
+  });
+
+  it("computes the slot of a key exactly as Redis does (hash tags, escapes, non-ASCII)", async () => {
+    const keys = [
+      "plain", "", "{}", "{}x", "a{b}c", "a{}{b}", "a{b", "kw:{key_1}:credits:key_1", "ünïcode{ß}", "{user1000}.following",
+      ...Array.from({ length: 40 }, (_, i) => counterKey({ prefix: "kw", tag: `id_${i}:{x}%`, parts: ["rl", `b${i}`, 60_000] })),
+    ];
+    for (const key of keys) expect(clusterSlot(key), key).toBe(Number(await redisCli(cluster.ports[0]!, ["cluster", "keyslot", key])));
+  });
+
+  it("with replica acks, a count answers only once a replica holds it: a frozen replica fails its shard's calls, not the others'", async () => {
+    const { store, redis, prefix } = await openStore({ replicaAcks: { replicas: 1, timeoutMs: 300 } });
+    const tags = Array.from({ length: 30 }, (_, i) => `key_ack${i}`);
+    for (const tag of tags) await store.setCredits(tag, tag, 10, T);
+    const plan = (tag: string): ConsumePlan => ({ tag, now: T, limits: [], credits: { keyId: tag, cost: 1 } });
+    expect((await Promise.all(tags.map((tag) => store.consume(plan(tag))))).map((r) => r.credits!.remaining)).toEqual(tags.map(() => 9));
+
+    // Freeze the replica of the master serving the first tag.
+    const slot = Number(await redis.cluster("KEYSLOT", `${prefix}:{${tags[0]}}:credits:${tags[0]}`));
+    const masterPort = await ownerOfSlot(cluster.ports[0]!, slot);
+    const nodes = await clusterNodes(masterPort);
+    const masterId = nodes.find((node) => node.port === masterPort)!.id;
+    const replicaPort = nodes.find((node) => node.masterId === masterId)!.port;
+    const replica = cluster.servers.find((server) => server.port === replicaPort)!;
+    const onFrozenShard = async (tag: string) => (await ownerOfSlot(masterPort, Number(await redisCli(masterPort, ["cluster", "keyslot", `${prefix}:{${tag}}:credits:${tag}`])))) === masterPort;
+    const frozen = new Set<string>();
+    for (const tag of tags) if (await onFrozenShard(tag)) frozen.add(tag);
+    expect(frozen.size).toBeGreaterThan(0);
+    expect(frozen.size).toBeLessThan(tags.length);
+
+    process.kill(replica.pid!, "SIGSTOP");
+    let settled: PromiseSettledResult<Awaited<ReturnType<CounterStore["consume"]>>>[];
+    try {
+      settled = await Promise.allSettled(tags.map((tag) => store.consume(plan(tag))));
+    } finally {
+      process.kill(replica.pid!, "SIGCONT");
+    }
+    tags.forEach((tag, i) => {
+      const result = settled[i]!;
+      if (frozen.has(tag)) {
+        expect(result.status, tag).toBe("rejected");
+        expect((result as PromiseRejectedResult).reason.name).toBe("ReplicaAckError");
+      } else {
+        expect(result.status === "fulfilled" && result.value.credits, tag).toEqual({ remaining: 8 });
+      }
+    });
+    // Once the replica is back, the shard answers again, and the unconfirmed spend stayed spent (never given back).
+    await cluster.waitHealthy();
+    const again = await store.consume(plan(tags[0]!));
+    expect(again.credits).toEqual({ remaining: 7 });
   });
 
   it("migrating a tag's slot to another master under load loses no acknowledged write and ends on the new master", async () => {

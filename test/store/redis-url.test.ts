@@ -72,6 +72,14 @@ describe("REDIS_URL forms", () => {
     }
   });
 
+  it("reads KEYWARD_REDIS_REPLICA_ACKS: 0 by default, a whole number up to 16, else a clear error", () => {
+    expect(readConfig({}).redisReplicaAcks).toBe(0);
+    expect(readConfig({ KEYWARD_REDIS_REPLICA_ACKS: "1" }).redisReplicaAcks).toBe(1);
+    for (const bad of ["-1", "1.5", "x", "17"]) {
+      expect(() => readConfig({ KEYWARD_REDIS_REPLICA_ACKS: bad })).toThrow(`KEYWARD_REDIS_REPLICA_ACKS must be a whole number from 0 to 16, got ${bad}`);
+    }
+  });
+
   it("redacts passwords in every form", () => {
     expect(redactRedisUrl("redis://:secret@a:1/0")).toBe("redis://:***@a:1/0");
     expect(redactRedisUrl("rediss+cluster://app:secret@a:1,b:2")).toBe("rediss+cluster://app:***@a:1,b:2");

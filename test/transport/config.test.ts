@@ -10,6 +10,7 @@ describe("readConfig", () => {
       dataDir: "./data",
       mongodbUrl: undefined,
       redisUrl: undefined,
+      redisReplicaAcks: 0,
       rootKey: undefined,
       encryptionKey: undefined,
       docsUrl: "https://keyward.dev/docs",
@@ -23,10 +24,11 @@ describe("readConfig", () => {
       PORT: "9090", HOST: "0.0.0.0", KEYWARD_DATA_DIR: "/var/lib/keyward", MONGODB_URL: "mongodb://db:27017/keyward",
       REDIS_URL: "redis://cache:6379", KEYWARD_ROOT_KEY: "kw_root_0123456789abcdef", KEYWARD_ENCRYPTION_KEY: key.toString("base64"),
       KEYWARD_DOCS_URL: "https://docs.example.com/keyward//", KEYWARD_SHUTDOWN_GRACE_MS: "2500",
+      KEYWARD_REDIS_REPLICA_ACKS: "1",
     });
     expect(config).toEqual({
       port: 9090, host: "0.0.0.0", dataDir: "/var/lib/keyward", mongodbUrl: "mongodb://db:27017/keyward",
-      redisUrl: "redis://cache:6379", rootKey: "kw_root_0123456789abcdef", encryptionKey: key,
+      redisUrl: "redis://cache:6379", redisReplicaAcks: 1, rootKey: "kw_root_0123456789abcdef", encryptionKey: key,
       docsUrl: "https://docs.example.com/keyward", shutdownGraceMs: 2500,
     });
   });

@@ -7,6 +7,7 @@ import { checkCount, checkPlan } from "../counter-input.js";
 import { isCluster, type RedisClient } from "./client-options.js";
 import { defineScript, pingRedis, type RedisScript } from "./connection.js";
 import { keyUnder, tagPrefix } from "./keys.js";
+import { createReplicaAcks } from "./replica-acks.js";
 
 const CONSUME_LUA = readFileSync(new URL("./consume.lua", import.meta.url), "utf8");
 const CREDITS_LUA = readFileSync(new URL("./credits.lua", import.meta.url), "utf8");
@@ -17,6 +18,11 @@ export interface RedisCounterStoreOptions {
   redis: RedisClient;
   /** First segment of every key, e.g. one per deployment sharing a Redis; default `kw`. */
   keyPrefix?: string;
+  /**
+   * Answer a changed count only once this many replicas of its master hold it (Redis WAIT, see replica-acks.ts);
+   * otherwise reject (503). Default 0: answer as soon as the master has it.
+   */
+  replicaAcks?: { replicas: number; timeoutMs: number };
 }
 
 /**
@@ -33,6 +39,7 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
   const consumeScripts = new Map<number, RedisScript<number[]>>();
   const creditsScript = defineScript<number | null>(redis, "kwCredits", CREDITS_LUA, 1);
   let closed = false;
+  const acknowledged = options.replicaAcks?.replicas ? createReplicaAcks({ redis, ...options.replicaAcks }) : undefined;
 
   // `base` is the tag's prefix (tagPrefix); a consume builds it once for all its keys.
   const creditsKeyUnder = (base: string, keyId: string) => keyUnder(base, ["credits", keyId]);
@@ -112,6 +119,8 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
       const outcome = OUTCOMES[reply[0]!];
       if (!outcome) throw new Error(`consume script answered an unknown outcome ${reply[0]}`);
       const counted = outcome === "VALID";
+      // A refused step changed nothing that matters (at most a due refill, which repeats identically).
+      if (counted && acknowledged) await acknowledged(keys[0]!);
       // The script judged with the counts it returns; repeating the pure math here gives the same verdicts.
       const limits: LimitResult[] = plan.limits.map((check, i) => {
         const { reset, elapsed } = positions[i]!;
@@ -137,7 +146,9 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
       usable();
       checkCount("remaining", remaining);
       checkCount("now", now);
-      await redis.hset(creditsKey(tag, keyId), "remaining", String(remaining), "lastRefillAt", String(now));
+      const key = creditsKey(tag, keyId);
+      await redis.hset(key, "remaining", String(remaining), "lastRefillAt", String(now));
+      if (acknowledged) await acknowledged(key);
     },
 
     async adjustCredits(tag, keyId, change) {
@@ -145,6 +156,7 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
       checkCount("now", change.now);
       const balance = await credits(tag, keyId, change.operation, change.value, change.refill, change.now);
       if (typeof balance !== "number") throw new Error("credits script answered no balance");
+      if (acknowledged) await acknowledged(creditsKey(tag, keyId));
       return balance;
     },
 
