@@ -4,6 +4,7 @@
  *    the heap grows by the cache entries only (documents are already loaded before the first measurement).
  * 2. Redis memory per key's counters (MEMORY USAGE) on a private redis-server.
  * 3. Invalidation delivery on a private Redis Cluster: plain PUBLISH vs sharded SPUBLISH, publish → message.
+ * 4. Consumes per second on that cluster from one process, with and without replica acknowledgement (WAIT).
  */
 import { Cluster } from "ioredis";
 import { startRedisCluster } from "../scripts/redis-cluster.mjs";
@@ -79,10 +80,34 @@ async function redisCounterMemory() {
   }
 }
 
+async function consumeThroughput(url: string) {
+  for (const replicas of [0, 1]) {
+    const redis = await createRedisConnection({ url });
+    const store = createRedisCounterStore({ redis, replicaAcks: replicas ? { replicas, timeoutMs: 500 } : undefined });
+    const tags = Array.from({ length: 1_000 }, (_, i) => `key_tp${replicas}_${i}`);
+    const now = Date.now();
+    for (const tag of tags) await store.setCredits(tag, tag, 1_000_000, now);
+    const plan = (tag: string) => ({ tag, now, limits: [{ bucket: `key:${tag}:m`, limit: 1e9, duration: 60_000, cost: 1 }], credits: { keyId: tag, cost: 1 } });
+    let done = 0;
+    const started = process.hrtime.bigint();
+    // 200 callers in flight, like a busy instance.
+    await Promise.all(Array.from({ length: 200 }, async (_, lane) => {
+      for (let i = lane; i < 40_000; i += 200) {
+        await store.consume(plan(tags[i % tags.length]!));
+        done += 1;
+      }
+    }));
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    console.log(`consume on 3+3 cluster, replica acks ${replicas}: ${Math.round(done / seconds)} per second (${done} in ${seconds.toFixed(1)} s, 200 in flight)`);
+    await closeRedis(redis);
+  }
+}
+
 async function pubsubLatency() {
   const cluster = await startRedisCluster();
   const nodes = cluster.ports.map((port) => ({ host: "127.0.0.1", port }));
   try {
+    await consumeThroughput(cluster.url);
     for (const sharded of [false, true]) {
       const publisher = new Cluster(nodes, { shardedSubscribers: sharded });
       const subscriber = new Cluster(nodes, { shardedSubscribers: sharded });
