@@ -119,7 +119,7 @@ describe("redis counters on a cluster", () => {
   });
 
   it("with replica acks, a count answers only once a replica holds it: a frozen replica fails its shard's calls, not the others'", async () => {
-    const { store, redis, prefix } = await openStore({ replicaAcks: { replicas: 1, timeoutMs: 300 } });
+    const { store, redis, prefix } = await openStore({ replicaAcks: { replicas: 1, timeoutMs: 1_000 } });
     const tags = Array.from({ length: 30 }, (_, i) => `key_ack${i}`);
     for (const tag of tags) await store.setCredits(tag, tag, 10, T);
     const plan = (tag: string): ConsumePlan => ({ tag, now: T, limits: [], credits: { keyId: tag, cost: 1 } });
