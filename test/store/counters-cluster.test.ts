@@ -278,3 +278,26 @@ async function runWorkers(prefix: string, plan: ConsumePlan, shares: number[]): 
     for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
   }
 }
+
+// Last: it stops the whole cluster.
+describe("redis counters on a cluster that is gone", () => {
+  it("fails closed: with every node down each method rejects within the bounds, none reports VALID", async () => {
+    const { store } = await openStore();
+    await store.setCredits("key_gone", "key_gone", 5, T);
+    const plan: ConsumePlan = {
+      tag: "key_gone",
+      now: T,
+      limits: [{ bucket: "key:key_gone:default", limit: 10, duration: 60_000, cost: 1 }],
+      credits: { keyId: "key_gone", cost: 1 },
+    };
+    expect((await store.consume(plan)).outcome).toBe("VALID");
+    await cluster.stop();
+    const started = Date.now();
+    await expect(store.consume(plan)).rejects.toThrow();
+    await expect(store.readCredits("key_gone", "key_gone")).rejects.toThrow();
+    await expect(store.adjustCredits("key_gone", "key_gone", { operation: "increment", value: 1, now: T })).rejects.toThrow();
+    await expect(store.setCredits("key_gone", "key_gone", 1, T)).rejects.toThrow();
+    await expect(store.ping()).rejects.toThrow(/unreachable/);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
