@@ -61,9 +61,19 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
    */
   function batchWrites(): void {
     if (corked || redis.status !== "ready") return;
-    const streams = isCluster(redis) ? readyStreams(redis.nodes("master")) : [redis.stream];
-    for (const stream of streams) stream.cork();
     corked = true;
+    if (!isCluster(redis)) {
+      // One server: exactly what it was before clusters existed, no array per turn.
+      const stream = redis.stream;
+      stream.cork();
+      atTurnEnd("store", () => {
+        corked = false;
+        stream.uncork();
+      });
+      return;
+    }
+    const streams = readyStreams(redis.nodes("master"));
+    for (const stream of streams) stream.cork();
     atTurnEnd("store", () => {
       corked = false;
       for (const stream of streams) stream.uncork();
