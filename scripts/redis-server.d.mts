@@ -9,6 +9,8 @@ export interface StartRedisServerOptions {
   port?: number;
   /** Extra redis-server arguments, e.g. `["--cluster-enabled", "yes"]`. */
   extraArgs?: string[];
+  /** Writes a config file into the server's private dir and returns its path; it becomes the first argument. */
+  configFile?: (dir: string) => string;
 }
 
 export interface RedisServerHandle {

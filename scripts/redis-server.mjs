@@ -22,14 +22,14 @@ const HOST = "127.0.0.1";
  * `port` pins the port (e.g. to restart a server where clients expect it), otherwise a free one is chosen.
  */
 export async function startRedisServer(options = {}) {
-  const { bin = process.env.REDIS_SERVER_BIN || "redis-server", startTimeoutMs = 10_000, extraArgs = [] } = options;
-  if (options.port !== undefined) return startOnPort({ bin, port: options.port, startTimeoutMs, extraArgs });
+  const { bin = process.env.REDIS_SERVER_BIN || "redis-server", startTimeoutMs = 10_000, extraArgs = [], configFile } = options;
+  if (options.port !== undefined) return startOnPort({ bin, port: options.port, startTimeoutMs, extraArgs, configFile });
   // A free port can be taken between probing and binding; a bind failure is retried with a new port.
   let lastError;
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await findFreePort();
     try {
-      return await startOnPort({ bin, port, startTimeoutMs, extraArgs });
+      return await startOnPort({ bin, port, startTimeoutMs, extraArgs, configFile });
     } catch (err) {
       lastError = err;
       if (!/Address already in use/i.test(String(err?.message))) throw err;
@@ -38,9 +38,11 @@ export async function startRedisServer(options = {}) {
   throw lastError;
 }
 
-async function startOnPort({ bin, port, startTimeoutMs, extraArgs }) {
+async function startOnPort({ bin, port, startTimeoutMs, extraArgs, configFile }) {
   const dir = mkdtempSync(join(tmpdir(), "keyward-redis-"));
+  // redis-server takes a config file only as its first argument (Sentinel needs one it can rewrite).
   const args = [
+    ...(configFile ? [configFile(dir)] : []),
     "--port", String(port),
     "--bind", HOST,
     "--save", "",

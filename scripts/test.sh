@@ -29,6 +29,8 @@ if [[ -n ${REDIS_SERVER_BIN:-} ]]; then
 else
   command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 fi
+# redis-cli builds the test Redis Cluster (scripts/redis-cluster.mjs); Sentinel runs as `redis-server --sentinel`.
+command -v "${REDIS_CLI_BIN:-redis-cli}" >/dev/null 2>&1 || missing+=(redis-tools)
 /usr/bin/python3 -c 'import grpc, google.protobuf' >/dev/null 2>&1 || missing+=(python3-grpcio python3-protobuf)
 command -v protoc >/dev/null 2>&1 || missing+=(protobuf-compiler)
 # protoc's well-known types (google/protobuf/*.proto) are only a recommendation of protobuf-compiler.

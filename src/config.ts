@@ -1,6 +1,7 @@
-import { DEFAULT_LIMITS, type ConnectionLimits } from "./transport/server.js";
 import { LOG_LEVELS, type LogLevel } from "./observability/logger.js";
 import type { MetricsAccess } from "./observability/metrics-endpoint.js";
+import { parseRedisUrl } from "./store/redis/redis-url.js";
+import { DEFAULT_LIMITS, type ConnectionLimits } from "./transport/server.js";
 
 /** Keyward's configuration, read from environment variables (DESIGN.md §2). */
 export interface Config {
@@ -8,7 +9,10 @@ export interface Config {
   host: string;
   dataDir: string;
   mongodbUrl?: string;
+  /** One server (`redis://`), a cluster (`redis+cluster://h1:p1,h2:p2`) or a Sentinel master (`redis+sentinel://h1:p1,h2:p2/name`). */
   redisUrl?: string;
+  /** Replicas that must hold a counter change before it is answered (Redis WAIT); 0 = answer once the master has it. */
+  redisReplicaAcks: number;
   rootKey?: string;
   encryptionKey?: Buffer;
   docsUrl: string;
@@ -36,6 +40,12 @@ export function readConfig(env: Record<string, string | undefined>): Config {
   if (env.KEYWARD_ROOT_KEY !== undefined && !/^[\x21-\x7e]{16,512}$/.test(env.KEYWARD_ROOT_KEY)) {
     throw new Error("KEYWARD_ROOT_KEY must be 16 to 512 printable characters without spaces");
   }
+  // Checked here so a malformed REDIS_URL stops the start with its reason (the parser never echoes a password).
+  if (env.REDIS_URL) parseRedisUrl(env.REDIS_URL);
+  const redisReplicaAcks = Number(env.KEYWARD_REDIS_REPLICA_ACKS ?? 0);
+  if (!Number.isInteger(redisReplicaAcks) || redisReplicaAcks < 0 || redisReplicaAcks > 16) {
+    throw new Error(`KEYWARD_REDIS_REPLICA_ACKS must be a whole number from 0 to 16, got ${env.KEYWARD_REDIS_REPLICA_ACKS}`);
+  }
   const shutdownGraceMs = wholeNumber(env, "KEYWARD_SHUTDOWN_GRACE_MS", 10_000, { min: 0, unit: "milliseconds" });
   const limits: ConnectionLimits = {
     headersTimeoutMs: wholeNumber(env, "KEYWARD_HEADERS_TIMEOUT_MS", DEFAULT_LIMITS.headersTimeoutMs, { min: 1, unit: "milliseconds" }),
@@ -58,6 +68,7 @@ export function readConfig(env: Record<string, string | undefined>): Config {
     dataDir: env.KEYWARD_DATA_DIR ?? "./data",
     mongodbUrl: env.MONGODB_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
+    redisReplicaAcks,
     rootKey: env.KEYWARD_ROOT_KEY || undefined,
     encryptionKey,
     docsUrl: (env.KEYWARD_DOCS_URL ?? "https://keyward.dev/docs").replace(/\/+$/, ""),

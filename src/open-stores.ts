@@ -30,7 +30,9 @@ export async function openDocumentStore(config: Pick<Config, "mongodbUrl" | "dat
  * Documents in MongoDB or the embedded store; counters and cache invalidation in Redis or embedded; verification
  * events beside the documents. The embedded parts keep their data under KEYWARD_DATA_DIR.
  */
-export async function openStores(config: Pick<Config, "mongodbUrl" | "dataDir" | "redisUrl">): Promise<Stores> {
+export async function openStores(
+  config: Pick<Config, "mongodbUrl" | "dataDir" | "redisUrl"> & Partial<Pick<Config, "redisReplicaAcks">>,
+): Promise<Stores> {
   const closers: (() => Promise<void>)[] = [];
   try {
     const documents = await openDocumentStore(config);
@@ -59,7 +61,9 @@ export async function openStores(config: Pick<Config, "mongodbUrl" | "dataDir" |
       closers.push(() => closeRedis(redis));
       const { createRedisCounterStore } = await import("./store/redis/counters.js");
       const { createRedisInvalidationBus } = await import("./store/redis/invalidation-bus.js");
-      counters = createRedisCounterStore({ redis });
+      // WAIT's timeout stays below the 2 s command timeout, so a missing replica answers 503 rather than a timeout.
+      const replicaAcks = config.redisReplicaAcks ? { replicas: config.redisReplicaAcks, timeoutMs: 500 } : undefined;
+      counters = createRedisCounterStore({ redis, replicaAcks });
       bus = await createRedisInvalidationBus({ redis });
       ready = () => pingRedis(redis);
     } else {

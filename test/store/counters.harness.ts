@@ -50,7 +50,7 @@ export function counterBackends(): CounterBackend[] {
     {
       name: "redis",
       open: async () => {
-        const redis = await createRedisConnection({ url: inject("redisUrl"), name: filePrefix });
+        const redis = (await createRedisConnection({ url: inject("redisUrl"), name: filePrefix })) as Redis; // a single server
         return { redis, prefix: `${filePrefix}-${++opened}`, close: () => closeRedis(redis) };
       },
     },

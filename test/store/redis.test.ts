@@ -104,7 +104,7 @@ describe("redis failure", () => {
     const server = await startRedisServer();
     let redis: Redis | undefined;
     try {
-      redis = await createRedisConnection({ url: server.url, name: "doomed" });
+      redis = (await createRedisConnection({ url: server.url, name: "doomed" })) as Redis;
       expect(await redis.ping()).toBe("PONG");
       await server.stop();
       const started = Date.now();

@@ -10,6 +10,7 @@ describe("readConfig", () => {
       dataDir: "./data",
       mongodbUrl: undefined,
       redisUrl: undefined,
+      redisReplicaAcks: 0,
       rootKey: undefined,
       encryptionKey: undefined,
       docsUrl: "https://keyward.dev/docs",
@@ -29,10 +30,11 @@ describe("readConfig", () => {
       KEYWARD_DOCS_URL: "https://docs.example.com/keyward//", KEYWARD_SHUTDOWN_GRACE_MS: "2500",
       KEYWARD_HEADERS_TIMEOUT_MS: "5000", KEYWARD_REQUEST_TIMEOUT_MS: "20000", KEYWARD_MAX_CONNECTIONS: "500", KEYWARD_MAX_STREAMS: "50",
       KEYWARD_LOG_LEVEL: "debug", KEYWARD_LOG_SAMPLE_RATE: "0.25", KEYWARD_METRICS: "on", KEYWARD_METRICS_TOKEN: "metrics_token_0123456789",
+      KEYWARD_REDIS_REPLICA_ACKS: "1",
     });
     expect(config).toEqual({
       port: 9090, host: "0.0.0.0", dataDir: "/var/lib/keyward", mongodbUrl: "mongodb://db:27017/keyward",
-      redisUrl: "redis://cache:6379", rootKey: "kw_root_0123456789abcdef", encryptionKey: key,
+      redisUrl: "redis://cache:6379", redisReplicaAcks: 1, rootKey: "kw_root_0123456789abcdef", encryptionKey: key,
       docsUrl: "https://docs.example.com/keyward", shutdownGraceMs: 2500,
       limits: { headersTimeoutMs: 5000, requestTimeoutMs: 20_000, maxConnections: 500, maxConcurrentStreams: 50 },
       logLevel: "debug", logSampleRate: 0.25, metrics: { mode: "token", token: "metrics_token_0123456789" },

@@ -2,10 +2,13 @@
  * Redis connections for the counters adapter. The service must fail closed: when Redis is down or slow a
  * command rejects within a bounded time (the caller answers 503) instead of queueing or hanging.
  */
-import { Redis } from "ioredis";
+import { newRedisClient, type RedisClient } from "./client-options.js";
+import { parseRedisUrl, redactRedisUrl } from "./redis-url.js";
+
+export type { RedisClient } from "./client-options.js";
 
 export interface RedisConnectionOptions {
-  /** `redis://[user:pass@]host:port[/db]` or `rediss://...` */
+  /** Any REDIS_URL form (see redis-url.ts): `redis://`, `rediss://`, `redis+cluster://`, `redis+sentinel://`. */
   url: string;
   /** Shown by `CLIENT LIST`; helps tell instances apart in production. */
   name?: string;
@@ -23,25 +26,19 @@ export class RedisConnectError extends Error {
 }
 
 /**
- * Connects and resolves once Redis answered the handshake, or rejects with RedisConnectError within
+ * Connects to the server, cluster or sentinel-managed master REDIS_URL names, and resolves once it answered the
+ * handshake (a cluster: once its slot map is known), or rejects with RedisConnectError within
  * `connectTimeoutMs` (the half-made client is torn down, so nothing keeps retrying in the background).
  * After that the client reconnects by itself, but never queues: while disconnected a command rejects at once,
  * a command in flight when the connection drops rejects rather than being silently re-sent (a re-sent
  * counter script could count twice), and any command rejects after `commandTimeoutMs`.
  */
-export async function createRedisConnection(options: RedisConnectionOptions): Promise<Redis> {
+export async function createRedisConnection(options: RedisConnectionOptions): Promise<RedisClient> {
   const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
-  const redis = new Redis(options.url, {
-    lazyConnect: true,
-    connectionName: options.name,
-    connectTimeout: connectTimeoutMs,
-    commandTimeout: options.commandTimeoutMs ?? 2_000,
-    // 0: commands pending when the connection closes are rejected on that close, not after a retry.
-    maxRetriesPerRequest: 0,
-    enableOfflineQueue: false,
-    autoResendUnfulfilledCommands: false,
-    // Reconnect quickly at first, then at most every 2 s, forever: Redis coming back must heal the service.
-    retryStrategy: (attempt) => Math.min(50 * 2 ** Math.min(attempt, 6), 2_000),
+  const redis = newRedisClient(parseRedisUrl(options.url), {
+    name: options.name,
+    connectTimeoutMs,
+    commandTimeoutMs: options.commandTimeoutMs ?? 2_000,
   });
   // Without a listener ioredis prints every connection error; the owner decides what to log.
   redis.on("error", (error: Error) => options.onError?.(error));
@@ -68,7 +65,7 @@ export async function createRedisConnection(options: RedisConnectionOptions): Pr
 }
 
 /** Health check: true when Redis answers PONG within `timeoutMs` (default 1 000 ms); never throws. */
-export async function pingRedis(redis: Redis, options: { timeoutMs?: number } = {}): Promise<boolean> {
+export async function pingRedis(redis: RedisClient, options: { timeoutMs?: number } = {}): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<false>((resolve) => {
     timer = setTimeout(() => resolve(false), options.timeoutMs ?? 1_000);
@@ -87,7 +84,7 @@ export async function pingRedis(redis: Redis, options: { timeoutMs?: number } = 
  * longer than `timeoutMs` (default 1 000 ms), drops the socket. It stops reconnecting either way; resolves
  * once the socket is closed (bounded by `timeoutMs`) and never throws.
  */
-export async function closeRedis(redis: Redis, options: { timeoutMs?: number } = {}): Promise<void> {
+export async function closeRedis(redis: RedisClient, options: { timeoutMs?: number } = {}): Promise<void> {
   if (redis.status === "end") return;
   // Between reconnect attempts there is no socket left to close, and ioredis never emits "end" then.
   if (redis.status === "reconnecting" || redis.status === "wait") {
@@ -121,7 +118,7 @@ export type RedisScript<T = unknown> = (keys: readonly string[], args?: readonly
  * All keys a script touches must be passed in `keys` (exactly `numberOfKeys`) and share one hash tag, so the
  * script stays single-slot on Redis Cluster.
  */
-export function defineScript<T = unknown>(redis: Redis, name: string, lua: string, numberOfKeys: number): RedisScript<T> {
+export function defineScript<T = unknown>(redis: RedisClient, name: string, lua: string, numberOfKeys: number): RedisScript<T> {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new TypeError(`invalid script name: ${name}`);
   redis.defineCommand(name, { lua, numberOfKeys });
   const command = (redis as unknown as Record<string, (...args: (string | number)[]) => Promise<T>>)[name]!;
@@ -133,13 +130,7 @@ export function defineScript<T = unknown>(redis: Redis, name: string, lua: strin
   };
 }
 
-/** The URL without its password, for messages and logs. */
+/** The URL without its passwords, for messages and logs. */
 export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return "<invalid redis url>";
-  }
+  return redactRedisUrl(url);
 }

@@ -4,18 +4,25 @@ import { atTurnEnd } from "../../turn-end.js";
 import { evaluateWindow, windowOf } from "../../domain/sliding-window.js";
 import type { ConsumeResult, CounterStore, CreditsOperation, LimitResult } from "../ports.js";
 import { checkCount, checkPlan } from "../counter-input.js";
+import { isCluster, type RedisClient } from "./client-options.js";
 import { defineScript, pingRedis, type RedisScript } from "./connection.js";
 import { keyUnder, tagPrefix } from "./keys.js";
+import { createReplicaAcks } from "./replica-acks.js";
 
 const CONSUME_LUA = readFileSync(new URL("./consume.lua", import.meta.url), "utf8");
 const CREDITS_LUA = readFileSync(new URL("./credits.lua", import.meta.url), "utf8");
 const OUTCOMES: ConsumeResult["outcome"][] = ["VALID", "RATE_LIMITED", "USAGE_EXCEEDED"];
 
 export interface RedisCounterStoreOptions {
-  /** A client from createRedisConnection; the caller owns it (`close()` leaves it open). */
-  redis: Redis;
+  /** A client from createRedisConnection (one server or a cluster); the caller owns it (`close()` leaves it open). */
+  redis: RedisClient;
   /** First segment of every key, e.g. one per deployment sharing a Redis; default `kw`. */
   keyPrefix?: string;
+  /**
+   * Answer a changed count only once this many replicas of its master hold it (Redis WAIT, see replica-acks.ts);
+   * otherwise reject (503). Default 0: answer as soon as the master has it.
+   */
+  replicaAcks?: { replicas: number; timeoutMs: number };
 }
 
 /**
@@ -32,6 +39,7 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
   const consumeScripts = new Map<number, RedisScript<number[]>>();
   const creditsScript = defineScript<number | null>(redis, "kwCredits", CREDITS_LUA, 1);
   let closed = false;
+  const acknowledged = options.replicaAcks?.replicas ? createReplicaAcks({ redis, ...options.replicaAcks }) : undefined;
 
   // `base` is the tag's prefix (tagPrefix); a consume builds it once for all its keys.
   const creditsKeyUnder = (base: string, keyId: string) => keyUnder(base, ["credits", keyId]);
@@ -43,20 +51,32 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
     return script;
   }
 
-  let corked: Redis["stream"] | undefined;
+  let corked = false;
   /**
-   * Holds this turn's writes to Redis and sends them as one write at the turn's end (see turn-end.ts): the
-   * verifications of one turn then cost one write syscall and one Redis wake-up instead of one each. Measured:
-   * a write per EVALSHA was a third of the server's CPU under load. Commands still go out in the order issued.
+   * Holds this turn's writes to Redis and sends them as one write per connection at the turn's end (see
+   * turn-end.ts): the verifications of one turn then cost one write syscall and one Redis wake-up instead of one
+   * each. Measured: a write per EVALSHA was a third of the server's CPU under load. Commands still go out in the
+   * order issued. On a cluster every ready master connection is corked (a turn's scripts spread over the shards);
+   * a connection made during the turn simply writes at once.
    */
   function batchWrites(): void {
     if (corked || redis.status !== "ready") return;
-    const stream = redis.stream;
-    stream.cork();
-    corked = stream;
+    corked = true;
+    if (!isCluster(redis)) {
+      // One server: exactly what it was before clusters existed, no array per turn.
+      const stream = redis.stream;
+      stream.cork();
+      atTurnEnd("store", () => {
+        corked = false;
+        stream.uncork();
+      });
+      return;
+    }
+    const streams = readyStreams(redis.nodes("master"));
+    for (const stream of streams) stream.cork();
     atTurnEnd("store", () => {
-      corked = undefined;
-      stream.uncork();
+      corked = false;
+      for (const stream of streams) stream.uncork();
     });
   }
 
@@ -109,6 +129,8 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
       const outcome = OUTCOMES[reply[0]!];
       if (!outcome) throw new Error(`consume script answered an unknown outcome ${reply[0]}`);
       const counted = outcome === "VALID";
+      // A refused step changed nothing that matters (at most a due refill, which repeats identically).
+      if (counted && acknowledged) await acknowledged(keys[0]!);
       // The script judged with the counts it returns; repeating the pure math here gives the same verdicts.
       const limits: LimitResult[] = plan.limits.map((check, i) => {
         const { reset, elapsed } = positions[i]!;
@@ -134,7 +156,9 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
       usable();
       checkCount("remaining", remaining);
       checkCount("now", now);
-      await redis.hset(creditsKey(tag, keyId), "remaining", String(remaining), "lastRefillAt", String(now));
+      const key = creditsKey(tag, keyId);
+      await redis.hset(key, "remaining", String(remaining), "lastRefillAt", String(now));
+      if (acknowledged) await acknowledged(key);
     },
 
     async adjustCredits(tag, keyId, change) {
@@ -145,6 +169,7 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
         throw error.message.startsWith("ERANGE") ? new RangeError("credits balance would exceed 2^53") : error;
       });
       if (typeof balance !== "number") throw new Error("credits script answered no balance");
+      if (acknowledged) await acknowledged(creditsKey(tag, keyId));
       return balance;
     },
 
@@ -171,4 +196,8 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
       closed = true;
     },
   };
+}
+
+function readyStreams(nodes: readonly Redis[]): Redis["stream"][] {
+  return nodes.filter((node) => node.status === "ready").map((node) => node.stream);
 }
