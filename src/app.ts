@@ -36,6 +36,8 @@ import type { StreamHandler } from "./transport/server.js";
 import { useFastTextEncoding } from "./transport/text-encoding.js";
 import { Health } from "../gen/grpc/health/v1/health_pb.js";
 import { routesOf } from "./transport/rest/routes.js";
+import { AnalyticsService } from "../gen/keyward/v1/analytics_pb.js";
+import { createAnalyticsService } from "./services/analytics/analytics-service.js";
 
 export interface AppOptions {
   documents: DocumentStore;
@@ -53,6 +55,7 @@ export interface AppOptions {
 
 const SERVICES: DescService[] = [
   ApisService, KeysService, IdentitiesService, PermissionsService, RatelimitService, RootKeysService, WorkspacesService, LivenessService,
+  AnalyticsService,
 ];
 
 /**
@@ -81,6 +84,7 @@ export function createApp(options: AppOptions) {
     ...operationsOf(IdentitiesService, createIdentitiesService(keysDeps)),
     ...operationsOf(RatelimitService, createRatelimitService({ ...deps, counters: options.counters, limitCache: createLimitConfigCache({ clock, bus }) })),
     ...operationsOf(PermissionsService, createPermissionsService({ ...deps, cache })),
+    ...operationsOf(AnalyticsService, createAnalyticsService({ ...deps, events: options.events })),
   ];
   const invoke = createPipeline({ authenticate: createAuthenticator({ rootKeys: options.documents.rootKeys, clock, cache: rootKeyCache }) });
   const rest = createRestRouter({ routes: routesOf(operations), invoke, docsUrl: options.docsUrl ?? "https://keyward.dev/docs" });

@@ -1,3 +1,5 @@
+import type { AnalyticsQuery, AnalyticsRow } from "./analytics-query.js";
+
 /**
  * Storage ports: the small, behavioural interfaces services use. Every adapter (embedded, MongoDB) implements
  * them and passes the same contract suite (test/store/documents.contract.ts).
@@ -389,5 +391,10 @@ export interface VerificationEventStore {
   flush(): Promise<void>;
   /** Counts by outcome per time bucket (bucket = floor(time / bucketMs) * bucketMs), oldest first. */
   aggregate(query: VerificationEventQuery & { bucketMs: number }): Promise<{ time: number; outcome: string; count: number }[]>;
+  /**
+   * Analytics (analytics-query.ts): counts per outcome and credits spent per (bucket, group) of the events written
+   * so far, every group with at least one event, in no particular order.
+   */
+  query(query: AnalyticsQuery): Promise<AnalyticsRow[]>;
   close(): Promise<void>;
 }
