@@ -10,7 +10,11 @@ export interface Config {
   docsUrl: string;
   /** On SIGTERM/SIGINT, how long requests already received may take to finish before connections are dropped. */
   shutdownGraceMs: number;
+  /** Verification events older than this many days are deleted (embedded: whole segments; MongoDB: TTL). */
+  eventsRetentionDays: number;
 }
+
+export const DEFAULT_EVENTS_RETENTION_DAYS = 90;
 
 /** Parses the environment; throws with a clear message for values that cannot work. */
 export function readConfig(env: Record<string, string | undefined>): Config {
@@ -28,6 +32,10 @@ export function readConfig(env: Record<string, string | undefined>): Config {
   if (!Number.isInteger(shutdownGraceMs) || shutdownGraceMs < 0) {
     throw new Error(`KEYWARD_SHUTDOWN_GRACE_MS must be a whole number of milliseconds, got ${env.KEYWARD_SHUTDOWN_GRACE_MS}`);
   }
+  const eventsRetentionDays = Number(env.KEYWARD_EVENTS_RETENTION_DAYS ?? DEFAULT_EVENTS_RETENTION_DAYS);
+  if (!Number.isInteger(eventsRetentionDays) || eventsRetentionDays < 1 || eventsRetentionDays > 36_500) {
+    throw new Error(`KEYWARD_EVENTS_RETENTION_DAYS must be a whole number of days from 1 to 36500, got ${env.KEYWARD_EVENTS_RETENTION_DAYS}`);
+  }
   return {
     port,
     host: env.HOST ?? "127.0.0.1",
@@ -38,5 +46,6 @@ export function readConfig(env: Record<string, string | undefined>): Config {
     encryptionKey,
     docsUrl: (env.KEYWARD_DOCS_URL ?? "https://keyward.dev/docs").replace(/\/+$/, ""),
     shutdownGraceMs,
+    eventsRetentionDays,
   };
 }

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { Config } from "./config.js";
+import { DEFAULT_EVENTS_RETENTION_DAYS, type Config } from "./config.js";
 import { createLocalInvalidationBus, type InvalidationBus } from "./services/key-cache.js";
 import type { CounterStore, DocumentStore, VerificationEventStore } from "./store/ports.js";
 import { closeRedis, createRedisConnection, pingRedis } from "./store/redis/connection.js";
@@ -30,8 +30,11 @@ export async function openDocumentStore(config: Pick<Config, "mongodbUrl" | "dat
  * Documents in MongoDB or the embedded store; counters and cache invalidation in Redis or embedded; verification
  * events beside the documents. The embedded parts keep their data under KEYWARD_DATA_DIR.
  */
-export async function openStores(config: Pick<Config, "mongodbUrl" | "dataDir" | "redisUrl">): Promise<Stores> {
+export async function openStores(
+  config: Pick<Config, "mongodbUrl" | "dataDir" | "redisUrl"> & Partial<Pick<Config, "eventsRetentionDays">>,
+): Promise<Stores> {
   const closers: (() => Promise<void>)[] = [];
+  const retention = { maxAgeMs: (config.eventsRetentionDays ?? DEFAULT_EVENTS_RETENTION_DAYS) * 86_400_000 };
   try {
     const documents = await openDocumentStore(config);
     closers.push(() => documents.close());
@@ -44,10 +47,10 @@ export async function openStores(config: Pick<Config, "mongodbUrl" | "dataDir" |
       const { createMongoEventStore } = await import("./store/mongo/events.js");
       const client = await new MongoClient(config.mongodbUrl, clientOptionsFor(config.mongodbUrl)).connect();
       closers.push(() => client.close());
-      events = await createMongoEventStore({ db: client.db(databaseNameFor(config.mongodbUrl)) });
+      events = await createMongoEventStore({ db: client.db(databaseNameFor(config.mongodbUrl)), retention });
     } else {
       const { createEmbeddedEventStore } = await import("./store/embedded/events.js");
-      events = await createEmbeddedEventStore({ dir: config.dataDir });
+      events = await createEmbeddedEventStore({ dir: config.dataDir, retention });
     }
     closers.push(() => events.close());
 

@@ -14,6 +14,7 @@ describe("readConfig", () => {
       encryptionKey: undefined,
       docsUrl: "https://keyward.dev/docs",
       shutdownGraceMs: 10_000,
+      eventsRetentionDays: 90,
     });
   });
 
@@ -23,11 +24,12 @@ describe("readConfig", () => {
       PORT: "9090", HOST: "0.0.0.0", KEYWARD_DATA_DIR: "/var/lib/keyward", MONGODB_URL: "mongodb://db:27017/keyward",
       REDIS_URL: "redis://cache:6379", KEYWARD_ROOT_KEY: "kw_root_0123456789abcdef", KEYWARD_ENCRYPTION_KEY: key.toString("base64"),
       KEYWARD_DOCS_URL: "https://docs.example.com/keyward//", KEYWARD_SHUTDOWN_GRACE_MS: "2500",
+      KEYWARD_EVENTS_RETENTION_DAYS: "30",
     });
     expect(config).toEqual({
       port: 9090, host: "0.0.0.0", dataDir: "/var/lib/keyward", mongodbUrl: "mongodb://db:27017/keyward",
       redisUrl: "redis://cache:6379", rootKey: "kw_root_0123456789abcdef", encryptionKey: key,
-      docsUrl: "https://docs.example.com/keyward", shutdownGraceMs: 2500,
+      docsUrl: "https://docs.example.com/keyward", shutdownGraceMs: 2500, eventsRetentionDays: 30,
     });
   });
 

@@ -44,7 +44,8 @@ export function analyticsMatch(query: AnalyticsQuery): Document {
  * group) into one row. Needs MongoDB 5.0 ($dateTrunc), which time-series collections need anyway.
  */
 export function analyticsPipeline(query: AnalyticsQuery): Document[] {
-  const group: Document = { time: { $dateTrunc: { date: "$time", unit: query.granularity, timezone: "UTC" } } };
+  // No `timezone`: $dateTrunc works in UTC by default (calendar months included).
+  const group: Document = { time: { $dateTrunc: { date: "$time", unit: query.granularity } } };
   for (const dim of query.groupBy) group[FIELD[dim]] = PATH[dim];
   const keep: Document = { time: "$_id.time" };
   for (const dim of query.groupBy) keep[FIELD[dim]] = `$_id.${FIELD[dim]}`;
