@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { DEFAULT_EVENTS_RETENTION_DAYS, type Config } from "./config.js";
 import { createLocalInvalidationBus, type InvalidationBus } from "./services/key-cache.js";
-import type { CounterStore, DocumentStore, VerificationEventStore } from "./store/ports.js";
+import type { AuditLogStore, CounterStore, DocumentStore, VerificationEventStore } from "./store/ports.js";
 import { closeRedis, createRedisConnection, pingRedis } from "./store/redis/connection.js";
 
 /** Every backend the service runs on, chosen from the configuration. */
@@ -9,6 +9,8 @@ export interface Stores {
   documents: DocumentStore;
   counters: CounterStore;
   events: VerificationEventStore;
+  /** Set when the audit log is a store of its own (MongoDB); the embedded document store keeps it in its journal. */
+  auditLogs?: AuditLogStore;
   bus: InvalidationBus;
   /** Readiness of what is configured beyond the documents (Redis). */
   ready: () => Promise<boolean>;
@@ -40,6 +42,7 @@ export async function openStores(
     closers.push(() => documents.close());
 
     let events: VerificationEventStore;
+    let auditLogs: AuditLogStore | undefined;
     if (config.mongodbUrl) {
       // Events get a client of their own: their batches never queue behind document operations.
       const { MongoClient } = await import("mongodb");
@@ -48,6 +51,10 @@ export async function openStores(
       const client = await new MongoClient(config.mongodbUrl, clientOptionsFor(config.mongodbUrl)).connect();
       closers.push(() => client.close());
       events = await createMongoEventStore({ db: client.db(databaseNameFor(config.mongodbUrl)), retention });
+      const { createMongoAuditLogStore } = await import("./store/mongo/audit-logs.js");
+      auditLogs = await createMongoAuditLogStore({ db: client.db(databaseNameFor(config.mongodbUrl)) });
+      const opened = auditLogs;
+      closers.push(() => opened.close());
     } else {
       const { createEmbeddedEventStore } = await import("./store/embedded/events.js");
       events = await createEmbeddedEventStore({ dir: config.dataDir, retention });
@@ -74,7 +81,7 @@ export async function openStores(
     closers.push(() => bus.close());
 
     const describe = `${config.mongodbUrl ? "mongodb" : `embedded (${config.dataDir})`}${config.redisUrl ? " + redis" : ""}`;
-    return { documents, counters, events, bus, ready, describe, close: () => closeAll(closers) };
+    return { documents, counters, events, auditLogs, bus, ready, describe, close: () => closeAll(closers) };
   } catch (error) {
     await closeAll(closers);
     throw error;

@@ -49,6 +49,7 @@ class ConnectCall implements Invocation {
   readonly requestId = newRequestId();
   private body: Buffer | undefined;
   private done = false;
+  origin: ExchangeRequest | undefined;
 
   constructor(
     private readonly res: ExchangeResponse,
@@ -64,6 +65,7 @@ class ConnectCall implements Invocation {
       if (timeout.timeoutMs !== undefined) {
         timer = setTimeout(() => this.fail(new ConnectError(`the deadline of ${timeout.timeoutMs} ms expired`, Code.DeadlineExceeded)), timeout.timeoutMs);
       }
+      this.origin = req;
       this.body = await readBody(req, options.maxBytes);
       const output = await options.invoke(this.operation, this);
       this.succeed(output);

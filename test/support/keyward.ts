@@ -7,6 +7,7 @@ import { bootstrap } from "../../src/bootstrap.js";
 import type { Clock } from "../../src/domain/clock.js";
 import { openStores, type Stores } from "../../src/open-stores.js";
 import type { DocumentStore } from "../../src/store/ports.js";
+import type { Operation } from "../../src/transport/pipeline.js";
 import { listen } from "../../src/transport/server.js";
 
 export interface RunningKeyward {
@@ -17,6 +18,8 @@ export interface RunningKeyward {
   workspaceId: string;
   documents: DocumentStore;
   stores: Stores;
+  /** The app's operation table: every RPC with its access rule and handler. */
+  operations: Operation[];
   stop(): Promise<void>;
 }
 
@@ -56,6 +59,7 @@ export async function startKeyward(
     workspaceId: workspace.id,
     documents,
     stores,
+    operations: app.operations,
     async stop() {
       await server.close();
       await stores.close();
