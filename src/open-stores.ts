@@ -91,3 +91,26 @@ export async function openStores(
 async function closeAll(closers: (() => Promise<void>)[]) {
   for (const close of closers.reverse()) await close().catch(() => {});
 }
+
+/**
+ * The audit log beside a document store opened on its own (the CLI): the embedded store's own, or a MongoDB one
+ * over a client of its own. `close` closes what this opened.
+ */
+export async function openAuditLogs(
+  config: Pick<Config, "mongodbUrl">,
+  documents: DocumentStore,
+): Promise<{ auditLogs: AuditLogStore; close(): Promise<void> }> {
+  if (documents.auditLogs) return { auditLogs: documents.auditLogs, close: async () => {} };
+  if (!config.mongodbUrl) throw new Error("the document store keeps no audit log");
+  const { MongoClient } = await import("mongodb");
+  const { clientOptionsFor, databaseNameFor } = await import("./store/mongo/connection.js");
+  const { createMongoAuditLogStore } = await import("./store/mongo/audit-logs.js");
+  const client = await new MongoClient(config.mongodbUrl, clientOptionsFor(config.mongodbUrl)).connect();
+  try {
+    const auditLogs = await createMongoAuditLogStore({ db: client.db(databaseNameFor(config.mongodbUrl)) });
+    return { auditLogs, close: async () => { await auditLogs.close(); await client.close(); } };
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+}

@@ -2,7 +2,8 @@ import type { AuditLogStore, AuditRecord, AuditResource, DocumentStore } from ".
 
 /** Who is changing what, for every record one operation (or CLI command) writes. */
 export interface AuditContext {
-  workspaceId: string;
+  /** Absent: the workspace the change creates (the CLI's `workspace create` has no other). */
+  workspaceId?: string;
   actor: string;
   action: string;
   requestId?: string;
@@ -54,7 +55,7 @@ export function auditedDocuments(documents: DocumentStore, auditLogs: AuditLogSt
   let recorded = 0;
   const recordOf = (resources: AuditResource[]): AuditRecord => ({
     ...context.newRecord(),
-    workspaceId: context.workspaceId,
+    workspaceId: context.workspaceId ?? resources.find((r) => r.type === "workspace")?.id ?? "",
     actor: context.actor,
     action: context.action,
     resources,
