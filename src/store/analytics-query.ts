@@ -7,6 +7,9 @@ export const COUNTED_OUTCOMES = [
 
 export type GroupDimension = "outcome" | "key" | "identity" | "tag" | "api";
 
+/** The AnalyticsRow field that carries each grouping dimension's value. */
+export const GROUP_FIELD = { outcome: "outcome", key: "keyId", identity: "identityId", api: "apiId", tag: "tag" } as const;
+
 /**
  * A resolved analytics query as the event stores answer it: one workspace, [start, end) in unix ms, buckets of
  * `granularity`. An absent or empty filter list matches everything; `tags` match any (default) or all.

@@ -1,6 +1,7 @@
 import { createEventBatcher, type EventBatchingOptions, type EventStoreStats } from "./event-batcher.js";
 import { createEventCounter } from "./event-aggregation.js";
-import { createColumnAggregator, EventColumns, EventDictionary } from "./event-columns.js";
+import { createColumnAggregator } from "./event-column-aggregator.js";
+import { EventColumns, EventDictionary } from "./event-columns.js";
 import type { VerificationEvent, VerificationEventStore } from "./ports.js";
 
 export interface MemoryEventStore extends VerificationEventStore {

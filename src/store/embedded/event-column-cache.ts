@@ -1,5 +1,6 @@
 import type { AnalyticsQuery, AnalyticsRow } from "../analytics-query.js";
-import { createColumnAggregator, EventColumns, EventDictionary } from "../event-columns.js";
+import { createColumnAggregator } from "../event-column-aggregator.js";
+import { EventColumns, EventDictionary } from "../event-columns.js";
 import type { VerificationEvent } from "../ports.js";
 
 export interface EventColumnCache {

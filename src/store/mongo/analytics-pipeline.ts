@@ -1,6 +1,6 @@
 /** Pure pieces of MongoDB analytics: the aggregation pipeline of a query and the mapping of its rows. */
 import type { Document, IndexDescription } from "mongodb";
-import type { AnalyticsQuery, AnalyticsRow, GroupDimension } from "../analytics-query.js";
+import { GROUP_FIELD as FIELD, type AnalyticsQuery, type AnalyticsRow, type GroupDimension } from "../analytics-query.js";
 
 /** Where each grouping dimension lives in an event document (events-filters.ts EventDocument). */
 const PATH: Record<GroupDimension, string> = {
@@ -10,7 +10,6 @@ const PATH: Record<GroupDimension, string> = {
   api: "$meta.apiId",
   tag: "$tags",
 };
-const FIELD = { outcome: "outcome", key: "keyId", identity: "identityId", api: "apiId", tag: "tag" } as const;
 
 /**
  * Secondary indexes analytics needs besides `workspace_time`: dashboards filter by api or key inside a workspace
