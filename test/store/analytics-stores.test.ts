@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createEmbeddedEventStore } from "../../src/store/embedded/events.js";
 import { createMemoryEventStore } from "../../src/store/memory-events.js";
 import { createMongoEventStore } from "../../src/store/mongo/events.js";
+import { eventsCollectionOptions } from "../../src/store/mongo/events-filters.js";
 import type { VerificationEvent } from "../../src/store/ports.js";
 import { runAnalyticsContract, sortRows } from "./analytics.contract.js";
 
@@ -27,12 +28,26 @@ const mongoUrl = process.env.MONGODB_URL;
 const skipReason = mongoUrl ? "" : " [skipped: MONGODB_URL is unset and no MongoDB server runs here]";
 (mongoUrl ? describe : describe.skip)(`mongo analytics${skipReason}`, () => {
   const client = mongoUrl ? new MongoClient(mongoUrl, { serverSelectionTimeoutMS: 5000 }) : undefined;
-  const db = client?.db(`keyward_analytics_${randomUUID().slice(0, 8)}`);
+  const prefix = `keyward_analytics_${randomUUID().slice(0, 8)}`;
+  const names: string[] = [];
   afterAll(async () => {
-    await db?.dropDatabase();
+    for (const name of names) await client?.db(name).dropDatabase();
     await client?.close();
   });
-  runAnalyticsContract("mongo", async () => createMongoEventStore({ db: db! }));
+  // A database per store: each case starts from no events.
+  runAnalyticsContract("mongo", async () => {
+    names.push(`${prefix}_${names.length + 1}`);
+    return createMongoEventStore({ db: client!.db(names[names.length - 1]) });
+  });
+
+  it.skip("expires events past KEYWARD_EVENTS_RETENTION_DAYS [skipped: TTL deletion is the server's TTL monitor; the MongoDB emulator has none and no mongod runs here; the TTL option itself is checked in events-mongo.test.ts and below]", () => {});
+});
+
+describe("mongo retention option", () => {
+  it("KEYWARD_EVENTS_RETENTION_DAYS becomes the time-series collection's expireAfterSeconds (90 days = 7 776 000 s)", () => {
+    expect(eventsCollectionOptions(90 * 86_400_000).expireAfterSeconds).toBe(7_776_000);
+    expect(eventsCollectionOptions(86_400_000).expireAfterSeconds).toBe(86_400);
+  });
 });
 
 describe("embedded analytics cache", () => {
