@@ -6,6 +6,8 @@ import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.js";
 import { bootstrap } from "../../src/bootstrap.js";
 import { openStores } from "../../src/open-stores.js";
+import { MongoClient } from "mongodb";
+import { createMongoAuditLogStore } from "../../src/store/mongo/audit-logs.js";
 import { listen } from "../../src/transport/server.js";
 import { restClient } from "../support/rest.js";
 
@@ -38,6 +40,29 @@ const skipReason = mongoUrl ? "" : " [skipped: MONGODB_URL is unset and no Mongo
     } finally {
       await stores.close();
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a record MongoDB refuses waits in the outbox, counted, and is written once MongoDB answers again", async () => {
+    const client = await new MongoClient(mongoUrl!, { serverSelectionTimeoutMS: 2000 }).connect();
+    const db = client.db(`keyward_outbox_${randomUUID().slice(0, 8)}`);
+    const lines: string[] = [];
+    const store = await createMongoAuditLogStore({ db, log: (line) => lines.push(line) });
+    const record = { id: "log_outbox1", time: 1, workspaceId: "ws_A", actor: "cli", action: "api.create", resources: [{ type: "api", id: "api_1" }] };
+    try {
+      await client.close();
+      await store.append(record); // refused: the client is closed; queued, not thrown
+      expect(store.stats()).toMatchObject({ written: 0, queued: 1, failedWrites: 1, dropped: 0 });
+      await client.connect();
+      const deadline = Date.now() + 10_000;
+      while (store.stats().queued > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(store.stats()).toMatchObject({ written: 1, queued: 0, dropped: 0 });
+      expect(await store.list({ workspaceId: "ws_A" }, { limit: 10 })).toEqual([record]);
+      expect(lines).toEqual([]);
+    } finally {
+      await store.close();
+      await db.dropDatabase().catch(() => {});
+      await client.close();
     }
   });
 });
