@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { ApisService } from "../../../gen/keyward/v1/apis_pb.js";
 import { AuditLogsService } from "../../../gen/keyward/v1/audit_logs_pb.js";
 import { JOURNAL_FILE } from "../../../src/store/embedded/journal-file.js";
 import { bearer, rpcClient, rpcTransports } from "../../support/rpc.js";
@@ -45,6 +46,23 @@ describe("auditLogs.list", () => {
     for (const transport of [transports.connect, transports.grpc]) {
       const answer = await rpcClient(AuditLogsService, transport).listAuditLogs({ actions: ["api.create"] }, bearer(harness.keyward.rootKey));
       expect(answer.data.map((r) => ({ id: r.id, time: Number(r.time), action: r.action }))).toEqual(rest.map((r: any) => ({ id: r.id, time: r.time, action: r.action })));
+    }
+  });
+
+  it("records a change made over gRPC and Connect with the caller's address, user agent and request id", async () => {
+    const transports = rpcTransports(harness.keyward.baseUrl);
+    for (const [name, transport] of [["grpc", transports.grpc], ["connect", transports.connect]] as const) {
+      const client = rpcClient(ApisService, transport);
+      let requestId: string | null = null;
+      const { apiId } = await client.createApi({ name: `via-${name}` }, {
+        ...bearer(harness.keyward.rootKey), headers: { ...bearer(harness.keyward.rootKey).headers, "user-agent": `audit-${name}/1` },
+        onHeader: (headers) => void (requestId = headers.get("x-request-id")),
+      });
+      const [record] = (await list({ resourceId: apiId })).body.data;
+      expect(record).toMatchObject({
+        action: "api.create", requestId, resources: [{ type: "api", id: apiId }], remoteAddress: expect.stringMatching(/127\.0\.0\.1$/),
+        userAgent: expect.stringContaining(`audit-${name}/1`),
+      });
     }
   });
 
