@@ -66,6 +66,16 @@ describe("auditLogs.list", () => {
     }
   });
 
+  it("under 40 concurrent changes each record names its own request's resource, none lost or swapped", async () => {
+    const { keyId: actor, key } = await harness.seed.rootKey(["api.*.create_api", "api.*.create_key"]);
+    const apiId = (await harness.rest.v2("apis.createApi", { name: "concurrent" }, key)).body.data.apiId;
+    const responses = await Promise.all(Array.from({ length: 40 }, (_, i) =>
+      i % 2 ? harness.rest.v2("apis.createApi", { name: `c-${i}` }, key) : harness.rest.v2("keys.createKey", { apiId }, key)));
+    const expected = responses.map((r) => [r.headers.get("x-request-id"), r.body.data.keyId ?? r.body.data.apiId]);
+    const records = (await list({ actor })).body.data.filter((r: any) => r.resources[0].id !== apiId);
+    expect(records.map((r: any) => [r.requestId, r.resources[0].id]).sort()).toEqual(expected.sort());
+  });
+
   it("writes the record in the same journal commit as the change (one line of the embedded journal)", async () => {
     const apiId = await harness.seed.api({ name: "same-commit" });
     const journal = await readFile(join(harness.keyward.stores.describe.match(/embedded \((.*)\)/)![1], JOURNAL_FILE), "utf8");
