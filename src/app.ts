@@ -22,7 +22,10 @@ import { viewKey } from "./services/keys/key-context.js";
 import { createKeysService } from "./services/keys/keys-service.js";
 import { IdentitiesService } from "../gen/keyward/v1/identities_pb.js";
 import { createIdentitiesService } from "./services/identities-service.js";
-import type { CounterStore, DocumentStore, VerificationEventStore } from "./store/ports.js";
+import type { AuditLogStore, CounterStore, DocumentStore, VerificationEventStore } from "./store/ports.js";
+import { AuditLogsService } from "../gen/keyward/v1/audit_logs_pb.js";
+import { createAuditLogsService } from "./services/audit/audit-logs-service.js";
+import { auditOperations, type ServiceFactory } from "./services/audit/audited-operations.js";
 import { createAuthenticator, ROOT_KEY_CACHE_TTL_MS, type CachedRootKey } from "./transport/auth.js";
 import { assignRequestId, observeCalls, registerOperations, requestIdValues } from "./transport/connect.js";
 import { createObservability, type ObservabilityOptions } from "./observability/observability.js";
@@ -38,6 +41,8 @@ import { useFastTextEncoding } from "./transport/text-encoding.js";
 import { Health } from "../gen/grpc/health/v1/health_pb.js";
 import { routesOf } from "./transport/rest/routes.js";
 import { loadOpenApiDocuments } from "./transport/rest/documents.js";
+import { AnalyticsService } from "../gen/keyward/v1/analytics_pb.js";
+import { createAnalyticsService } from "./services/analytics/analytics-service.js";
 
 export interface AppOptions extends Omit<ObservabilityOptions, "documents" | "counters" | "events"> {
   documents: DocumentStore;
@@ -49,12 +54,15 @@ export interface AppOptions extends Omit<ObservabilityOptions, "documents" | "co
   randomBytes?: RandomBytes;
   encryptionKey?: Buffer;
   docsUrl?: string;
+  /** Where audit records go when the document store keeps none of its own (MongoDB). */
+  auditLogs?: AuditLogStore;
   /** Extra readiness checks (e.g. Redis) for the health service. */
   ready?: () => Promise<boolean>;
 }
 
 export const SERVICES: DescService[] = [
   ApisService, KeysService, IdentitiesService, PermissionsService, RatelimitService, RootKeysService, WorkspacesService, LivenessService,
+  AnalyticsService, AuditLogsService,
 ];
 
 /**
@@ -74,23 +82,38 @@ export function createApp(options: AppOptions) {
   const rootKeyCache = createKeyCache<CachedRootKey>({ clock, bus, ttlMs: ROOT_KEY_CACHE_TTL_MS });
   observed.watchCache("keys", cache);
   observed.watchCache("root_keys", rootKeyCache);
+  const limitCache = createLimitConfigCache({ clock, bus });
+  const auditLogs = options.auditLogs ?? options.documents.auditLogs;
+  if (!auditLogs) throw new Error("no audit log store: the document store keeps none and none was given");
+  observed.metrics.watchBuffer("audit_log", () => {
+    const stats = auditLogs.stats();
+    return { ...stats, buffered: stats.queued };
+  });
   const keysDeps = {
     ...deps, counters, events: options.events, cache, encryptionKey: options.encryptionKey, onVerified: observed.metrics.verified,
   };
-  const operations = [
-    ...operationsOf(KeysService, createKeysService(keysDeps)),
-    ...operationsOf(ApisService, createApisService({
+  // Each service from a factory over a document store: the shared one here, an audited view per state-changing call.
+  const factories = new Map<DescService, ServiceFactory>([
+    [KeysService, (documents) => createKeysService({ ...keysDeps, documents })],
+    [ApisService, (documents) => createApisService({
       ...keysDeps,
+      documents,
       encryptionConfigured: options.encryptionKey !== undefined,
       viewKey: (key, view) => viewKey(keysDeps, key, view),
-    })),
-    ...operationsOf(RootKeysService, createRootKeysService({ ...deps, rootKeyCache })),
-    ...operationsOf(WorkspacesService, createWorkspacesService(deps)),
-    ...operationsOf(LivenessService, createLivenessService()),
-    ...operationsOf(IdentitiesService, createIdentitiesService(keysDeps)),
-    ...operationsOf(RatelimitService, createRatelimitService({ ...deps, counters, limitCache: createLimitConfigCache({ clock, bus }) })),
-    ...operationsOf(PermissionsService, createPermissionsService({ ...deps, cache })),
-  ];
+    })],
+    [RootKeysService, (documents) => createRootKeysService({ ...deps, documents, rootKeyCache })],
+    [WorkspacesService, (documents) => createWorkspacesService({ ...deps, documents })],
+    [LivenessService, () => createLivenessService()],
+    [IdentitiesService, (documents) => createIdentitiesService({ ...keysDeps, documents })],
+    [RatelimitService, (documents) => createRatelimitService({ ...deps, documents, counters, limitCache })],
+    [PermissionsService, (documents) => createPermissionsService({ ...deps, documents, cache })],
+    [AnalyticsService, (documents) => createAnalyticsService({ ...deps, documents, events: options.events })],
+    [AuditLogsService, () => createAuditLogsService({ auditLogs })],
+  ]);
+  const operations = auditOperations(
+    [...factories].flatMap(([service, make]) => operationsOf(service, make(documents))),
+    { factories, documents, auditLogs, clock, randomBytes },
+  );
   const invoke = createPipeline({ authenticate: createAuthenticator({ rootKeys: documents.rootKeys, clock, cache: rootKeyCache }) });
   const rest = createRestRouter({
     routes: routesOf(operations), invoke, docsUrl: options.docsUrl ?? "https://keyward.dev/docs", tallies, done, documents: loadOpenApiDocuments(),

@@ -26,7 +26,11 @@ export interface Config {
   logSampleRate: number;
   /** KEYWARD_METRICS and KEYWARD_METRICS_TOKEN: whether GET /metrics is served, and whether it wants a token. */
   metrics: MetricsAccess;
+  /** Verification events older than this many days are deleted (embedded: whole segments; MongoDB: TTL). */
+  eventsRetentionDays: number;
 }
+
+export const DEFAULT_EVENTS_RETENTION_DAYS = 90;
 
 /** Parses the environment; throws with a clear message for values that cannot work. */
 export function readConfig(env: Record<string, string | undefined>): Config {
@@ -62,6 +66,10 @@ export function readConfig(env: Record<string, string | undefined>): Config {
   if (!(logSampleRate >= 0 && logSampleRate <= 1)) {
     throw new Error(`KEYWARD_LOG_SAMPLE_RATE must be a number from 0 to 1, got ${env.KEYWARD_LOG_SAMPLE_RATE}`);
   }
+  const eventsRetentionDays = Number(env.KEYWARD_EVENTS_RETENTION_DAYS ?? DEFAULT_EVENTS_RETENTION_DAYS);
+  if (!Number.isInteger(eventsRetentionDays) || eventsRetentionDays < 1 || eventsRetentionDays > 36_500) {
+    throw new Error(`KEYWARD_EVENTS_RETENTION_DAYS must be a whole number of days from 1 to 36500, got ${env.KEYWARD_EVENTS_RETENTION_DAYS}`);
+  }
   return {
     port,
     host: env.HOST ?? "127.0.0.1",
@@ -77,6 +85,7 @@ export function readConfig(env: Record<string, string | undefined>): Config {
     logLevel,
     logSampleRate,
     metrics: metricsAccessOf(env),
+    eventsRetentionDays,
   };
 }
 

@@ -1,7 +1,7 @@
 import { join } from "node:path";
-import type { Config } from "./config.js";
+import { DEFAULT_EVENTS_RETENTION_DAYS, type Config } from "./config.js";
 import { createLocalInvalidationBus, type InvalidationBus } from "./services/key-cache.js";
-import type { CounterStore, DocumentStore, VerificationEventStore } from "./store/ports.js";
+import type { AuditLogStore, CounterStore, DocumentStore, VerificationEventStore } from "./store/ports.js";
 import { closeRedis, createRedisConnection, pingRedis } from "./store/redis/connection.js";
 
 /** Every backend the service runs on, chosen from the configuration. */
@@ -9,6 +9,8 @@ export interface Stores {
   documents: DocumentStore;
   counters: CounterStore;
   events: VerificationEventStore;
+  /** Set when the audit log is a store of its own (MongoDB); the embedded document store keeps it in its journal. */
+  auditLogs?: AuditLogStore;
   bus: InvalidationBus;
   /** Readiness of what is configured beyond the documents (Redis). */
   ready: () => Promise<boolean>;
@@ -31,14 +33,16 @@ export async function openDocumentStore(config: Pick<Config, "mongodbUrl" | "dat
  * events beside the documents. The embedded parts keep their data under KEYWARD_DATA_DIR.
  */
 export async function openStores(
-  config: Pick<Config, "mongodbUrl" | "dataDir" | "redisUrl"> & Partial<Pick<Config, "redisReplicaAcks">>,
+  config: Pick<Config, "mongodbUrl" | "dataDir" | "redisUrl"> & Partial<Pick<Config, "redisReplicaAcks" | "eventsRetentionDays">>,
 ): Promise<Stores> {
   const closers: (() => Promise<void>)[] = [];
+  const retention = { maxAgeMs: (config.eventsRetentionDays ?? DEFAULT_EVENTS_RETENTION_DAYS) * 86_400_000 };
   try {
     const documents = await openDocumentStore(config);
     closers.push(() => documents.close());
 
     let events: VerificationEventStore;
+    let auditLogs: AuditLogStore | undefined;
     if (config.mongodbUrl) {
       // Events get a client of their own: their batches never queue behind document operations.
       const { MongoClient } = await import("mongodb");
@@ -46,10 +50,14 @@ export async function openStores(
       const { createMongoEventStore } = await import("./store/mongo/events.js");
       const client = await new MongoClient(config.mongodbUrl, clientOptionsFor(config.mongodbUrl)).connect();
       closers.push(() => client.close());
-      events = await createMongoEventStore({ db: client.db(databaseNameFor(config.mongodbUrl)) });
+      events = await createMongoEventStore({ db: client.db(databaseNameFor(config.mongodbUrl)), retention });
+      const { createMongoAuditLogStore } = await import("./store/mongo/audit-logs.js");
+      auditLogs = await createMongoAuditLogStore({ db: client.db(databaseNameFor(config.mongodbUrl)) });
+      const opened = auditLogs;
+      closers.push(() => opened.close());
     } else {
       const { createEmbeddedEventStore } = await import("./store/embedded/events.js");
-      events = await createEmbeddedEventStore({ dir: config.dataDir });
+      events = await createEmbeddedEventStore({ dir: config.dataDir, retention });
     }
     closers.push(() => events.close());
 
@@ -75,7 +83,7 @@ export async function openStores(
     closers.push(() => bus.close());
 
     const describe = `${config.mongodbUrl ? "mongodb" : `embedded (${config.dataDir})`}${config.redisUrl ? " + redis" : ""}`;
-    return { documents, counters, events, bus, ready, describe, close: () => closeAll(closers) };
+    return { documents, counters, events, auditLogs, bus, ready, describe, close: () => closeAll(closers) };
   } catch (error) {
     await closeAll(closers);
     throw error;
@@ -84,4 +92,27 @@ export async function openStores(
 
 async function closeAll(closers: (() => Promise<void>)[]) {
   for (const close of closers.reverse()) await close().catch(() => {});
+}
+
+/**
+ * The audit log beside a document store opened on its own (the CLI): the embedded store's own, or a MongoDB one
+ * over a client of its own. `close` closes what this opened.
+ */
+export async function openAuditLogs(
+  config: Pick<Config, "mongodbUrl">,
+  documents: DocumentStore,
+): Promise<{ auditLogs: AuditLogStore; close(): Promise<void> }> {
+  if (documents.auditLogs) return { auditLogs: documents.auditLogs, close: async () => {} };
+  if (!config.mongodbUrl) throw new Error("the document store keeps no audit log");
+  const { MongoClient } = await import("mongodb");
+  const { clientOptionsFor, databaseNameFor } = await import("./store/mongo/connection.js");
+  const { createMongoAuditLogStore } = await import("./store/mongo/audit-logs.js");
+  const client = await new MongoClient(config.mongodbUrl, clientOptionsFor(config.mongodbUrl)).connect();
+  try {
+    const auditLogs = await createMongoAuditLogStore({ db: client.db(databaseNameFor(config.mongodbUrl)) });
+    return { auditLogs, close: async () => { await auditLogs.close(); await client.close(); } };
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
 }

@@ -4,7 +4,10 @@ import { resolve } from "node:path";
 import { readConfig } from "../config.js";
 import { systemClock, type Clock } from "../domain/clock.js";
 import type { RandomBytes } from "../domain/ids.js";
-import { openDocumentStore } from "../open-stores.js";
+import { CLI_AUDIT_ACTIONS } from "../domain/audit-actions.js";
+import { newId } from "../domain/ids.js";
+import { openAuditLogs, openDocumentStore } from "../open-stores.js";
+import { auditedDocuments } from "../store/audit/audited-documents.js";
 import { DataDirLockedError } from "../store/embedded/lock-file.js";
 import type { DocumentStore } from "../store/ports.js";
 import { closeRedis, createRedisConnection } from "../store/redis/connection.js";
@@ -90,11 +93,29 @@ export async function runCli(options: RunCliOptions): Promise<number> {
     return 1;
   }
 
+  const clock = options.clock ?? systemClock;
+  const randomBytes = options.randomBytes ?? ((size: number) => new Uint8Array(nodeRandomBytes(size)));
+  let audit: Awaited<ReturnType<typeof openAuditLogs>> | undefined;
   try {
+    // Changes by the CLI are audited like the API's, with "cli" as the actor.
+    const action = (CLI_AUDIT_ACTIONS as Record<string, string>)[command.kind];
+    let store = documents;
+    if (action) {
+      audit = await openAuditLogs(config, documents);
+      store = auditedDocuments(documents, audit.auditLogs, {
+        workspaceId: "workspaceId" in command ? command.workspaceId : undefined,
+        actor: "cli",
+        action,
+        newRecord: () => {
+          const time = clock.now();
+          return { id: newId("log", time, randomBytes), time };
+        },
+      }).documents;
+    }
     return await runCommand(command, {
-      documents,
-      clock: options.clock ?? systemClock,
-      randomBytes: options.randomBytes ?? ((size) => new Uint8Array(nodeRandomBytes(size))),
+      documents: store,
+      clock,
+      randomBytes,
       out,
       err,
       storeLabel,
@@ -104,6 +125,7 @@ export async function runCli(options: RunCliOptions): Promise<number> {
     fail(messageOf(error));
     return 1;
   } finally {
+    await audit?.close();
     await documents.close();
   }
 }

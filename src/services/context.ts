@@ -9,10 +9,17 @@ export interface Principal {
   permissions: ReadonlySet<string>;
 }
 
+/** The transport's view of where a request came from; read only by operations that record it (the audit log). */
+export interface RequestOrigin {
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  socket?: { remoteAddress?: string } | null;
+}
+
 /** What every operation receives besides its request. Public operations get no principal. */
 export interface CallContext {
   principal: Principal;
   requestId: string;
+  origin?: RequestOrigin;
 }
 
 /**

@@ -1,5 +1,7 @@
 import { createEventBatcher, type EventBatchingOptions, type EventStoreStats } from "./event-batcher.js";
 import { createEventCounter } from "./event-aggregation.js";
+import { createColumnAggregator } from "./event-column-aggregator.js";
+import { EventColumns, EventDictionary } from "./event-columns.js";
 import type { VerificationEvent, VerificationEventStore } from "./ports.js";
 
 export interface MemoryEventStore extends VerificationEventStore {
@@ -30,6 +32,14 @@ export function createMemoryEventStore(options: EventBatchingOptions & { maxEven
       const counter = createEventCounter(query);
       for (const event of events) counter.add(event);
       return counter.result();
+    },
+    async query(query) {
+      const dictionary = new EventDictionary();
+      const columns = new EventColumns(dictionary);
+      for (const event of events) columns.push(event);
+      const aggregator = createColumnAggregator(query, dictionary);
+      aggregator.add(columns);
+      return aggregator.rows();
     },
   };
 }

@@ -1,3 +1,5 @@
+import type { AnalyticsQuery, AnalyticsRow } from "./analytics-query.js";
+
 /**
  * Storage ports: the small, behavioural interfaces services use. Every adapter (embedded, MongoDB) implements
  * them and passes the same contract suite (test/store/documents.contract.ts).
@@ -278,6 +280,8 @@ export interface DocumentStore {
   roles: RoleStore;
   /** Creates a workspace and its first root key in one atomic write. */
   createWorkspace(workspace: WorkspaceRecord, firstRootKey: RootKeyRecord): Promise<void>;
+  /** The audit log kept in this store's own commits (embedded); absent where it is a store of its own (MongoDB). */
+  auditLogs?: AuditLogStore;
   /** Resolves when the backend answers; rejects otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -389,5 +393,63 @@ export interface VerificationEventStore {
   flush(): Promise<void>;
   /** Counts by outcome per time bucket (bucket = floor(time / bucketMs) * bucketMs), oldest first. */
   aggregate(query: VerificationEventQuery & { bucketMs: number }): Promise<{ time: number; outcome: string; count: number }[]>;
+  /**
+   * Analytics (analytics-query.ts): counts per outcome and credits spent per (bucket, group) of the events written
+   * so far, every group with at least one event, in no particular order.
+   */
+  query(query: AnalyticsQuery): Promise<AnalyticsRow[]>;
+  close(): Promise<void>;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Audit log: one record per change made through the API or the CLI. Never a secret: no key, plaintext or root key.
+
+/** A document a change wrote. */
+export interface AuditResource {
+  type: string;
+  id: string;
+}
+
+export interface AuditRecord {
+  /** `log_...`, sortable by time. */
+  id: string;
+  time: number;
+  workspaceId: string;
+  /** Root-key id, or "cli". */
+  actor: string;
+  /** `<resource>.<verb>`, e.g. `key.create`. */
+  action: string;
+  resources: AuditResource[];
+  requestId?: string;
+  remoteAddress?: string;
+  userAgent?: string;
+}
+
+/** Filters of `list`; all optional ones combine with AND. `[start, end)` in unix ms. */
+export interface AuditQuery {
+  workspaceId: string;
+  start?: number;
+  end?: number;
+  actor?: string;
+  actions?: readonly string[];
+  resourceType?: string;
+  resourceId?: string;
+}
+
+export interface AuditLogStore {
+  /**
+   * Runs `write` (a document-store write) so that the first atomic commit it makes synchronously carries `record`
+   * too: change and record are durable together or not at all. `taken` says whether that happened; when it did
+   * not (an adapter without such commits, or no commit made), the caller decides whether to `append`.
+   */
+  inCommit<T>(record: AuditRecord, write: () => Promise<T>): { result: Promise<T>; taken: () => boolean };
+  /**
+   * Stores a record on its own. Embedded: one durable commit. MongoDB: an insert, and on failure an outbox that
+   * retries in the background (counted in `stats`); it resolves once the record is stored or queued.
+   */
+  append(record: AuditRecord): Promise<void>;
+  /** Records of a workspace matching `query`, ascending by id, keyset-paginated. */
+  list(query: AuditQuery, page: PageQuery): Promise<AuditRecord[]>;
+  stats(): { written: number; queued: number; failedWrites: number; dropped: number; lastError?: string };
   close(): Promise<void>;
 }

@@ -60,6 +60,7 @@ class ConnectCall implements Invocation {
   private readonly startedAt = performance.now();
   private body: Buffer | undefined;
   private done = false;
+  origin: ExchangeRequest | undefined;
 
   constructor(
     private readonly res: ExchangeResponse,
@@ -77,6 +78,7 @@ class ConnectCall implements Invocation {
       if (timeout.timeoutMs !== undefined) {
         timer = setTimeout(() => this.fail(new ConnectError(`the deadline of ${timeout.timeoutMs} ms expired`, Code.DeadlineExceeded)), timeout.timeoutMs);
       }
+      this.origin = req;
       this.body = await readBody(req, options.maxBytes);
       const output = await options.invoke(this.operation, this);
       this.succeed(output);

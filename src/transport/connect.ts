@@ -42,6 +42,7 @@ export function registerOperations(router: ConnectRouter, services: DescService[
             authorization: context.requestHeader.get("authorization"),
             requestId,
             decode: () => request as never,
+            origin: { headers: { "user-agent": context.requestHeader.get("user-agent") ?? undefined } },
           });
         } catch (error) {
           throw toConnectError(rpcFailureOf(error), error);

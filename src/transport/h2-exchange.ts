@@ -18,6 +18,11 @@ export class H2Request implements ExchangeRequest {
     stream.on("error", ignore);
   }
 
+  /** The connection's socket, for the peer address (the audit log reads it; nothing on the hot path does). */
+  get socket(): { remoteAddress?: string } | undefined {
+    return this.stream.session?.socket;
+  }
+
   // Any: the listener is one of ExchangeRequest's three listener types.
   on(event: "data" | "end" | "error", listener: (...args: any[]) => void): this {
     this.stream.on(event, listener);

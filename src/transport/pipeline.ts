@@ -4,7 +4,7 @@ import type { Path } from "@bufbuild/protobuf/reflect";
 import { access } from "../../gen/keyward/v1/options_pb.js";
 import { invalid, KeywardError } from "../domain/errors.js";
 import { holdsActionAnywhere } from "../domain/permissions.js";
-import type { CallContext, Principal } from "../services/context.js";
+import type { CallContext, Principal, RequestOrigin } from "../services/context.js";
 import type { Authenticate } from "./auth.js";
 
 type AnyHandler = (request: never, context: CallContext) => Promise<unknown>;
@@ -21,6 +21,8 @@ export interface Invocation {
   authorization: string | null | undefined;
   requestId: string;
   decode: () => MessageShape<DescMessage>;
+  /** The request as the transport received it; handed on as is and read only by audited operations. */
+  readonly origin?: RequestOrigin;
 }
 
 /** Pairs each RPC of `service` with its handler and the `(keyward.v1.access)` option declared in the proto. */
@@ -68,7 +70,7 @@ export function createPipeline(deps: { authenticate: Authenticate }) {
       }));
       throw invalid(violations.map((v) => `${v.location}: ${v.message}`).join("; "), violations);
     }
-    const context = { principal: principal as Principal, requestId: invocation.requestId };
+    const context = { principal: principal as Principal, requestId: invocation.requestId, origin: invocation.origin };
     return (await operation.handler(request as never, context)) as MessageInitShape<DescMessage>;
   };
 }

@@ -38,13 +38,14 @@ describe("isCataloguePermission", () => {
 });
 
 describe("allPermissions", () => {
-  it("lists each catalogue action once with `*`: 42 permissions including workspace creation", () => {
+  it("lists each catalogue action once with `*`: 43 permissions including workspace creation and the audit log", () => {
     const all = allPermissions();
     const expected = Object.values(PERMISSION_CATALOGUE).reduce((n, entry) => n + entry.actions.length, 0);
-    expect(all).toHaveLength(42);
-    expect(expected).toBe(42);
-    expect(new Set(all).size).toBe(42);
+    expect(all).toHaveLength(43);
+    expect(expected).toBe(43);
+    expect(new Set(all).size).toBe(43);
     expect(all).toContain("workspace.*.create_workspace");
+    expect(all).toContain("workspace.*.read_audit_log");
     expect(all).toContain("rootkey.*.create_root_key");
     expect(all.every((p) => p.split(".")[1] === "*")).toBe(true);
   });

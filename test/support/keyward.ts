@@ -12,6 +12,7 @@ import type { MetricsAccess } from "../../src/observability/metrics-endpoint.js"
 import type { Logger } from "../../src/observability/logger.js";
 import { recordSecret } from "./secret-record.js";
 import { testLogger } from "./test-logger.js";
+import type { Operation } from "../../src/transport/pipeline.js";
 
 export interface RunningKeyward {
   baseUrl: string;
@@ -21,6 +22,8 @@ export interface RunningKeyward {
   workspaceId: string;
   documents: DocumentStore;
   stores: Stores;
+  /** The app's operation table: every RPC with its access rule and handler. */
+  operations: Operation[];
   stop(): Promise<void>;
 }
 
@@ -80,6 +83,7 @@ export async function startKeyward(
     workspaceId: workspace.id,
     documents,
     stores,
+    operations: app.operations,
     async stop() {
       await server.close();
       await stores.close();

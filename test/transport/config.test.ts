@@ -19,6 +19,7 @@ describe("readConfig", () => {
       logLevel: "info",
       logSampleRate: 1,
       metrics: { mode: "open" },
+      eventsRetentionDays: 90,
     });
   });
 
@@ -30,12 +31,12 @@ describe("readConfig", () => {
       KEYWARD_DOCS_URL: "https://docs.example.com/keyward//", KEYWARD_SHUTDOWN_GRACE_MS: "2500",
       KEYWARD_HEADERS_TIMEOUT_MS: "5000", KEYWARD_REQUEST_TIMEOUT_MS: "20000", KEYWARD_MAX_CONNECTIONS: "500", KEYWARD_MAX_STREAMS: "50",
       KEYWARD_LOG_LEVEL: "debug", KEYWARD_LOG_SAMPLE_RATE: "0.25", KEYWARD_METRICS: "on", KEYWARD_METRICS_TOKEN: "metrics_token_0123456789",
-      KEYWARD_REDIS_REPLICA_ACKS: "1",
+      KEYWARD_REDIS_REPLICA_ACKS: "1", KEYWARD_EVENTS_RETENTION_DAYS: "30",
     });
     expect(config).toEqual({
       port: 9090, host: "0.0.0.0", dataDir: "/var/lib/keyward", mongodbUrl: "mongodb://db:27017/keyward",
       redisUrl: "redis://cache:6379", redisReplicaAcks: 1, rootKey: "kw_root_0123456789abcdef", encryptionKey: key,
-      docsUrl: "https://docs.example.com/keyward", shutdownGraceMs: 2500,
+      docsUrl: "https://docs.example.com/keyward", shutdownGraceMs: 2500, eventsRetentionDays: 30,
       limits: { headersTimeoutMs: 5000, requestTimeoutMs: 20_000, maxConnections: 500, maxConcurrentStreams: 50 },
       logLevel: "debug", logSampleRate: 0.25, metrics: { mode: "token", token: "metrics_token_0123456789" },
     });

@@ -1,4 +1,5 @@
 import type { ApiRecord, DocumentStore, PageQuery, RootKeyRecord, WorkspaceRecord } from "../ports.js";
+import { AUDIT_LOGS, auditingJournal, auditLogsCollection } from "./audit-logs.js";
 import { identitiesCollection, identityStoreOver } from "./identities.js";
 import { openJournal, type CollectionSpec, type Journal } from "./journal.js";
 import { keysCollection, keyStoreOver } from "./keys.js";
@@ -20,6 +21,7 @@ export const embeddedCollections: Record<string, CollectionSpec> = {
   ratelimit_overrides: ratelimitOverridesCollection,
   permissions: permissionsCollection,
   roles: rolesCollection,
+  [AUDIT_LOGS]: auditLogsCollection,
 };
 
 /**
@@ -28,8 +30,8 @@ export const embeddedCollections: Record<string, CollectionSpec> = {
  * identity's external id taken in its workspace, is refused with UniqueViolationError.
  */
 export async function createEmbeddedDocumentStore(options: { dir: string }): Promise<DocumentStore> {
-  const journal = await openJournal({ dir: options.dir, collections: embeddedCollections });
-  return documentStoreOver(journal);
+  const { journal, auditLogs } = auditingJournal(await openJournal({ dir: options.dir, collections: embeddedCollections }));
+  return { ...documentStoreOver(journal), auditLogs };
 }
 
 /** The ports over an open journal; exported so stores sharing one journal can be composed. */

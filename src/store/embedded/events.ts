@@ -2,6 +2,7 @@ import { mkdir, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { systemClock, type Clock } from "../../domain/clock.js";
 import { createEventCounter } from "../event-aggregation.js";
+import { createEventColumnCache } from "./event-column-cache.js";
 import { createEventBatcher, type EventBatchingOptions, type EventStoreStats, type WriteOutcome } from "../event-batcher.js";
 import type { VerificationEvent, VerificationEventStore } from "../ports.js";
 import {
@@ -15,6 +16,9 @@ export interface EventRetention {
   /** Past this many stored events the oldest segments are deleted (never the newest one). Default 10 million. */
   maxEvents?: number;
 }
+
+/** Most events analytics keeps parsed in memory (about 40 bytes each). Default 4 million. */
+const DEFAULT_CACHED_EVENTS = 4_000_000;
 
 export interface EmbeddedEventStore extends VerificationEventStore {
   stats(): EventStoreStats & { segments: number };
@@ -37,7 +41,7 @@ const DAY = 86_400_000;
  * The directory is the data directory, whose lock the document store holds; one process writes it.
  */
 export async function createEmbeddedEventStore(
-  options: { dir: string; retention?: EventRetention; clock?: Clock } & EventBatchingOptions,
+  options: { dir: string; retention?: EventRetention; clock?: Clock; maxCachedEvents?: number } & EventBatchingOptions,
 ): Promise<EmbeddedEventStore> {
   const clock = options.clock ?? systemClock;
   const maxAgeMs = options.retention?.maxAgeMs ?? 30 * DAY;
@@ -51,8 +55,17 @@ export async function createEmbeddedEventStore(
   }
   const pathOf = (start: number) => join(eventsDir, segmentFileName(start));
   const oldestFirst = () => [...segments.keys()].sort((a, b) => a - b);
+  const columnCache = createEventColumnCache({
+    maxEvents: options.maxCachedEvents ?? DEFAULT_CACHED_EVENTS,
+    read: (start, onEvent) => readLines(pathOf(start), (line) => {
+      const event = decodeEvent(line);
+      if (event) onEvent(event);
+    }),
+  });
 
-  async function write(batch: VerificationEvent[]): Promise<WriteOutcome> {
+  const write = (batch: VerificationEvent[]) => columnCache.exclusive(() => writeBatch(batch));
+
+  async function writeBatch(batch: VerificationEvent[]): Promise<WriteOutcome> {
     const groups = new Map<number, { events: VerificationEvent[]; text: string[] }>();
     let dropped = 0;
     for (const event of batch) {
@@ -77,6 +90,7 @@ export async function createEmbeddedEventStore(
         const lead = segment.clean || (await endsCleanly(pathOf(start))) ? "" : "\n";
         await appendLines(pathOf(start), lead + group.text.join(""));
         segment.clean = true;
+        columnCache.appended(start, group.events);
         if (segment.count !== undefined) segment.count += group.events.length + (lead ? 1 : 0);
         segments.set(start, segment);
       } catch (e) {
@@ -111,6 +125,7 @@ export async function createEmbeddedEventStore(
   async function remove(start: number): Promise<void> {
     await rm(pathOf(start), { force: true });
     segments.delete(start);
+    columnCache.drop(start);
   }
 
   const batcher = createEventBatcher({ ...options, write, afterFlush: enforceRetention });
@@ -133,5 +148,7 @@ export async function createEmbeddedEventStore(
       }
       return counter.result();
     },
+    query: (query) =>
+      columnCache.query(query, oldestFirst().filter((start) => start < query.end && start + SEGMENT_MS > query.start)),
   };
 }

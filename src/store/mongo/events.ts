@@ -1,6 +1,7 @@
 import { MongoBulkWriteError, MongoServerError, type Db } from "mongodb";
 import { createEventBatcher, type EventBatchingOptions, type EventStoreStats } from "../event-batcher.js";
 import type { VerificationEventStore } from "../ports.js";
+import { analyticsIndexes, analyticsPipeline, analyticsRow } from "./analytics-pipeline.js";
 import {
   EVENTS_COLLECTION, bucketRow, eventAggregatePipeline, eventDocument, eventIndexes, eventsCollectionOptions,
   expireAfterSecondsFor, type EventDocument,
@@ -29,7 +30,7 @@ async function ensureEventsCollection(db: Db, maxAgeMs: number | undefined): Pro
   } else if ((existing as { options?: { expireAfterSeconds?: unknown } }).options?.expireAfterSeconds !== wanted.expireAfterSeconds) {
     await db.command({ collMod: EVENTS_COLLECTION, expireAfterSeconds: wanted.expireAfterSeconds });
   }
-  await db.collection(EVENTS_COLLECTION).createIndexes(eventIndexes());
+  await db.collection(EVENTS_COLLECTION).createIndexes([...eventIndexes(), ...analyticsIndexes()]);
 }
 
 /**
@@ -67,6 +68,10 @@ export async function createMongoEventStore(
     async aggregate(query) {
       const rows = await collection.aggregate(eventAggregatePipeline(query)).toArray();
       return rows.map(bucketRow);
+    },
+    async query(query) {
+      const rows = await collection.aggregate(analyticsPipeline(query)).toArray();
+      return rows.map((row) => analyticsRow(row, query.groupBy));
     },
   };
 }

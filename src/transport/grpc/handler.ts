@@ -3,6 +3,7 @@ import { create, fromBinary, fromJsonString, toBinary, toJsonString, type DescMe
 import { Code } from "@connectrpc/connect";
 import { invalid } from "../../domain/errors.js";
 import type { Invocation, Invoke, Operation } from "../pipeline.js";
+import type { RequestOrigin } from "../../services/context.js";
 import { newRequestId, REQUEST_ID_HEADER } from "../request-id.js";
 import { rpcFailureOf, statusDetailsOf, type RpcFailure } from "../rpc-error.js";
 import type { RequestDone } from "../../observability/request-observer.js";
@@ -91,6 +92,11 @@ class UnaryCall implements Invocation {
     stream[CALL] = this;
     // A client reset is no server error; the answer, if any, is simply dropped.
     stream.on("error", ignore);
+  }
+
+  /** Read only by audited operations: built on demand, never on the verification path. */
+  get origin(): RequestOrigin {
+    return { headers: this.headers, socket: this.stream.session?.socket };
   }
 
   start(operation: Operation, encoding: Encoding, deadlineMs: number | undefined): void {

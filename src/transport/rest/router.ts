@@ -85,6 +85,7 @@ export function createRestRouter(options: {
       const output = await options.invoke(route.operation, {
         authorization: req.headers.authorization,
         requestId,
+        origin: req,
         decode() {
           const raw = query ?? parseJson(text);
           const input = mapping?.request ? mapping.request(raw) : raw;

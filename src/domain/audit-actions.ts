@@ -1,0 +1,51 @@
+/**
+ * The audit action of every RPC that changes state, by `<service type name>.<method name>`. The app refuses to
+ * start when a state-changing RPC has none (audited-operations.ts), and the audit test walks the operation table,
+ * so a new mutating route cannot ship unaudited.
+ */
+export const AUDIT_ACTIONS: Readonly<Record<string, string>> = {
+  "keyward.v1.ApisService.CreateApi": "api.create",
+  "keyward.v1.ApisService.DeleteApi": "api.delete",
+  "keyward.v1.KeysService.CreateKey": "key.create",
+  "keyward.v1.KeysService.UpdateKey": "key.update",
+  "keyward.v1.KeysService.DeleteKey": "key.delete",
+  "keyward.v1.KeysService.UpdateCredits": "key.updateCredits",
+  "keyward.v1.KeysService.RerollKey": "key.reroll",
+  "keyward.v1.KeysService.AddPermissions": "key.addPermissions",
+  "keyward.v1.KeysService.RemovePermissions": "key.removePermissions",
+  "keyward.v1.KeysService.SetPermissions": "key.setPermissions",
+  "keyward.v1.KeysService.AddRoles": "key.addRoles",
+  "keyward.v1.KeysService.RemoveRoles": "key.removeRoles",
+  "keyward.v1.KeysService.SetRoles": "key.setRoles",
+  "keyward.v1.IdentitiesService.CreateIdentity": "identity.create",
+  "keyward.v1.IdentitiesService.UpdateIdentity": "identity.update",
+  "keyward.v1.IdentitiesService.DeleteIdentity": "identity.delete",
+  "keyward.v1.PermissionsService.CreatePermission": "permission.create",
+  "keyward.v1.PermissionsService.DeletePermission": "permission.delete",
+  "keyward.v1.PermissionsService.CreateRole": "role.create",
+  "keyward.v1.PermissionsService.DeleteRole": "role.delete",
+  "keyward.v1.PermissionsService.SetRolePermissions": "role.setPermissions",
+  "keyward.v1.RatelimitService.SetOverride": "ratelimitOverride.set",
+  "keyward.v1.RatelimitService.DeleteOverride": "ratelimitOverride.delete",
+  "keyward.v1.RootKeysService.CreateRootKey": "rootKey.create",
+  "keyward.v1.RootKeysService.DeleteRootKey": "rootKey.delete",
+  "keyward.v1.WorkspacesService.CreateWorkspace": "workspace.create",
+};
+
+/** CLI commands that change state, with their audit action (the CLI's actor is "cli"). */
+export const CLI_AUDIT_ACTIONS = {
+  "workspace-create": "workspace.create",
+  "root-key-create": "rootKey.create",
+  "root-key-revoke": "rootKey.delete",
+} as const;
+
+/** Actions that never change documents: reads, verification and rate-limit checks (counters only). */
+const NON_CHANGING = /^(read_.*|verify_key|limit)$/;
+
+/**
+ * Whether an RPC changes state, judged from its declared access alone: everything but public RPCs, `read_*`,
+ * `verify_key` and `limit`. Deliberately by exclusion: an RPC with a new action counts as a change until listed.
+ */
+export function changesState(access: { public: boolean; action: string }): boolean {
+  return !access.public && !NON_CHANGING.test(access.action);
+}

@@ -1,0 +1,84 @@
+import type { DescMessage, DescService } from "@bufbuild/protobuf";
+import { AUDIT_ACTIONS, changesState } from "../../domain/audit-actions.js";
+import type { Clock } from "../../domain/clock.js";
+import { newId, type RandomBytes } from "../../domain/ids.js";
+import { auditedDocuments } from "../../store/audit/audited-documents.js";
+import type { AuditLogStore, AuditResource, DocumentStore } from "../../store/ports.js";
+import type { Operation } from "../../transport/pipeline.js";
+import type { CallContext, RequestOrigin } from "../context.js";
+
+/** Makes a service's handlers over a given document store (the audited view of one call). */
+export type ServiceFactory = (documents: DocumentStore) => object;
+
+/** The key of an RPC in AUDIT_ACTIONS. */
+export const rpcName = (operation: Operation): string => `${operation.method.parent.typeName}.${operation.method.name}`;
+
+/**
+ * Wraps every state-changing operation so that each of its document writes carries an audit record (same commit
+ * on the embedded store). Such a call gets a fresh service instance over an audited view of the documents: the
+ * factories are cheap and keep no state of their own (caches come in through their deps), and reads, verification
+ * and rate-limit checks are left exactly as they were, off this path. A change the documents do not see (credits
+ * live in the counters) still gets one record, naming the resources the request names.
+ * Throws when a state-changing RPC has no audit action.
+ */
+export function auditOperations(
+  operations: Operation[],
+  deps: {
+    factories: ReadonlyMap<DescService, ServiceFactory>;
+    documents: DocumentStore;
+    auditLogs: AuditLogStore;
+    clock: Clock;
+    randomBytes: RandomBytes;
+  },
+): Operation[] {
+  return operations.map((operation) => {
+    if (!changesState(operation.access)) return operation;
+    const action = AUDIT_ACTIONS[rpcName(operation)];
+    if (!action) throw new Error(`${rpcName(operation)} changes state but has no audit action (src/domain/audit-actions.ts)`);
+    const factory = deps.factories.get(operation.method.parent);
+    if (!factory) throw new Error(`${rpcName(operation)}: no service factory to audit it with`);
+    const { localName, input } = operation.method;
+    const handler = async (request: never, context: CallContext) => {
+      const scope = auditedDocuments(deps.documents, deps.auditLogs, {
+        workspaceId: context.principal.workspaceId,
+        actor: context.principal.rootKeyId,
+        action,
+        requestId: context.requestId,
+        ...clientOf(context.origin),
+        newRecord: () => {
+          const time = deps.clock.now();
+          return { id: newId("log", time, deps.randomBytes), time };
+        },
+      });
+      const service = factory(scope.documents) as Record<string, (request: never, context: CallContext) => Promise<unknown>>;
+      const result = await service[localName](request, context);
+      if (scope.recorded() === 0) await scope.record(resourcesNamedBy(input, request));
+      return result;
+    };
+    return { ...operation, handler };
+  });
+}
+
+/** Where a request came from, as far as the transport knows; never throws. */
+export function clientOf(origin: RequestOrigin | undefined): { remoteAddress?: string; userAgent?: string } {
+  if (!origin) return {};
+  const agent = origin.headers["user-agent"];
+  const userAgent = Array.isArray(agent) ? agent[0] : agent;
+  const remoteAddress = origin.socket?.remoteAddress;
+  return {
+    ...(remoteAddress !== undefined && { remoteAddress }),
+    ...(userAgent !== undefined && { userAgent: userAgent.slice(0, 512) }),
+  };
+}
+
+/** `key_id: "key_1"` → `{type: "key", id: "key_1"}`: the resources a request names by its id fields. */
+export function resourcesNamedBy(schema: DescMessage, request: Record<string, unknown>): AuditResource[] {
+  const resources: AuditResource[] = [];
+  for (const field of schema.fields) {
+    const value = request[field.localName];
+    if (field.name.endsWith("_id") && typeof value === "string" && value !== "") {
+      resources.push({ type: field.name.slice(0, -3).replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), id: value });
+    }
+  }
+  return resources;
+}

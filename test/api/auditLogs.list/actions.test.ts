@@ -1,0 +1,143 @@
+import { describe, expect, it } from "vitest";
+import { AUDIT_ACTIONS, changesState } from "../../../src/domain/audit-actions.js";
+import { allPermissions } from "../../../src/domain/permissions.js";
+import { rpcName } from "../../../src/services/audit/audited-operations.js";
+import { useKeyward, type Harness } from "../../support/use-keyward.js";
+
+const AGENT = "keyward-audit-test/1.0";
+
+/** One successful call of a state-changing RPC over REST v2; returns a resource its audit record must name. */
+type Case = (h: Harness) => Promise<{ op: string; body: Record<string, unknown>; resource: (data: any) => { type: string; id: string } }>;
+
+let counter = 0;
+const unique = (prefix: string) => `${prefix}-${++counter}`;
+/** Namespaces are created on first use, by a limit call (not audited: limit checks change counters only). */
+const namespace = (h: Harness) => h.rest.v2("ratelimit.limit", { namespace: "audited-ns", identifier: "seed", limit: 10, duration: 1000 }, h.keyward.rootKey);
+const keyOf = async (h: Harness, fields: Record<string, unknown> = {}) => h.seed.key(await h.seed.api(), fields);
+
+const CASES: Record<string, Case> = {
+  "keyward.v1.ApisService.CreateApi": async () => ({ op: "apis.createApi", body: { name: "audited" }, resource: (d) => ({ type: "api", id: d.apiId }) }),
+  "keyward.v1.ApisService.DeleteApi": async (h) => {
+    const apiId = await h.seed.api();
+    return { op: "apis.deleteApi", body: { apiId }, resource: () => ({ type: "api", id: apiId }) };
+  },
+  "keyward.v1.KeysService.CreateKey": async (h) => ({ op: "keys.createKey", body: { apiId: await h.seed.api() }, resource: (d) => ({ type: "key", id: d.keyId }) }),
+  "keyward.v1.KeysService.UpdateKey": async (h) => {
+    const { keyId } = await keyOf(h);
+    return { op: "keys.updateKey", body: { keyId, name: "renamed" }, resource: () => ({ type: "key", id: keyId }) };
+  },
+  "keyward.v1.KeysService.DeleteKey": async (h) => {
+    const { keyId } = await keyOf(h);
+    return { op: "keys.deleteKey", body: { keyId }, resource: () => ({ type: "key", id: keyId }) };
+  },
+  "keyward.v1.KeysService.UpdateCredits": async (h) => {
+    const { keyId } = await keyOf(h, { credits: { remaining: 1 } });
+    return { op: "keys.updateCredits", body: { keyId, operation: "increment", value: 3 }, resource: () => ({ type: "key", id: keyId }) };
+  },
+  "keyward.v1.KeysService.RerollKey": async (h) => {
+    const { keyId } = await keyOf(h);
+    return { op: "keys.rerollKey", body: { keyId, expiration: 60_000 }, resource: (d) => ({ type: "key", id: d.keyId }) };
+  },
+  ...Object.fromEntries(["Add", "Remove", "Set"].flatMap((verb) => ["Permissions", "Roles"].map((what) => [
+    `keyward.v1.KeysService.${verb}${what}`,
+    (async (h) => {
+      const name = unique(what.toLowerCase());
+      const { keyId } = await keyOf(h, verb === "Remove" ? { [what.toLowerCase()]: [name] } : {});
+      return { op: `keys.${verb.toLowerCase()}${what}`, body: { keyId, [what.toLowerCase()]: verb === "Set" ? [] : [name] }, resource: () => ({ type: "key", id: keyId }) };
+    }) satisfies Case,
+  ]))),
+  "keyward.v1.IdentitiesService.CreateIdentity": async () => ({
+    op: "identities.createIdentity", body: { externalId: unique("ext") }, resource: (d) => ({ type: "identity", id: d.identityId }),
+  }),
+  "keyward.v1.IdentitiesService.UpdateIdentity": async (h) => {
+    const externalId = unique("ext");
+    const { identityId } = (await h.rest.v2("identities.createIdentity", { externalId }, h.keyward.rootKey)).body.data;
+    return { op: "identities.updateIdentity", body: { identity: externalId, meta: { plan: "pro" } }, resource: () => ({ type: "identity", id: identityId }) };
+  },
+  "keyward.v1.IdentitiesService.DeleteIdentity": async (h) => {
+    const externalId = unique("ext");
+    const { identityId } = (await h.rest.v2("identities.createIdentity", { externalId }, h.keyward.rootKey)).body.data;
+    return { op: "identities.deleteIdentity", body: { identity: identityId }, resource: () => ({ type: "identity", id: identityId }) };
+  },
+  "keyward.v1.PermissionsService.CreatePermission": async () => {
+    const slug = unique("perm");
+    return { op: "permissions.createPermission", body: { name: slug, slug }, resource: (d) => ({ type: "permission", id: d.permissionId }) };
+  },
+  "keyward.v1.PermissionsService.DeletePermission": async (h) => {
+    const slug = unique("perm");
+    const { permissionId } = (await h.rest.v2("permissions.createPermission", { name: slug, slug }, h.keyward.rootKey)).body.data;
+    return { op: "permissions.deletePermission", body: { permission: slug }, resource: () => ({ type: "permission", id: permissionId }) };
+  },
+  "keyward.v1.PermissionsService.CreateRole": async () => ({ op: "permissions.createRole", body: { name: unique("role") }, resource: (d) => ({ type: "role", id: d.roleId }) }),
+  "keyward.v1.PermissionsService.DeleteRole": async (h) => {
+    const name = unique("role");
+    const { roleId } = (await h.rest.v2("permissions.createRole", { name }, h.keyward.rootKey)).body.data;
+    return { op: "permissions.deleteRole", body: { role: name }, resource: () => ({ type: "role", id: roleId }) };
+  },
+  "keyward.v1.PermissionsService.SetRolePermissions": async (h) => {
+    const name = unique("role");
+    const { roleId } = (await h.rest.v2("permissions.createRole", { name }, h.keyward.rootKey)).body.data;
+    return { op: "permissions.setRolePermissions", body: { roleId, permissions: [unique("perm")] }, resource: () => ({ type: "role", id: roleId }) };
+  },
+  "keyward.v1.RatelimitService.SetOverride": async (h) => {
+    await namespace(h);
+    return {
+      op: "ratelimit.setOverride", body: { namespace: "audited-ns", identifier: "user-1", limit: 5, duration: 1000 },
+      resource: (d) => ({ type: "ratelimitOverride", id: d.overrideId }),
+    };
+  },
+  "keyward.v1.RatelimitService.DeleteOverride": async (h) => {
+    await namespace(h);
+    await h.rest.v2("ratelimit.setOverride", { namespace: "audited-ns", identifier: "user-2", limit: 5, duration: 1000 }, h.keyward.rootKey);
+    return { op: "ratelimit.deleteOverride", body: { namespace: "audited-ns", identifier: "user-2" }, resource: () => ({ type: "ratelimitOverride", id: "user-2" }) };
+  },
+  "keyward.v1.RootKeysService.CreateRootKey": async () => ({
+    op: "rootKeys.createRootKey", body: { permissions: ["api.*.read_api"] }, resource: (d) => ({ type: "rootKey", id: d.keyId }),
+  }),
+  "keyward.v1.RootKeysService.DeleteRootKey": async (h) => {
+    const { keyId } = await h.seed.rootKey(["api.*.read_api"]);
+    return { op: "rootKeys.deleteRootKey", body: { keyId }, resource: () => ({ type: "rootKey", id: keyId }) };
+  },
+  "keyward.v1.WorkspacesService.CreateWorkspace": async () => ({
+    op: "workspaces.createWorkspace", body: { name: "audited-ws" }, resource: (d) => ({ type: "workspace", id: d.workspaceId }),
+  }),
+};
+
+describe("audit log: every state-changing RPC", () => {
+  const harness = useKeyward();
+
+  it("the operation table's state-changing RPCs are exactly those with an audit action and a case here", () => {
+    const changing = harness.keyward.operations.filter((op) => changesState(op.access)).map(rpcName).sort();
+    expect(changing.length).toBeGreaterThan(20);
+    expect(changing).toEqual(Object.keys(AUDIT_ACTIONS).sort());
+    expect(changing).toEqual(Object.keys(CASES).sort());
+  });
+
+  for (const [rpc, make] of Object.entries(CASES)) {
+    it(`${rpc} writes one ${AUDIT_ACTIONS[rpc]} record per change: actor, request id, address, agent, resource, no secret`, async () => {
+      const { op, body, resource } = await make(harness);
+      // A fresh root key per case: its records are told apart from the seeding's by actor.
+      const { keyId: actor, key: rootKey } = await harness.seed.rootKey(allPermissions());
+      const response = await harness.rest.v2(op, body, rootKey, { "user-agent": AGENT });
+      expect({ status: response.status, error: response.body.error }).toEqual({ status: 200, error: undefined });
+      const requestId = response.headers.get("x-request-id");
+      const list = await harness.rest.v2("auditLogs.list", { actor }, harness.keyward.rootKey);
+      expect(list.status).toBe(200);
+      const records = list.body.data.filter((r: any) => r.requestId === requestId);
+      expect(records.length).toBeGreaterThanOrEqual(1);
+      for (const record of records) {
+        expect(record).toMatchObject({
+          id: expect.stringMatching(/^log_/), time: harness.clock.now(), workspaceId: harness.keyward.workspaceId, actor,
+          action: AUDIT_ACTIONS[rpc], requestId, remoteAddress: expect.stringMatching(/127\.0\.0\.1$/), userAgent: AGENT,
+        });
+      }
+      expect(records.flatMap((r: any) => r.resources)).toContainEqual(resource(response.body.data));
+      // Nothing secret: not the root key, nor any key or plaintext the response carried.
+      const text = JSON.stringify(records);
+      expect(text).not.toContain(rootKey);
+      if (typeof response.body.data?.key === "string") expect(text).not.toContain(response.body.data.key);
+      if (typeof response.body.data?.rootKey?.key === "string") expect(text).not.toContain(response.body.data.rootKey.key);
+    });
+  }
+});
+

@@ -1,0 +1,85 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { find } from "mingo";
+import { afterAll, describe, expect, it } from "vitest";
+import { auditFilter, auditMatches } from "../../src/store/audit/audit-filters.js";
+import { AUDITED_WRITES, auditedDocuments } from "../../src/store/audit/audited-documents.js";
+import { createEmbeddedDocumentStore } from "../../src/store/embedded/documents.js";
+import type { AuditQuery, AuditRecord, DocumentStore } from "../../src/store/ports.js";
+
+/** Methods of the DocumentStore port that only read. Anything else on a sub-store is a write and must be audited. */
+const READS = new Set([
+  "get", "list", "findByHash", "findByExternalId", "findBySlugs", "findByNames", "findByName", "count", "countByApi",
+  "listByApi", "listByIdentity", "search", "countMatching", "candidates", "any",
+]);
+
+describe("auditedDocuments", () => {
+  const dirs: string[] = [];
+  afterAll(async () => {
+    for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+  });
+  const open = async () => {
+    const dir = await mkdtemp(join(tmpdir(), "keyward-audited-"));
+    dirs.push(dir);
+    return createEmbeddedDocumentStore({ dir });
+  };
+
+  it("covers every write method of every sub-store of the port (a new write without an audit entry fails here)", async () => {
+    const documents = await open();
+    const unaudited: string[] = [];
+    for (const [store, value] of Object.entries(documents)) {
+      if (typeof value !== "object" || value === null || store === "auditLogs") continue;
+      for (const [method, fn] of Object.entries(value)) {
+        if (typeof fn === "function" && !READS.has(method) && !AUDITED_WRITES[store]?.[method]) unaudited.push(`${store}.${method}`);
+      }
+    }
+    expect(unaudited).toEqual([]);
+    await documents.close();
+  });
+
+  it("a soft delete that found nothing and a refused write record nothing; a write records once, in its commit", async () => {
+    const documents: DocumentStore = await open();
+    let n = 0;
+    const scope = auditedDocuments(documents, documents.auditLogs!, {
+      workspaceId: "ws_A", actor: "key_root", action: "api.delete", newRecord: () => ({ id: `log_${String(++n).padStart(4, "0")}`, time: n }),
+    });
+    expect(await scope.documents.apis.markDeleted("ws_A", "api_missing", 1)).toBe(false);
+    await scope.documents.apis.insert({ id: "api_1", workspaceId: "ws_A", name: "a", createdAt: 1, deleteProtection: false, storeEncryptedKeys: false });
+    await expect(scope.documents.apis.insert({ id: "api_1", workspaceId: "ws_A", name: "b", createdAt: 1, deleteProtection: false, storeEncryptedKeys: false }))
+      .rejects.toThrow();
+    expect(scope.recorded()).toBe(1);
+    const records = await documents.auditLogs!.list({ workspaceId: "ws_A" }, { limit: 10 });
+    expect(records.map((r) => [r.action, r.resources])).toEqual([["api.delete", [{ type: "api", id: "api_1" }]]]);
+    // Reads pass through unchanged.
+    expect((await scope.documents.apis.get("ws_A", "api_1"))?.name).toBe("a");
+    await documents.close();
+  });
+});
+
+describe("audit filters", () => {
+  const records: AuditRecord[] = [];
+  for (let i = 0; i < 60; i++) {
+    records.push({
+      id: `log_${String(i).padStart(3, "0")}`, time: 1000 + i, workspaceId: i % 5 === 0 ? "ws_B" : "ws_A", actor: i % 3 === 0 ? "cli" : `key_${i % 2}`,
+      action: ["key.create", "key.delete", "api.create"][i % 3], resources: [{ type: i % 2 ? "key" : "api", id: `r_${i % 4}` }],
+    });
+  }
+  const queries: AuditQuery[] = [
+    { workspaceId: "ws_A" }, { workspaceId: "ws_B", actor: "cli" }, { workspaceId: "ws_A", start: 1010, end: 1030 },
+    { workspaceId: "ws_A", actions: ["key.delete", "api.create"] }, { workspaceId: "ws_A", resourceType: "key" },
+    { workspaceId: "ws_A", resourceId: "r_2" }, { workspaceId: "ws_A", resourceType: "key", resourceId: "r_1", actor: "key_1" },
+  ];
+
+  it("the MongoDB filter (run with mingo) selects exactly what the in-memory match selects, after a cursor too", () => {
+    const documents = records.map(({ id, ...rest }) => ({ _id: id, ...rest }));
+    for (const query of queries) {
+      for (const after of [undefined, "log_020"]) {
+        const viaMongo = find(documents, auditFilter(query, after)).all().map((d) => (d as { _id: string })._id).sort();
+        const inMemory = records.filter((r) => auditMatches(r, query) && (after === undefined || r.id > after)).map((r) => r.id);
+        expect(viaMongo).toEqual(inMemory);
+        expect(inMemory.length).toBeGreaterThan(0);
+      }
+    }
+  });
+});
