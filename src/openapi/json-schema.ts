@@ -146,6 +146,7 @@ function itemCounts(rules: RulesJson | undefined): JsonSchema {
   const out: JsonSchema = {};
   if (rules?.minItems !== undefined) out.minItems = Number(rules.minItems);
   if (rules?.maxItems !== undefined) out.maxItems = Number(rules.maxItems);
+  if (rules?.unique === true) out.uniqueItems = true;
   return out;
 }
 

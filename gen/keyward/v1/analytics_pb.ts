@@ -130,6 +130,8 @@ export const GetVerificationsRequestSchema: GenMessage<GetVerificationsRequest> 
  */
 export type GetVerificationsResponse = Message<"keyward.v1.GetVerificationsResponse"> & {
   /**
+   * One row per bucket and group, in the requested order; v2 REST answers this list as `data`.
+   *
    * @generated from field: repeated keyward.v1.VerificationBucket data = 1;
    */
   data: VerificationBucket[];
@@ -317,6 +319,8 @@ export const GetKeyVerificationsRequestSchema: GenMessage<GetKeyVerificationsReq
  */
 export type GetKeyVerificationsResponse = Message<"keyward.v1.GetKeyVerificationsResponse"> & {
   /**
+   * One entry per UTC day that had verifications in the range.
+   *
    * @generated from field: repeated keyward.v1.KeyVerificationDay verifications = 1;
    */
   verifications: KeyVerificationDay[];

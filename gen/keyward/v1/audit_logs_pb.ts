@@ -88,15 +88,21 @@ export const ListAuditLogsRequestSchema: GenMessage<ListAuditLogsRequest> = /*@_
   messageDesc(file_keyward_v1_audit_logs, 0);
 
 /**
+ * One page of audit records, oldest first.
+ *
  * @generated from message keyward.v1.ListAuditLogsResponse
  */
 export type ListAuditLogsResponse = Message<"keyward.v1.ListAuditLogsResponse"> & {
   /**
+   * The records of this page; v2 REST answers this list as `data`.
+   *
    * @generated from field: repeated keyward.v1.AuditLog data = 1;
    */
   data: AuditLog[];
 
   /**
+   * `cursor` for the next page and whether there is one.
+   *
    * @generated from field: keyward.v1.Pagination pagination = 2;
    */
   pagination?: Pagination | undefined;
@@ -130,6 +136,8 @@ export type AuditLog = Message<"keyward.v1.AuditLog"> & {
   time: bigint;
 
   /**
+   * The workspace the change was made in: always the caller's own.
+   *
    * @generated from field: string workspace_id = 3;
    */
   workspaceId: string;
@@ -199,6 +207,8 @@ export type AuditResource = Message<"keyward.v1.AuditResource"> & {
   type: string;
 
   /**
+   * The resource's id (`api_...`, `key_...`, `rlor_...`, ...); a deleted rate-limit override is named by its identifier.
+   *
    * @generated from field: string id = 2;
    */
   id: string;
