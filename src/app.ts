@@ -23,7 +23,9 @@ import { createKeysService } from "./services/keys/keys-service.js";
 import { IdentitiesService } from "../gen/keyward/v1/identities_pb.js";
 import { createIdentitiesService } from "./services/identities-service.js";
 import type { CounterStore, DocumentStore, VerificationEventStore } from "./store/ports.js";
-import { createAuthenticator, ROOT_KEY_CACHE_TTL_MS, type CachedRootKey } from "./transport/auth.js";
+import { createAuthenticator, createRootKeyLookup, ROOT_KEY_CACHE_TTL_MS, type CachedRootKey } from "./transport/auth.js";
+import { createDashboardHandler } from "./dashboard/handler.js";
+import { createDashboardSessions } from "./dashboard/sessions.js";
 import { assignRequestId, registerOperations, requestIdValues } from "./transport/connect.js";
 import { createGrpcHandler, isGrpcRequest } from "./transport/grpc/handler.js";
 import { createConnectUnaryHandler } from "./transport/connect-unary.js";
@@ -82,7 +84,9 @@ export function createApp(options: AppOptions) {
     ...operationsOf(RatelimitService, createRatelimitService({ ...deps, counters: options.counters, limitCache: createLimitConfigCache({ clock, bus }) })),
     ...operationsOf(PermissionsService, createPermissionsService({ ...deps, cache })),
   ];
-  const invoke = createPipeline({ authenticate: createAuthenticator({ rootKeys: options.documents.rootKeys, clock, cache: rootKeyCache }) });
+  const authDeps = { rootKeys: options.documents.rootKeys, clock, cache: rootKeyCache };
+  const authenticate = createAuthenticator(authDeps);
+  const invoke = createPipeline({ authenticate });
   const rest = createRestRouter({ routes: routesOf(operations), invoke, docsUrl: options.docsUrl ?? "https://keyward.dev/docs" });
 
   const ready = async () => {
@@ -104,11 +108,24 @@ export function createApp(options: AppOptions) {
     fallback: (req, res) => void rest(req, res),
   });
   const connectUnary = createConnectUnaryHandler({ operations, invoke, maxBytes: MAX_BODY_BYTES });
-  // REST paths and Connect unary calls skip the Connect adapter; everything else (gRPC-Web, streams, unknown paths)
-  // goes through it.
+  const dashboard = createDashboardHandler({
+    sessions: createDashboardSessions({
+      store: options.documents.dashboardSessions,
+      clock,
+      randomBytes,
+      bus,
+      principalOfRootKeyHash: createRootKeyLookup(authDeps),
+    }),
+    authenticate,
+    operations,
+    maxBytes: MAX_BODY_BYTES,
+  });
+  // REST paths, the dashboard (src/dashboard) and Connect unary calls skip the Connect adapter; everything else
+  // (gRPC-Web, streams, unknown paths) goes through it.
   const handler: typeof rpc = (req, res) => {
     const url = req.url ?? "";
     if (url.startsWith("/v1/") || url.startsWith("/v2/")) void rest(req, res);
+    else if (url.startsWith("/dashboard")) dashboard(req, res);
     else if (!connectUnary(req, res)) {
       assignRequestId(req, res);
       rpc(req, res);

@@ -1,4 +1,5 @@
 import type { ApiRecord, DocumentStore, PageQuery, RootKeyRecord, WorkspaceRecord } from "../ports.js";
+import { dashboardSessionsCollection, dashboardSessionStoreOver } from "./dashboard-sessions.js";
 import { identitiesCollection, identityStoreOver } from "./identities.js";
 import { openJournal, type CollectionSpec, type Journal } from "./journal.js";
 import { keysCollection, keyStoreOver } from "./keys.js";
@@ -20,6 +21,7 @@ export const embeddedCollections: Record<string, CollectionSpec> = {
   ratelimit_overrides: ratelimitOverridesCollection,
   permissions: permissionsCollection,
   roles: rolesCollection,
+  dashboard_sessions: dashboardSessionsCollection,
 };
 
 /**
@@ -64,6 +66,7 @@ export function documentStoreOver(journal: Journal): DocumentStore {
     ratelimitOverrides: ratelimitOverrideStoreOver(journal),
     permissions: permissionStoreOver(journal),
     roles: roleStoreOver(journal),
+    dashboardSessions: dashboardSessionStoreOver(journal),
     createWorkspace: (workspace, firstRootKey) =>
       journal.commit([
         { op: "insert", collection: "workspaces", doc: workspace },
