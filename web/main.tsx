@@ -104,4 +104,6 @@ function App() {
   );
 }
 
-render(<App />, document.getElementById("app") as HTMLElement);
+const root = document.getElementById("app") as HTMLElement;
+root.textContent = ""; // the server's "Loading…" placeholder
+render(<App />, root);

@@ -83,10 +83,10 @@ export function ApiKeysPage({ apiId }: { apiId: string }) {
                 {shown.length === 0 && <tr><td colSpan={5}>No keys{needle ? " match" : ""}.</td></tr>}
                 {shown.map((k) => (
                   <tr key={k.keyId}>
-                    <td><a href={`#/keys/${k.keyId}`}>{k.name ?? k.keyId}</a><div class="muted mono">{k.start}… · {k.keyId}</div></td>
-                    <td><span class={k.enabled ? "badge ok" : "badge off"}>{k.enabled ? "enabled" : "disabled"}</span></td>
-                    <td>{k.credits?.remaining === undefined ? "unlimited" : String(k.credits.remaining)}</td>
-                    <td>{formatTime(k.createdAt)}</td>
+                    <td data-label="Key"><a href={`#/keys/${k.keyId}`}>{k.name ?? k.keyId}</a><div class="muted mono">{k.start}… · {k.keyId}</div></td>
+                    <td data-label="Status"><span class={k.enabled ? "badge ok" : "badge off"}>{k.enabled ? "enabled" : "disabled"}</span></td>
+                    <td data-label="Credits">{k.credits?.remaining === undefined ? "unlimited" : String(k.credits.remaining)}</td>
+                    <td data-label="Created">{formatTime(k.createdAt)}</td>
                     <td class="actions">
                       <Guarded need={["api", "update_key"]} busy={change.busy} onClick={() => toggle(k.keyId, !k.enabled)}>{k.enabled ? "Disable" : "Enable"}</Guarded>
                       <ConfirmButton need={["api", "delete_key"]} label="Delete" confirm="Delete key" busy={change.busy} onConfirm={() => remove(k.keyId)} />

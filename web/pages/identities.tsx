@@ -38,10 +38,10 @@ export function IdentitiesPage() {
                 {list.data.data.length === 0 && <tr><td colSpan={4}>No identities.</td></tr>}
                 {list.data.data.map((i) => (
                   <tr key={i.id}>
-                    <td>{i.externalId}</td>
-                    <td class="mono">{i.id}</td>
-                    <td>{i.ratelimits.length === 0 ? "none" : i.ratelimits.map((r) => `${r.name}: ${r.limit}/${Number(r.duration) / 1000}s`).join(", ")}</td>
-                    <td><ConfirmButton need={["identity", "delete_identity"]} label="Delete" confirm="Delete identity" busy={change.busy}
+                    <td data-label="External id">{i.externalId}</td>
+                    <td data-label="Id" class="mono">{i.id}</td>
+                    <td data-label="Rate limits">{i.ratelimits.length === 0 ? "none" : i.ratelimits.map((r) => `${r.name}: ${r.limit}/${Number(r.duration) / 1000}s`).join(", ")}</td>
+                    <td class="actions"><ConfirmButton need={["identity", "delete_identity"]} label="Delete" confirm="Delete identity" busy={change.busy}
                       onConfirm={() => change.run(() => api.identities.deleteIdentity({ identityId: i.id })).then(list.reload)} /></td>
                   </tr>
                 ))}

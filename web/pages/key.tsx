@@ -68,7 +68,7 @@ export function KeyPage({ keyId }: { keyId: string }) {
               <h2>Rate limits</h2>
               {k.ratelimits.length === 0 ? <p class="muted">None.</p> : (
                 <table><thead><tr><th>Name</th><th>Limit</th><th>Window</th><th>Auto-apply</th></tr></thead>
-                  <tbody>{k.ratelimits.map((r) => <tr key={r.name}><td>{r.name}</td><td>{String(r.limit)}</td><td>{durationText(r.duration)}</td><td>{r.autoApply ? "yes" : "no"}</td></tr>)}</tbody>
+                  <tbody>{k.ratelimits.map((r) => <tr key={r.name}><td data-label="Name">{r.name}</td><td data-label="Limit">{String(r.limit)}</td><td data-label="Window">{durationText(r.duration)}</td><td data-label="Auto-apply">{r.autoApply ? "yes" : "no"}</td></tr>)}</tbody>
                 </table>
               )}
             </div>

@@ -18,6 +18,7 @@ function Overrides({ namespace }: { namespace: string }) {
       list.reload();
     }
   };
+  if (list.error && !list.data) return <ErrorNote message={`${list.error} Namespaces are created by their first limit call.`} />;
   return (
     <>
       <form class="card" onSubmit={set} aria-label="Set an override">
@@ -40,8 +41,8 @@ function Overrides({ namespace }: { namespace: string }) {
                 {list.data.data.length === 0 && <tr><td colSpan={4}>No overrides.</td></tr>}
                 {list.data.data.map((o) => (
                   <tr key={o.overrideId}>
-                    <td class="mono">{o.identifier}</td><td>{String(o.limit)}</td><td>{String(o.duration)} ms</td>
-                    <td><ConfirmButton need={["ratelimit", "delete_override"]} label="Delete" confirm="Delete override" busy={change.busy}
+                    <td data-label="Identifier" class="mono">{o.identifier}</td><td data-label="Limit">{String(o.limit)}</td><td data-label="Window">{String(o.duration)} ms</td>
+                    <td class="actions"><ConfirmButton need={["ratelimit", "delete_override"]} label="Delete" confirm="Delete override" busy={change.busy}
                       onConfirm={() => change.run(() => api.ratelimits.deleteOverride({ namespace, identifier: o.identifier })).then(list.reload)} /></td>
                   </tr>
                 ))}
@@ -57,14 +58,15 @@ function Overrides({ namespace }: { namespace: string }) {
 
 export function RatelimitsPage() {
   const [typed, setTyped] = useState("");
-  const [namespace, setNamespace] = useState<string>();
+  // Opening the same name again reloads it (a new key remounts the overrides).
+  const [opened, setOpened] = useState<{ namespace: string; times: number }>();
   return (
     <Page title="Rate limits" intro="Standalone rate-limit namespaces are created on first use. Open one by name or id to manage its overrides.">
-      <form class="card inline" onSubmit={(e) => { e.preventDefault(); setNamespace(typed.trim() || undefined); }} aria-label="Open a namespace">
+      <form class="card inline" onSubmit={(e) => { e.preventDefault(); setOpened(typed.trim() ? { namespace: typed.trim(), times: (opened?.times ?? 0) + 1 } : undefined); }} aria-label="Open a namespace">
         <label>Namespace <input value={typed} required maxLength={255} placeholder="e.g. email.outbound" onInput={(e) => setTyped((e.target as HTMLInputElement).value)} /></label>
         <Guarded type="submit" need={["ratelimit", "read_override"]}>Open namespace</Guarded>
       </form>
-      {namespace && <Overrides key={namespace} namespace={namespace} />}
+      {opened && <Overrides key={`${opened.times}`} namespace={opened.namespace} />}
     </Page>
   );
 }

@@ -100,11 +100,11 @@ export function RootKeysPage() {
                 {list.data.data.length === 0 && <tr><td colSpan={5}>No root keys.</td></tr>}
                 {list.data.data.map((k) => (
                   <tr key={k.keyId}>
-                    <td>{k.name ?? <em>unnamed</em>}{k.keyId === me && <span class="badge">this session</span>}<div class="muted mono">{k.keyId}</div></td>
-                    <td class="mono">{k.start}…</td>
-                    <td><details><summary>{k.permissions.length}</summary><ul class="perms">{k.permissions.map((p) => <li key={p} class="mono">{p}</li>)}</ul></details></td>
-                    <td>{formatTime(k.createdAt)}</td>
-                    <td>
+                    <td data-label="Name">{k.name ?? <em>unnamed</em>}{k.keyId === me && <span class="badge">this session</span>}<div class="muted mono">{k.keyId}</div></td>
+                    <td data-label="Start" class="mono">{k.start}…</td>
+                    <td data-label="Permissions"><details><summary>{k.permissions.length}</summary><ul class="perms">{k.permissions.map((p) => <li key={p} class="mono">{p}</li>)}</ul></details></td>
+                    <td data-label="Created">{formatTime(k.createdAt)}</td>
+                    <td class="actions">
                       <ConfirmButton need={["rootkey", "delete_root_key"]} label="Revoke" confirm="Revoke now" busy={revoke.busy}
                         onConfirm={() => revoke.run(() => api.rootKeys.deleteRootKey({ keyId: k.keyId })).then(list.reload)} />
                     </td>
