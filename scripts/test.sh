@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The one command that runs every test: `npm test` (or `bash scripts/test.sh [vitest args...]`).
 # Works on a fresh Debian machine with only Node 20: installs node_modules and the Debian packages the suites
-# need (redis-server, python3-grpcio, protoc) when missing.
+# need (redis-server, python3-grpcio, protoc, chromium) when missing.
 # Steps: dependencies -> Debian packages -> vitest (Node suite) -> deno e2e. Every step runs even when an
 # earlier test step failed, so one run shows all failures; the exit code is non-zero if any step failed.
 set -uo pipefail
@@ -34,6 +34,8 @@ command -v protoc >/dev/null 2>&1 || missing+=(protobuf-compiler)
 # protoc's well-known types (google/protobuf/*.proto) are only a recommendation of protobuf-compiler.
 [[ -f /usr/include/google/protobuf/descriptor.proto ]] || missing+=(libprotobuf-dev)
 command -v grpc_python_plugin >/dev/null 2>&1 || missing+=(protobuf-compiler-grpc)
+# The dashboard's browser suite drives Debian's chromium through playwright-core.
+[[ -x ${KEYWARD_CHROMIUM:-/usr/bin/chromium} ]] || missing+=(chromium)
 if (( ${#missing[@]} )); then
   say "installing Debian packages: ${missing[*]}"
   sudo=()
@@ -44,7 +46,7 @@ if (( ${#missing[@]} )); then
     || { echo "installing ${missing[*]} failed" >&2; exit 1; }
   command -v redis-server >/dev/null || [[ -n ${REDIS_SERVER_BIN:-} ]] || { echo "redis-server still not on PATH" >&2; exit 1; }
 else
-  say "Debian packages present (redis-server, python3-grpcio, protoc with its well-known types, grpc_python_plugin)"
+  say "Debian packages present (redis-server, python3-grpcio, protoc with its well-known types, grpc_python_plugin, chromium)"
 fi
 
 # --- 3. Node suite: vitest (globalSetup starts one private redis-server unless REDIS_URL is given) -----------
