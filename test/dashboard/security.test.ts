@@ -117,7 +117,8 @@ describe("dashboard CSRF and origin checks", () => {
 
   it("sign-out from a foreign origin or without the CSRF token is refused and the session lives on", async () => {
     const session = await dashboardSignIn(base(), h.keyward.rootKey);
-    for (const headers of [{ origin: "https://evil.example", "x-keyward-csrf": session.csrf }, {}]) {
+    const attempts: Record<string, string>[] = [{ origin: "https://evil.example", "x-keyward-csrf": session.csrf }, {}];
+    for (const headers of attempts) {
       const res = await fetch(`${base()}/dashboard/api/sign-out`, {
         method: "POST",
         headers: { cookie: `kw_dashboard_session=${session.token}`, ...headers },
