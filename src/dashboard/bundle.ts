@@ -1,10 +1,13 @@
 import { createHash } from "node:crypto";
+import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 
 /** One built asset, ready to send. */
 export interface Asset {
   contentType: string;
   body: Uint8Array;
+  /** The same bytes gzipped once at build time, for clients that accept it. */
+  gzipped: Uint8Array;
   etag: string;
 }
 
@@ -57,5 +60,6 @@ async function build(): Promise<DashboardBundle> {
 }
 
 function asset(contentType: string, body: Uint8Array): Asset {
-  return { contentType, body, etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 22)}"` };
+  const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 22)}"`;
+  return { contentType, body, gzipped: gzipSync(body, { level: 9 }), etag };
 }

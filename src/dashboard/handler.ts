@@ -109,8 +109,17 @@ export function createDashboardHandler(deps: DashboardDeps) {
       res.writeHead(304, { etag: found.etag });
       return void res.end("");
     }
-    res.writeHead(200, { "content-type": found.contentType, "content-length": found.body.byteLength, etag: found.etag, "cache-control": "no-cache" });
-    res.end(found.body);
+    const gzip = /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""));
+    const body = gzip ? found.gzipped : found.body;
+    res.writeHead(200, {
+      "content-type": found.contentType,
+      "content-length": body.byteLength,
+      etag: found.etag,
+      "cache-control": "no-cache",
+      vary: "accept-encoding",
+      ...(gzip && { "content-encoding": "gzip" }),
+    });
+    res.end(body);
   }
 
   return function handleDashboard(req: ExchangeRequest, res: ExchangeResponse): void {
