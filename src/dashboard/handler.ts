@@ -1,5 +1,4 @@
 import { Code, ConnectError } from "@connectrpc/connect";
-import { codeToHttpStatus, errorToJsonBytes } from "@connectrpc/connect/protocol-connect";
 import { KeywardError } from "../domain/errors.js";
 import type { Authenticate } from "../transport/auth.js";
 import { createConnectUnaryHandler } from "../transport/connect-unary.js";
@@ -8,9 +7,8 @@ import { createPipeline, type Operation } from "../transport/pipeline.js";
 import { createBundleLoader, type DashboardBundle } from "./bundle.js";
 import { crossOriginRefusal, csrfRefusal } from "./guards.js";
 import { INDEX_HTML } from "./index-html.js";
-import {
-  clearedSessionCookie, CSRF_HEADER, csrfTokenOf, DASHBOARD_PATH, sessionCookie, sessionTokenFromCookies,
-} from "./session-token.js";
+import { json, parseSignIn, rpcError, sessionView } from "./responses.js";
+import { clearedSessionCookie, CSRF_HEADER, DASHBOARD_PATH, sessionCookie, sessionTokenFromCookies } from "./session-token.js";
 import type { DashboardSessions } from "./sessions.js";
 
 const RPC_PREFIX = `${DASHBOARD_PATH}/rpc`;
@@ -137,39 +135,4 @@ export function createDashboardHandler(deps: DashboardDeps) {
     }
     json(res, 404, { error: { code: "not_found", message: "No such dashboard page." } });
   };
-}
-
-function sessionView(token: string, expiresAt: number, principal: { workspaceId: string; rootKeyId: string; permissions: ReadonlySet<string> }) {
-  return {
-    csrfToken: csrfTokenOf(token),
-    expiresAt,
-    workspaceId: principal.workspaceId,
-    rootKeyId: principal.rootKeyId,
-    permissions: [...principal.permissions].sort(),
-  };
-}
-
-function parseSignIn(body: Buffer): string {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body.toString("utf8"));
-  } catch {
-    throw new KeywardError("invalid", "The sign-in body must be JSON: {\"rootKey\": \"...\"}.");
-  }
-  const rootKey = (parsed as { rootKey?: unknown } | null)?.rootKey;
-  if (typeof rootKey !== "string" || rootKey.length === 0) throw new KeywardError("invalid", "rootKey is required.");
-  if (!/^[\x21-\x7e]{1,512}$/.test(rootKey)) throw new KeywardError("unauthenticated", "The root key is malformed.");
-  return rootKey;
-}
-
-function json(res: ExchangeResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), "cache-control": "no-store" });
-  res.end(text);
-}
-
-function rpcError(res: ExchangeResponse, error: ConnectError): void {
-  const body = errorToJsonBytes(error, {});
-  res.writeHead(codeToHttpStatus(error.code), { "content-type": "application/json", "content-length": body.byteLength, "cache-control": "no-store" });
-  res.end(body);
 }
