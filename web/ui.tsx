@@ -1,5 +1,5 @@
 import type { ComponentChildren } from "preact";
-import { useCallback, useEffect, useState } from "preact/hooks";
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { can, describeError } from "./api.js";
 
 /** Runs `load` when `deps` change; the page shows progress, the error in words, or the data. */
@@ -66,10 +66,13 @@ export function Guarded(props: {
 /** Asks once more before a destructive action, inline (no browser dialog). */
 export function ConfirmButton(props: { need: [string, string]; label: string; confirm: string; onConfirm: () => void; busy?: boolean }) {
   const [asking, setAsking] = useState(false);
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  // Keyboard users land on the confirmation, not on the page's start.
+  useEffect(() => void (asking && confirmRef.current?.focus()), [asking]);
   if (!asking) return <Guarded need={props.need} class="danger" busy={props.busy} onClick={() => setAsking(true)}>{props.label}</Guarded>;
   return (
     <span class="confirm">
-      <button type="button" class="danger" onClick={() => { setAsking(false); props.onConfirm(); }}>{props.confirm}</button>
+      <button type="button" class="danger" ref={confirmRef} onClick={() => { setAsking(false); props.onConfirm(); }}>{props.confirm}</button>
       <button type="button" onClick={() => setAsking(false)}>Cancel</button>
     </span>
   );

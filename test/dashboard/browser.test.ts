@@ -35,8 +35,9 @@ describe("dashboard in a real browser", () => {
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect.poll(() => page.getByRole("alert").textContent()).toContain("unknown or revoked");
 
+    // By keyboard: type the key, press Enter.
     await page.getByLabel("Root key").fill(h.keyward.rootKey);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByLabel("Root key").press("Enter");
     await page.getByRole("heading", { name: "Root keys", level: 1 }).waitFor();
 
     // The session lives in an HttpOnly cookie only: nothing readable by scripts, nothing in web storage.
@@ -72,8 +73,11 @@ describe("dashboard in a real browser", () => {
     await page.getByRole("button", { name: "Done" }).click();
     expect(await page.content()).not.toContain(plaintext);
     const row = page.getByRole("row", { name: /ci-two-permissions/ });
-    await row.getByRole("button", { name: "Revoke" }).click();
-    await row.getByRole("button", { name: "Revoke now" }).click();
+    await row.getByRole("button", { name: "Revoke" }).focus();
+    await page.keyboard.press("Enter");
+    // The confirmation takes the focus, so Enter again confirms.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe("Revoke now");
+    await page.keyboard.press("Enter");
     await expect.poll(() => row.count()).toBe(0);
     expect((await h.rest.v2("apis.createApi", { name: "after-revoke" }, plaintext)).status).toBe(401);
 
