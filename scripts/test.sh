@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The one command that runs every test: `npm test` (or `bash scripts/test.sh [vitest args...]`).
 # Works on a fresh Debian machine with only Node 20: installs node_modules and the Debian packages the suites
-# need (redis-server, python3-grpcio, protoc, Go with its gRPC libraries) when missing.
+# need (redis-server, python3-grpcio, protoc, Go with its gRPC libraries, chromium) when missing.
 # Steps: dependencies -> Debian packages -> vitest (Node suite) -> deno e2e. Every step runs even when an
 # earlier test step failed, so one run shows all failures; the exit code is non-zero if any step failed.
 set -uo pipefail
@@ -42,6 +42,8 @@ for pkg in golang-go protoc-gen-go protoc-gen-go-grpc golang-google-grpc-dev gol
   golang-google-genproto-dev golang-github-golang-protobuf-1-5-dev; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
 done
+# The dashboard's browser suite drives Debian's chromium through playwright-core.
+[[ -x ${KEYWARD_CHROMIUM:-/usr/bin/chromium} ]] || missing+=(chromium)
 if (( ${#missing[@]} )); then
   say "installing Debian packages: ${missing[*]}"
   sudo=()
@@ -52,7 +54,7 @@ if (( ${#missing[@]} )); then
     || { echo "installing ${missing[*]} failed" >&2; exit 1; }
   command -v redis-server >/dev/null || [[ -n ${REDIS_SERVER_BIN:-} ]] || { echo "redis-server still not on PATH" >&2; exit 1; }
 else
-  say "Debian packages present (redis-server, python3-grpcio, protoc with its well-known types, grpc_python_plugin, Go and its gRPC libraries)"
+  say "Debian packages present (redis-server, python3-grpcio, protoc with its well-known types, grpc_python_plugin, Go and its gRPC libraries, chromium)"
 fi
 
 # --- 3. Node suite: vitest (globalSetup starts one private redis-server unless REDIS_URL is given) -----------

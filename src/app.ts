@@ -26,9 +26,11 @@ import type { AuditLogStore, CounterStore, DocumentStore, VerificationEventStore
 import { AuditLogsService } from "../gen/keyward/v1/audit_logs_pb.js";
 import { createAuditLogsService } from "./services/audit/audit-logs-service.js";
 import { auditOperations, type ServiceFactory } from "./services/audit/audited-operations.js";
-import { createAuthenticator, ROOT_KEY_CACHE_TTL_MS, type CachedRootKey } from "./transport/auth.js";
+import { createAuthenticator, createRootKeyLookup, ROOT_KEY_CACHE_TTL_MS, type CachedRootKey } from "./transport/auth.js";
 import { assignRequestId, observeCalls, registerOperations, requestIdValues } from "./transport/connect.js";
 import { createObservability, type ObservabilityOptions } from "./observability/observability.js";
+import { createDashboardHandler } from "./dashboard/handler.js";
+import { createDashboardSessions } from "./dashboard/sessions.js";
 import { createGrpcHandler, isGrpcRequest } from "./transport/grpc/handler.js";
 import { createConnectUnaryHandler } from "./transport/connect-unary.js";
 import { registerHealth } from "./transport/health.js";
@@ -114,7 +116,9 @@ export function createApp(options: AppOptions) {
     [...factories].flatMap(([service, make]) => operationsOf(service, make(documents))),
     { factories, documents, auditLogs, clock, randomBytes },
   );
-  const invoke = createPipeline({ authenticate: createAuthenticator({ rootKeys: documents.rootKeys, clock, cache: rootKeyCache }) });
+  const authDeps = { rootKeys: documents.rootKeys, clock, cache: rootKeyCache };
+  const authenticate = createAuthenticator(authDeps);
+  const invoke = createPipeline({ authenticate });
   const rest = createRestRouter({
     routes: routesOf(operations), invoke, docsUrl: options.docsUrl ?? "https://keyward.dev/docs", tallies, done, documents: loadOpenApiDocuments(),
   });
@@ -139,11 +143,27 @@ export function createApp(options: AppOptions) {
     fallback: (req, res) => void rest(req, res),
   });
   const connectUnary = createConnectUnaryHandler({ operations, invoke, maxBytes: MAX_BODY_BYTES, tallies, done });
-  // REST paths and Connect unary calls skip the Connect adapter; everything else (gRPC-Web, streams, unknown paths)
-  // goes through it. /metrics is outside the REST namespaces: /v1/metrics and /v2/metrics are unknown routes.
+  const dashboard = createDashboardHandler({
+    sessions: createDashboardSessions({
+      store: options.documents.dashboardSessions,
+      clock,
+      randomBytes,
+      bus,
+      principalOfRootKeyHash: createRootKeyLookup(authDeps),
+    }),
+    authenticate,
+    operations,
+    maxBytes: MAX_BODY_BYTES,
+    tallies,
+    done,
+  });
+  // REST paths, the dashboard (src/dashboard) and Connect unary calls skip the Connect adapter; everything else
+  // (gRPC-Web, streams, unknown paths) goes through it. /metrics is outside the REST namespaces: /v1/metrics and
+  // /v2/metrics are unknown routes.
   const handler: typeof rpc = (req, res) => {
     const url = req.url ?? "";
     if (url.startsWith("/v1/") || url.startsWith("/v2/")) void rest(req, res);
+    else if (url.startsWith("/dashboard")) dashboard(req, res);
     else if (observed.serveMetrics(req, res as never)) return;
     else if (!connectUnary(req, res)) {
       assignRequestId(req, res);

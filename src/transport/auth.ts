@@ -28,14 +28,7 @@ export const ROOT_KEY_CACHE_TTL_MS = 10_000;
  * entry here and, over the bus, on every instance; expiry is checked on every use.
  */
 export function createAuthenticator(deps: { rootKeys: RootKeyStore; clock: Clock; cache: RootKeyCache }) {
-  async function read(hash: string): Promise<CachedRootKey | undefined> {
-    const record = await deps.rootKeys.findByHash(hash);
-    if (!record || record.deletedAt !== undefined) return undefined;
-    return {
-      principal: { workspaceId: record.workspaceId, rootKeyId: record.id, permissions: new Set(record.permissions) },
-      expiresAt: record.expiresAt,
-    };
-  }
+  const read = (hash: string) => readRootKey(deps.rootKeys, hash);
 
   return async function authenticate(header: string | null | undefined): Promise<Principal> {
     if (!header) throw unauthenticated("The Authorization header is missing; send `Authorization: Bearer <root key>`.");
@@ -51,3 +44,26 @@ export function createAuthenticator(deps: { rootKeys: RootKeyStore; clock: Clock
 }
 
 export type Authenticate = ReturnType<typeof createAuthenticator>;
+
+async function readRootKey(rootKeys: RootKeyStore, hash: string): Promise<CachedRootKey | undefined> {
+  const record = await rootKeys.findByHash(hash);
+  if (!record || record.deletedAt !== undefined) return undefined;
+  return {
+    principal: { workspaceId: record.workspaceId, rootKeyId: record.id, permissions: new Set(record.permissions) },
+    expiresAt: record.expiresAt,
+  };
+}
+
+/**
+ * The principal of the live root key with this stored hash, through the same cache as `createAuthenticator` (so a
+ * revocation, which clears that cache on every instance, refuses it at once); 401 when it is unknown, revoked or
+ * expired. For credentials that name a root key by hash instead of carrying it (dashboard sessions).
+ */
+export function createRootKeyLookup(deps: { rootKeys: RootKeyStore; clock: Clock; cache: RootKeyCache }) {
+  return async function principalOfRootKeyHash(hash: string): Promise<Principal> {
+    const entry = await deps.cache.load(hash, () => readRootKey(deps.rootKeys, hash), { cacheMissing: false });
+    if (!entry) throw unauthenticated("The root key is unknown or revoked.");
+    if (entry.expiresAt !== undefined && entry.expiresAt <= deps.clock.now()) throw unauthenticated("The root key has expired.");
+    return entry.principal;
+  };
+}

@@ -4,6 +4,7 @@ import type { ApiRecord, DocumentStore, RootKeyRecord, WorkspaceRecord } from ".
 import { keyAndIdentityContract } from "./documents-keys.contract.js";
 import { identitySearchContract } from "./identity-search.contract.js";
 import { ratelimitContract } from "./documents-ratelimits.contract.js";
+import { dashboardSessionsContract } from "./documents-sessions.contract.js";
 import { rbacContract } from "./documents-rbac.contract.js";
 
 /**
@@ -207,6 +208,7 @@ export function runDocumentStoreContract(label: string, open: () => Promise<Docu
     identitySearchContract(fresh);
     ratelimitContract(fresh);
     rbacContract(fresh);
+    dashboardSessionsContract(fresh);
   });
 }
 

@@ -1,5 +1,6 @@
 import type { ApiRecord, DocumentStore, PageQuery, RootKeyRecord, WorkspaceRecord } from "../ports.js";
 import { AUDIT_LOGS, auditingJournal, auditLogsCollection } from "./audit-logs.js";
+import { dashboardSessionsCollection, dashboardSessionStoreOver } from "./dashboard-sessions.js";
 import { identitiesCollection, identityStoreOver } from "./identities.js";
 import { openJournal, type CollectionSpec, type Journal } from "./journal.js";
 import { keysCollection, keyStoreOver } from "./keys.js";
@@ -22,6 +23,7 @@ export const embeddedCollections: Record<string, CollectionSpec> = {
   permissions: permissionsCollection,
   roles: rolesCollection,
   [AUDIT_LOGS]: auditLogsCollection,
+  dashboard_sessions: dashboardSessionsCollection,
 };
 
 /**
@@ -66,6 +68,7 @@ export function documentStoreOver(journal: Journal): DocumentStore {
     ratelimitOverrides: ratelimitOverrideStoreOver(journal),
     permissions: permissionStoreOver(journal),
     roles: roleStoreOver(journal),
+    dashboardSessions: dashboardSessionStoreOver(journal),
     createWorkspace: (workspace, firstRootKey) =>
       journal.commit([
         { op: "insert", collection: "workspaces", doc: workspace },

@@ -13,6 +13,7 @@ import { collectionNames, documentIndexes } from "./indexes.js";
 import { mongoKeyStore } from "./keys.js";
 import { mongoPermissionStore, mongoRoleStore } from "./rbac.js";
 import { scoped, write } from "./scoped.js";
+import { mongoDashboardSessionStore } from "./dashboard-sessions.js";
 import { mongoRatelimitNamespaceStore, mongoRatelimitOverrideStore } from "./ratelimits.js";
 
 export interface MongoDocumentStoreOptions {
@@ -134,6 +135,7 @@ function storeOver(client: MongoClient, db: Db, transactional: boolean): Documen
       db.collection<StoredDocument<KeyRecord>>(collectionNames.keys),
     ),
     roles: mongoRoleStore(db.collection<StoredDocument<RoleRecord>>(collectionNames.roles), db.collection<StoredDocument<KeyRecord>>(collectionNames.keys)),
+    dashboardSessions: mongoDashboardSessionStore(db.collection(collectionNames.dashboardSessions)),
     createWorkspace: transactional ? createWorkspaceInTransaction : createWorkspaceCompensating,
     async ping() {
       await db.command({ ping: 1 });

@@ -11,6 +11,7 @@ export const collectionNames = {
   ratelimitOverrides: "ratelimit_overrides",
   permissions: "permissions",
   roles: "roles",
+  dashboardSessions: "dashboard_sessions",
 } as const;
 
 export interface CollectionIndexes {
@@ -101,6 +102,15 @@ export function documentIndexes(): CollectionIndexes[] {
         { name: "workspace_id", key: { workspaceId: 1, _id: 1 } },
         // Deleting a permission pulls its slug from the roles holding it.
         { name: "workspace_permissions", key: { workspaceId: 1, permissions: 1 } },
+      ],
+    },
+    {
+      collection: collectionNames.dashboardSessions,
+      indexes: [
+        // Every dashboard call looks its session up by token hash.
+        { name: "hash", key: { hash: 1 }, unique: true },
+        // The expiry sweep at sign-in.
+        { name: "expires_at", key: { expiresAt: 1 } },
       ],
     },
   ];

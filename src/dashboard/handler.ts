@@ -1,0 +1,145 @@
+import { Code, ConnectError } from "@connectrpc/connect";
+import { KeywardError } from "../domain/errors.js";
+import type { Authenticate } from "../transport/auth.js";
+import { createConnectUnaryHandler } from "../transport/connect-unary.js";
+import { readBody, type ExchangeRequest, type ExchangeResponse } from "../transport/exchange.js";
+import { createPipeline, type Operation } from "../transport/pipeline.js";
+import { createBundleLoader, type DashboardBundle } from "./bundle.js";
+import { crossOriginRefusal, csrfRefusal } from "./guards.js";
+import { INDEX_HTML } from "./index-html.js";
+import { json, parseSignIn, rpcError, sessionView } from "./responses.js";
+import { clearedSessionCookie, CSRF_HEADER, DASHBOARD_PATH, sessionCookie, sessionTokenFromCookies } from "./session-token.js";
+import type { RequestDone } from "../observability/request-observer.js";
+import type { RequestTallies } from "../observability/route-tally.js";
+import type { DashboardSessions } from "./sessions.js";
+
+const RPC_PREFIX = `${DASHBOARD_PATH}/rpc`;
+const SECURITY_HEADERS: Record<string, string> = {
+  "content-security-policy":
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+    "frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+  "x-frame-options": "DENY",
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+};
+
+export interface DashboardDeps {
+  sessions: DashboardSessions;
+  /** The bearer authenticator of the API: sign-in accepts exactly the root keys the API accepts. */
+  authenticate: Authenticate;
+  operations: Operation[];
+  maxBytes: number;
+  /** Metrics and the request log: dashboard RPCs count as Connect calls. */
+  tallies: RequestTallies;
+  done: RequestDone;
+}
+
+/**
+ * Serves everything under /dashboard: the page and its assets, the session endpoints (`api/sign-in`, `api/session`,
+ * `api/sign-out`) and the API itself over the Connect protocol at `rpc/<service>/<method>`. RPCs run the API's own
+ * operations through the same pipeline; only authentication differs (the session cookie stands for its root key),
+ * so the dashboard can do exactly what its root key can. Every call but the page itself is refused from another
+ * origin; session-bound POSTs also need the session's CSRF token in `x-keyward-csrf`.
+ */
+export function createDashboardHandler(deps: DashboardDeps) {
+  const invoke = createPipeline({ authenticate: (token) => deps.sessions.authenticate(token ?? "") });
+  const connect = createConnectUnaryHandler({
+    operations: deps.operations, invoke, maxBytes: deps.maxBytes, tallies: deps.tallies, done: deps.done,
+  });
+  const loadBundle = createBundleLoader();
+
+  function rpc(req: ExchangeRequest, res: ExchangeResponse, path: string): void {
+    const token = sessionTokenFromCookies(req.headers.cookie);
+    const refusal = crossOriginRefusal(req.headers) ?? (token === undefined ? undefined : csrfRefusal(req.headers, token));
+    if (refusal) return rpcError(res, new ConnectError(refusal, Code.PermissionDenied));
+    if (token === undefined) return rpcError(res, new ConnectError("Sign in to the dashboard first.", Code.Unauthenticated));
+    // The API's Connect handler, seeing the session token where a bearer would be; its pipeline resolves it.
+    const view: ExchangeRequest = {
+      url: path.slice(RPC_PREFIX.length),
+      method: req.method,
+      headers: { ...req.headers, authorization: token },
+      on: (event: "data" | "end" | "error", listener: (...args: any[]) => void) => req.on(event as "data", listener),
+    };
+    if (!connect(view, res)) rpcError(res, new ConnectError("Only unary Connect calls with JSON or proto bodies are served here.", Code.Unimplemented));
+  }
+
+  async function sessionApi(req: ExchangeRequest, res: ExchangeResponse, path: string): Promise<void> {
+    const refusal = crossOriginRefusal(req.headers);
+    if (refusal) return json(res, 403, { error: { code: "permission_denied", message: refusal } });
+    const token = sessionTokenFromCookies(req.headers.cookie);
+    try {
+      if (path === `${DASHBOARD_PATH}/api/session` && req.method === "GET") {
+        if (token === undefined) return json(res, 401, { error: { code: "unauthenticated", message: "Not signed in." } });
+        const { record, principal } = await deps.sessions.describe(token);
+        return json(res, 200, sessionView(token, record.expiresAt, principal));
+      }
+      if (path === `${DASHBOARD_PATH}/api/sign-in` && req.method === "POST") {
+        if (!req.headers[CSRF_HEADER]) return json(res, 403, { error: { code: "permission_denied", message: `The ${CSRF_HEADER} header is missing.` } });
+        const rootKey = parseSignIn(await readBody(req, 16 * 1024));
+        const principal = await deps.authenticate(`Bearer ${rootKey}`);
+        const { token: fresh, record } = await deps.sessions.signIn(rootKey, principal);
+        res.setHeader("set-cookie", sessionCookie(fresh, Math.floor((record.expiresAt - record.createdAt) / 1000)));
+        return json(res, 200, sessionView(fresh, record.expiresAt, principal));
+      }
+      if (path === `${DASHBOARD_PATH}/api/sign-out` && req.method === "POST") {
+        if (token !== undefined) {
+          const csrf = csrfRefusal(req.headers, token);
+          if (csrf) return json(res, 403, { error: { code: "permission_denied", message: csrf } });
+          await deps.sessions.signOut(token);
+        }
+        res.setHeader("set-cookie", clearedSessionCookie());
+        return json(res, 200, {});
+      }
+      return json(res, 404, { error: { code: "not_found", message: "No such dashboard endpoint." } });
+    } catch (error) {
+      const known = error instanceof KeywardError;
+      const status = !known ? 500 : error.kind === "unauthenticated" ? 401 : error.kind === "payload_too_large" ? 413 : error.kind === "invalid" ? 400 : 500;
+      // Messages of our own errors name no secret; anything else is not shown.
+      const message = known ? error.message : "The dashboard could not complete the request.";
+      return json(res, status, { error: { code: known ? error.kind : "internal", message } });
+    }
+  }
+
+  async function asset(req: ExchangeRequest, res: ExchangeResponse, name: string): Promise<void> {
+    let bundle: DashboardBundle;
+    try {
+      bundle = await loadBundle();
+    } catch (error) {
+      res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
+      return void res.end(`The dashboard could not be built: ${(error as Error).message}`);
+    }
+    const found = bundle[name as keyof DashboardBundle];
+    if (!found) return json(res, 404, { error: { code: "not_found", message: "No such asset." } });
+    if (req.headers["if-none-match"] === found.etag) {
+      res.writeHead(304, { etag: found.etag });
+      return void res.end("");
+    }
+    const gzip = /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""));
+    const body = gzip ? found.gzipped : found.body;
+    res.writeHead(200, {
+      "content-type": found.contentType,
+      "content-length": body.byteLength,
+      etag: found.etag,
+      "cache-control": "no-cache",
+      vary: "accept-encoding",
+      ...(gzip && { "content-encoding": "gzip" }),
+    });
+    res.end(body);
+  }
+
+  return function handleDashboard(req: ExchangeRequest, res: ExchangeResponse): void {
+    const url = req.url ?? "";
+    const query = url.indexOf("?");
+    const path = query < 0 ? url : url.slice(0, query);
+    for (const name in SECURITY_HEADERS) res.setHeader(name, SECURITY_HEADERS[name]);
+    if (path.startsWith(`${RPC_PREFIX}/`)) return rpc(req, res, path);
+    if (path.startsWith(`${DASHBOARD_PATH}/api/`)) return void sessionApi(req, res, path);
+    if (req.method !== "GET" && req.method !== "HEAD") return json(res, 405, { error: { code: "method_not_allowed", message: "Use GET." } });
+    if (path.startsWith(`${DASHBOARD_PATH}/assets/`)) return void asset(req, res, path.slice(`${DASHBOARD_PATH}/assets/`.length));
+    if (path === DASHBOARD_PATH || path === `${DASHBOARD_PATH}/`) {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" });
+      return void res.end(INDEX_HTML);
+    }
+    json(res, 404, { error: { code: "not_found", message: "No such dashboard page." } });
+  };
+}

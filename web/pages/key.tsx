@@ -1,0 +1,90 @@
+import { useState } from "preact/hooks";
+import { api } from "../api.js";
+import { navigate } from "../router.js";
+import { ConfirmButton, ErrorNote, formatTime, Guarded, Loading, Page, useAction, useAsync } from "../ui.js";
+
+function durationText(ms: bigint): string {
+  const n = Number(ms);
+  if (n % 86_400_000 === 0) return `${n / 86_400_000} d`;
+  if (n % 3_600_000 === 0) return `${n / 3_600_000} h`;
+  if (n % 60_000 === 0) return `${n / 60_000} min`;
+  if (n % 1000 === 0) return `${n / 1000} s`;
+  return `${n} ms`;
+}
+
+function SetCredits({ keyId, onDone }: { keyId: string; onDone: () => void }) {
+  const [value, setValue] = useState("");
+  const action = useAction();
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const v = value.trim();
+    const done = await action.run(() => api.keys.updateCredits({ keyId, operation: "set", value: v === "" ? undefined : BigInt(v) }));
+    if (done) {
+      setValue("");
+      onDone();
+    }
+  };
+  return (
+    <form class="inline" onSubmit={submit} aria-label="Set credits">
+      <label>Set credits <input value={value} inputMode="numeric" pattern="[0-9]*" placeholder="empty = unlimited" onInput={(e) => setValue((e.target as HTMLInputElement).value)} /></label>
+      <Guarded type="submit" need={["api", "update_key"]} busy={action.busy}>Set credits</Guarded>
+      <ErrorNote message={action.error} />
+    </form>
+  );
+}
+
+export function KeyPage({ keyId }: { keyId: string }) {
+  const key = useAsync(() => api.keys.getKey({ keyId }), [keyId]);
+  const change = useAction();
+  const k = key.data?.key;
+  return (
+    <Page title={k ? `Key ${k.name ?? k.keyId}` : "Key"} intro={<span class="mono">{keyId}</span>}>
+      <ErrorNote message={key.error ?? change.error} />
+      {key.loading && <Loading what="Loading the key" />}
+      {k && (
+        <>
+          <div class="card">
+            <dl class="facts">
+              <dt>Status</dt><dd><span class={k.enabled ? "badge ok" : "badge off"}>{k.enabled ? "enabled" : "disabled"}</span></dd>
+              <dt>Start</dt><dd class="mono">{k.start}…</dd>
+              <dt>Api</dt><dd><a href={`#/apis/${k.apiId}`} class="mono">{k.apiId}</a></dd>
+              <dt>Created</dt><dd>{formatTime(k.createdAt)}</dd>
+              <dt>Expires</dt><dd>{k.expires === undefined ? "never" : formatTime(k.expires)}</dd>
+              <dt>Credits</dt><dd>{k.credits?.remaining === undefined ? "unlimited" : String(k.credits.remaining)}
+                {k.credits?.refill && ` (refill ${k.credits.refill.interval} to ${k.credits.refill.amount}${k.credits.refill.refillDay ? ` on day ${k.credits.refill.refillDay}` : ""})`}</dd>
+              <dt>Identity</dt><dd>{k.identity ? <span class="mono">{k.identity.externalId} ({k.identity.id})</span> : "none"}</dd>
+              <dt>Environment</dt><dd>{k.environment ?? "—"}</dd>
+            </dl>
+            <div class="actions">
+              <Guarded need={["api", "update_key"]} busy={change.busy}
+                onClick={() => change.run(() => api.keys.updateKey({ keyId, enabled: !k.enabled })).then(key.reload)}>{k.enabled ? "Disable" : "Enable"}</Guarded>
+              <ConfirmButton need={["api", "delete_key"]} label="Delete key" confirm="Delete for good" busy={change.busy}
+                onConfirm={() => change.run(() => api.keys.deleteKey({ keyId })).then((done) => done && navigate(`/apis/${k.apiId}`))} />
+            </div>
+            <SetCredits keyId={keyId} onDone={key.reload} />
+          </div>
+          <div class="grid2">
+            <div class="card">
+              <h2>Rate limits</h2>
+              {k.ratelimits.length === 0 ? <p class="muted">None.</p> : (
+                <table><thead><tr><th>Name</th><th>Limit</th><th>Window</th><th>Auto-apply</th></tr></thead>
+                  <tbody>{k.ratelimits.map((r) => <tr key={r.name}><td data-label="Name">{r.name}</td><td data-label="Limit">{String(r.limit)}</td><td data-label="Window">{durationText(r.duration)}</td><td data-label="Auto-apply">{r.autoApply ? "yes" : "no"}</td></tr>)}</tbody>
+                </table>
+              )}
+            </div>
+            <div class="card">
+              <h2>Roles</h2>
+              {k.roles.length === 0 ? <p class="muted">None.</p> : <ul class="perms">{k.roles.map((r) => <li key={r} class="mono">{r}</li>)}</ul>}
+              <h2>Permissions</h2>
+              {k.permissions.length === 0 ? <p class="muted">None.</p> : <ul class="perms">{k.permissions.map((p) => <li key={p} class="mono">{p}</li>)}</ul>}
+            </div>
+          </div>
+          <div class="card placeholder">
+            <h2>Usage over time</h2>
+            <p>Coming in the next round, with the verification analytics API (charts by outcome over time).</p>
+          </div>
+        </>
+      )}
+    </Page>
+  );
+}
