@@ -8,6 +8,7 @@ import type { Clock } from "../../src/domain/clock.js";
 import { openStores, type Stores } from "../../src/open-stores.js";
 import type { DocumentStore } from "../../src/store/ports.js";
 import { listen, type ConnectionLimits } from "../../src/transport/server.js";
+import { withDatabase } from "./mongo.js";
 
 export interface RunningKeyward {
   baseUrl: string;
@@ -27,15 +28,38 @@ export function manualClock(start = Date.now()): Clock & { set(ms: number): void
 }
 
 /**
- * Starts Keyward in this process on a free loopback port, on fresh embedded stores in a temp dir (counters in
- * Redis when `redisUrl` is given), bootstrapped
+ * With KEYWARD_TEST_DOCUMENTS=mongo (the end-to-end suite's second run, vitest.mongo-e2e.config.ts), the URL of a
+ * fresh database for one server on the test MongoDB (test/setup/mongo.ts); else undefined (embedded documents).
+ */
+function mongoDocumentsUrl(): string | undefined {
+  if (process.env.KEYWARD_TEST_DOCUMENTS !== "mongo") return undefined;
+  const url = process.env.KEYWARD_TEST_MONGODB_URL;
+  if (!url) throw new Error("KEYWARD_TEST_DOCUMENTS=mongo needs a MongoDB: MONGODB_URL or the emulator (test/setup/mongo.ts)");
+  return withDatabase(url, `kw_e2e_${randomBytes(6).toString("hex")}`);
+}
+
+async function dropDatabase(url: string): Promise<void> {
+  const { MongoClient } = await import("mongodb");
+  const client = new MongoClient(url, { serverSelectionTimeoutMS: 5000 });
+  try {
+    await client.db().dropDatabase();
+  } finally {
+    await client.close();
+  }
+}
+
+/**
+ * Starts Keyward in this process on a free loopback port, on fresh embedded stores in a temp dir (documents in a
+ * fresh MongoDB database under KEYWARD_TEST_DOCUMENTS=mongo, or at `mongodbUrl`; counters in Redis when `redisUrl`
+ * is given), bootstrapped
  * with a known root key. `stop()` closes the server and deletes the data.
  */
 export async function startKeyward(
-  options: { clock?: Clock; encryptionKey?: Buffer; redisUrl?: string; limits?: ConnectionLimits } = {},
+  options: { clock?: Clock; encryptionKey?: Buffer; redisUrl?: string; limits?: ConnectionLimits; mongodbUrl?: string } = {},
 ): Promise<RunningKeyward> {
   const dir = await mkdtemp(join(tmpdir(), "keyward-test-"));
-  const stores = await openStores({ dataDir: dir, redisUrl: options.redisUrl });
+  const mongodbUrl = options.mongodbUrl ?? mongoDocumentsUrl();
+  const stores = await openStores({ dataDir: dir, redisUrl: options.redisUrl, mongodbUrl });
   const { documents } = stores;
   const clock = options.clock ?? { now: () => Date.now() };
   const rootKey = `kw_test_${randomBytes(12).toString("hex")}`;
@@ -59,6 +83,7 @@ export async function startKeyward(
     async stop() {
       await server.close();
       await stores.close();
+      if (mongodbUrl) await dropDatabase(mongodbUrl);
       await rm(dir, { recursive: true, force: true });
     },
   };
