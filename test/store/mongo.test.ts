@@ -5,7 +5,8 @@ import { MongoClient } from "mongodb";
 import { afterAll, describe, expect, it } from "vitest";
 import { createMongoDocumentStore } from "../../src/store/mongo/documents.js";
 import type { DocumentStore } from "../../src/store/ports.js";
-import { emulatorGap, mongo } from "../support/mongo.js";
+import { StoreUnavailableError } from "../../src/store/errors.js";
+import { emulatorGap, mongo, withDatabase } from "../support/mongo.js";
 import { runDocumentStoreContract } from "./documents.contract.js";
 
 // MONGODB_URL names a real server; without it test/setup/mongo.ts starts the wire emulator, standalone and posing as
@@ -41,6 +42,32 @@ for (const deployment of deployments) {
     runDocumentStoreContract(deployment.label, open, { gaps: deployment.gaps });
   });
 }
+
+(mongo.url ? describe : describe.skip)(`mongo write concern${mongo.skip}`, () => {
+  // A real replica set waits for acknowledgements it cannot get and the write concern fails within the bound; the
+  // emulator acknowledges every write at once, and a real standalone refuses w > 1 outright.
+  it.skipIf(mongo.emulator)(`a write concern that cannot be met answers StoreUnavailableError within timeoutMS${mongo.emulator ? ` [skipped: ${emulatorGap.writeConcern}]` : ""}`, async (context) => {
+    const url = withDatabase(mongo.url!, `keyward_wc_${randomUUID().slice(0, 8)}`);
+    const client = await new MongoClient(url).connect();
+    const hello = await client.db().command({ hello: 1 });
+    if (typeof hello.setName !== "string") {
+      await client.close();
+      context.skip("a standalone server refuses w > 1 outright; the case needs a replica set");
+    }
+    const store = await createMongoDocumentStore({ url: `${url}${url.includes("?") ? "&" : "?"}w=50&timeoutMS=1500` });
+    try {
+      const started = Date.now();
+      const error = await store.apis.insert({ id: "api_1", workspaceId: "ws_1", name: "a", createdAt: 1, deleteProtection: false, storeEncryptedKeys: false })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StoreUnavailableError);
+      expect(Date.now() - started).toBeLessThan(4_000);
+    } finally {
+      await store.close();
+      await client.db().dropDatabase();
+      await client.close();
+    }
+  });
+});
 
 describe("mongo document store without a server", () => {
   it("importing the adapter opens nothing: a fresh process imports it and exits on its own", async () => {
