@@ -23,6 +23,8 @@ describe("mongo outage classification", () => {
     expect(isOutageError(new MongoServerError({ code: 64, errmsg: "waiting for replication timed out" }))).toBe(true);
     expect(isOutageError({ name: "MongoServerError", code: 1, errorLabels: ["RetryableWriteError"] })).toBe(true);
     expect(isOutageError(connectionLost())).toBe(true);
+    // Writing to a socket the server already closed surfaces as Node's own error.
+    expect(isOutageError(Object.assign(new Error("This socket has been ended by the other party"), { code: "EPIPE" }))).toBe(true);
   });
 
   it("refusals of the operation itself are not outages", () => {

@@ -24,6 +24,9 @@ const OUTAGE_ERROR_NAMES = new Set([
  */
 const OUTAGE_CODES = new Set([6, 7, 50, 64, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436]);
 
+/** Node socket errors the driver sometimes passes on unwrapped (e.g. writing to a socket the server closed). */
+const SOCKET_ERROR_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ECONNABORTED", "EAI_AGAIN", "ERR_SOCKET_CLOSED", "ERR_STREAM_DESTROYED", "ERR_STREAM_WRITE_AFTER_END"]);
+
 /** Labels the driver puts on failures that a retry may fix. */
 const TRANSIENT_LABELS = ["RetryableWriteError", "TransientTransactionError", "ResetPool", "PoolRequestedRetry"];
 
@@ -39,13 +42,15 @@ type MaybeDriverError = {
 /**
  * True when `error` says the deployment did not answer (down, unreachable, no primary, timed out, write concern
  * not met in time), as opposed to refusing the operation (duplicate key, validation). A bulk write that failed as a
- * whole (driver 7 wraps a connection failure in MongoBulkWriteError with no `writeErrors`) counts as an outage.
+ * whole (driver 7 wraps a connection failure in MongoBulkWriteError with no `writeErrors`) counts as an outage, and
+ * so does a bare socket error (EPIPE, ECONNRESET...).
  */
 export function isOutageError(error: unknown): boolean {
   if (typeof error !== "object" || error === null) return false;
   const e = error as MaybeDriverError;
   if (typeof e.name === "string" && OUTAGE_ERROR_NAMES.has(e.name)) return true;
   if (typeof e.code === "number" && OUTAGE_CODES.has(e.code)) return true;
+  if (typeof e.code === "string" && SOCKET_ERROR_CODES.has(e.code)) return true;
   if (Array.isArray(e.errorLabels) && TRANSIENT_LABELS.some((label) => (e.errorLabels as unknown[]).includes(label))) return true;
   if (e.writeConcernError !== undefined && e.writeConcernError !== null) return true;
   if (e.name === "MongoBulkWriteError" && Array.isArray(e.writeErrors) && e.writeErrors.length === 0) return true;
