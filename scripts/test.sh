@@ -2,8 +2,8 @@
 # The one command that runs every test: `npm test` (or `bash scripts/test.sh [vitest args...]`).
 # Works on a fresh Debian machine with only Node 20: installs node_modules and the Debian packages the suites
 # need (redis-server, python3-grpcio, protoc, Go with its gRPC libraries, patch) when missing.
-# Steps: dependencies -> Debian packages -> vitest (Node suite) -> e2e on MongoDB documents -> deno e2e. Every step runs even when an
-# earlier test step failed, so one run shows all failures; the exit code is non-zero if any step failed.
+# Steps: dependencies -> Debian packages -> vitest (Node suite) -> e2e on MongoDB documents -> deno e2e. Every step
+# runs even when an earlier test step failed, so one run shows all failures; the exit code is non-zero if any failed.
 set -uo pipefail
 
 cd "$(dirname "$0")/.."
