@@ -5,7 +5,7 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     // One private redis-server per run; see test/setup/redis.ts.
     // The log-secret check: every log line of the run is searched for every secret the tests saw (test/setup/log-capture.ts).
-    globalSetup: ["test/setup/redis.ts", "test/setup/log-capture.ts"],
+    globalSetup: ["test/setup/redis.ts", "test/setup/mongo.ts", "test/setup/log-capture.ts"],
     setupFiles: ["test/setup/record-secrets.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,

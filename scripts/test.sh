@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The one command that runs every test: `npm test` (or `bash scripts/test.sh [vitest args...]`).
 # Works on a fresh Debian machine with only Node 20: installs node_modules and the Debian packages the suites
-# need (redis-server, python3-grpcio, protoc, Go with its gRPC libraries, chromium) when missing.
-# Steps: dependencies -> Debian packages -> vitest (Node suite) -> deno e2e. Every step runs even when an
-# earlier test step failed, so one run shows all failures; the exit code is non-zero if any step failed.
+# need (redis-server, python3-grpcio, protoc, Go with its gRPC libraries, chromium, patch) when missing.
+# Steps: dependencies -> Debian packages -> vitest (Node suite) -> e2e on MongoDB documents -> deno e2e. Every step
+# runs even when an earlier test step failed, so one run shows all failures; the exit code is non-zero if any failed.
 set -uo pipefail
 
 cd "$(dirname "$0")/.."
@@ -21,7 +21,8 @@ else
 fi
 
 # --- 2. Debian packages the suites run: redis-server (private instances, never the system service), and for the
-# client suites Debian's Python grpcio, protoc with its Python and Go plugins, and Go. One apt-get for all missing.
+# client suites Debian's Python grpcio, protoc with its Python and Go plugins, and Go; `patch` for the mongo
+# emulator's first build. One apt-get for all missing.
 missing=()
 if [[ -n ${REDIS_SERVER_BIN:-} ]]; then
   command -v "$REDIS_SERVER_BIN" >/dev/null || { echo "REDIS_SERVER_BIN=$REDIS_SERVER_BIN not found" >&2; exit 1; }
@@ -44,6 +45,8 @@ for pkg in golang-go protoc-gen-go protoc-gen-go-grpc golang-google-grpc-dev gol
 done
 # The dashboard's browser suite drives Debian's chromium through playwright-core.
 [[ -x ${KEYWARD_CHROMIUM:-/usr/bin/chromium} ]] || missing+=(chromium)
+# The mongo wire emulator (../shared/mongo-emulator/run.sh) patches its npm sources once when it is first built.
+command -v patch >/dev/null 2>&1 || missing+=(patch)
 if (( ${#missing[@]} )); then
   say "installing Debian packages: ${missing[*]}"
   sudo=()
@@ -54,7 +57,7 @@ if (( ${#missing[@]} )); then
     || { echo "installing ${missing[*]} failed" >&2; exit 1; }
   command -v redis-server >/dev/null || [[ -n ${REDIS_SERVER_BIN:-} ]] || { echo "redis-server still not on PATH" >&2; exit 1; }
 else
-  say "Debian packages present (redis-server, python3-grpcio, protoc with its well-known types, grpc_python_plugin, Go and its gRPC libraries, chromium)"
+  say "Debian packages present (redis-server, python3-grpcio, protoc with its well-known types, grpc_python_plugin, Go and its gRPC libraries, chromium, patch)"
 fi
 
 # --- 3. Node suite: vitest (globalSetup starts one private redis-server unless REDIS_URL is given) -----------
@@ -63,6 +66,20 @@ trap 'rm -f "$summary_file"' EXIT
 say "vitest: npx vitest run $*"
 if ! npx vitest run --reporter=default --reporter=json --outputFile.json="$summary_file" "$@"; then
   failed+=("vitest")
+fi
+
+# --- 3b. the end-to-end suite again on MongoDB documents -----------------------------------------------------------
+# test/setup/mongo.ts gives it MONGODB_URL when set (a real server), else starts the wire emulator found beside the
+# repository (../shared/mongo-emulator/run.sh; KEYWARD_MONGO_EMULATOR=<run.sh> points elsewhere). Without either the
+# Mongo cases skip, saying why; CI=1 or KEYWARD_REQUIRE_MONGO=1 makes a missing MongoDB a failure instead.
+# Skipped when vitest was given arguments (a filtered run).
+mongo_summary_file=$(mktemp -t keyward-vitest-mongo-XXXXXX.json)
+trap 'rm -f "$summary_file" "$mongo_summary_file"' EXIT
+if (( $# == 0 )); then
+  say "e2e on MongoDB documents: npx vitest run --config vitest.mongo-e2e.config.ts"
+  if ! npx vitest run --config vitest.mongo-e2e.config.ts --reporter=default --reporter=json --outputFile.json="$mongo_summary_file"; then
+    failed+=("e2e on MongoDB")
+  fi
 fi
 
 # --- 4. deno e2e ---------------------------------------------------------------------------------------------
@@ -83,9 +100,11 @@ fi
 # Last line in the plain 'N passed, N failed' form, counted from vitest's JSON report.
 if [[ -s $summary_file ]]; then
   node -e '
-    const r = JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8"));
-    const skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
-    console.log(`vitest: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped`);
-  ' "$summary_file"
+    const fs = require("node:fs");
+    const runs = process.argv.slice(1).filter((f) => fs.existsSync(f) && fs.statSync(f).size > 0).map((f) => JSON.parse(fs.readFileSync(f, "utf8")));
+    const sum = (field) => runs.reduce((n, r) => n + (r[field] ?? 0), 0);
+    const skipped = sum("numPendingTests") + sum("numTodoTests");
+    console.log(`vitest: ${sum("numPassedTests")} passed, ${sum("numFailedTests")} failed, ${skipped} skipped`);
+  ' "$summary_file" "$mongo_summary_file"
 fi
 (( ${#failed[@]} == 0 ))

@@ -5,6 +5,7 @@ import { UniqueViolationError } from "../store/errors.js";
 import type { IdentityRecord } from "../store/ports.js";
 import { authorize, type Principal, type ServiceHandlers } from "./context.js";
 import { paginate } from "./pagination.js";
+import { replaceWithRetry } from "./replace-with-retry.js";
 import { detachKeys } from "./keys/identities.js";
 import { checkedMeta, ratelimitRecords } from "./keys/key-input.js";
 import type { KeysDeps } from "./keys/key-context.js";
@@ -81,8 +82,14 @@ export function createIdentitiesService(deps: KeysDeps): ServiceHandlers<typeof 
 
     async updateIdentity(request, { principal }) {
       const identity = await loadIdentityFor(principal, request, "update_identity");
-      const next = applyUpdate(identity, request);
-      if (!(await documents.identities.replace(next))) throw notFound(`The identity ${identity.id} does not exist.`);
+      const next = await replaceWithRetry({
+        read: identity,
+        reload: () => documents.identities.get(principal.workspaceId, identity.id),
+        change: (current) => applyUpdate(current, request),
+        replace: (record) => documents.identities.replace(record),
+        subject: `The identity ${identity.id}`,
+      });
+      if (!next) throw notFound(`The identity ${identity.id} does not exist.`);
       cache.invalidate({ kind: "all" });
       return { identity: identityView(next) };
     },

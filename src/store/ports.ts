@@ -96,6 +96,11 @@ export interface IdentityRecord {
   createdAt: number;
   updatedAt?: number;
   deletedAt?: number;
+  /**
+   * Bumped by every write of the record (absent = 0, as in records stored before revisions existed): `replace`
+   * compares it, so a read-modify-write cannot silently overwrite a concurrent one.
+   */
+  revision?: number;
 }
 
 /** A permission keys and roles carry by its slug; slug and name are each unique within a workspace. */
@@ -119,6 +124,11 @@ export interface RoleRecord {
   permissions: string[];
   createdAt: number;
   updatedAt?: number;
+  /**
+   * Bumped by every write of the record, a permission delete's cascade included (absent = 0, as in records stored before revisions existed): `replace`
+   * compares it, so a read-modify-write cannot silently overwrite a concurrent one.
+   */
+  revision?: number;
 }
 
 /** Keyset pagination: items with id > `after`, ascending by id, at most `limit`. */
@@ -181,6 +191,12 @@ export interface IdentityStore {
   insert(record: IdentityRecord): Promise<void>;
   get(workspaceId: string, id: string): Promise<IdentityRecord | undefined>;
   findByExternalId(workspaceId: string, externalId: string): Promise<IdentityRecord | undefined>;
+  /**
+   * Compare-and-swap of a live identity (same id and workspace): writes only while the stored revision still equals
+   * `record.revision` (the one the caller read), and stores revision + 1. False when the identity is gone or was
+   * changed since it was read; the caller re-reads to tell which. UniqueViolationError when a changed external id
+   * is taken by another live identity.
+   */
   replace(record: IdentityRecord): Promise<boolean>;
   markDeleted(workspaceId: string, id: string, at: number): Promise<boolean>;
   list(workspaceId: string, page: PageQuery): Promise<IdentityRecord[]>;
@@ -248,7 +264,10 @@ export interface PermissionStore {
   findBySlugs(workspaceId: string, slugs: string[]): Promise<PermissionRecord[]>;
   /** With `search`: only those whose id, name, slug or description contains it, ignoring case. */
   list(workspaceId: string, page: PageQuery & { search?: string }): Promise<PermissionRecord[]>;
-  /** Deletes it and removes its slug from every role and key; false when the workspace has no such permission. */
+  /**
+   * Deletes it and removes its slug from every role and key (bumping their revisions, so a replace that read a list
+   * before the delete cannot write the slug back); false when the workspace has no such permission.
+   */
   delete(workspaceId: string, id: string): Promise<boolean>;
 }
 
@@ -261,7 +280,11 @@ export interface RoleStore {
   findByNames(workspaceId: string, names: string[]): Promise<RoleRecord[]>;
   /** With `search`: only those whose id, name or description contains it, ignoring case. */
   list(workspaceId: string, page: PageQuery & { search?: string }): Promise<RoleRecord[]>;
-  /** Replaces a role's description and permissions (same id, workspace and name); false when it is gone. */
+  /**
+   * Compare-and-swap of a role's description and permissions (same id, workspace and name): writes only while the
+   * stored revision still equals `record.revision`, and stores revision + 1. False when the role is gone or was
+   * changed since it was read (by another replace, or by a permission delete pulling a slug from it).
+   */
   replace(record: RoleRecord): Promise<boolean>;
   /** Deletes it and removes its name from every key; false when the workspace has no such role. */
   delete(workspaceId: string, id: string): Promise<boolean>;

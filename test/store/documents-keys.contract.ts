@@ -289,7 +289,7 @@ export function keyAndIdentityContract(fresh: () => Promise<DocumentStore>): voi
 
     const renamed = identity(1, "ws_a", "user_3", { meta: { moved: true }, updatedAt: T + 20 });
     expect(await store.identities.replace(renamed)).toBe(true);
-    expect(await store.identities.findByExternalId("ws_a", "user_3")).toEqual(renamed);
+    expect(await store.identities.findByExternalId("ws_a", "user_3")).toEqual({ ...renamed, revision: 1 });
     expect(await store.identities.findByExternalId("ws_a", "user_1")).toBeUndefined();
 
     const clash = await store.identities.replace(identity(2, "ws_a", "user_3")).catch((e: unknown) => e);

@@ -6,7 +6,7 @@ import type { DocumentStore, KeyRecord, PermissionRecord, RoleRecord } from "../
  * The PermissionStore and RoleStore part of the document contract; runDocumentStoreContract calls it inside its
  * describe with its `fresh()` (a new, empty store closed after each case).
  */
-export function rbacContract(fresh: () => Promise<DocumentStore>): void {
+export function rbacContract(fresh: () => Promise<DocumentStore>, gaps: { rollback?: string } = {}): void {
   it("inserted permissions are found by id and slug in their workspace only, with every field", async () => {
     const store = await fresh();
     const full = permission(1, "ws_a", "docs.read", { description: "reads docs", updatedAt: T + 5 });
@@ -19,10 +19,13 @@ export function rbacContract(fresh: () => Promise<DocumentStore>): void {
     expect(await store.permissions.findBySlugs("ws_b", ["docs.read"])).toEqual([]);
   });
 
-  it("a slug or name taken in the workspace is refused with UniqueViolationError and nothing of the batch is written; other workspaces may reuse it", async () => {
+  it.skipIf(gaps.rollback !== undefined)(`a slug or name taken in the workspace is refused with UniqueViolationError and nothing of the batch is written; other workspaces may reuse it${skipNote(gaps.rollback)}`, async () => {
     const store = await fresh();
     await store.permissions.insert([permission(1, "ws_a", "docs.read")]);
-    await expect(store.permissions.insert([permission(2, "ws_a", "other"), permission(3, "ws_a", "docs.read")])).rejects.toBeInstanceOf(UniqueViolationError);
+    const taken = await store.permissions.insert([permission(2, "ws_a", "other"), permission(3, "ws_a", "docs.read")]).catch((e: unknown) => e);
+    expect(taken).toBeInstanceOf(UniqueViolationError);
+    // Named by its fields on every backend and path (a bulk insert included).
+    expect(taken).toMatchObject({ collection: "permissions", index: "workspaceId,slug" });
     expect(await store.permissions.findBySlugs("ws_a", ["other"])).toEqual([]);
     await expect(store.permissions.insert([permission(4, "ws_a", "x", { name: "docs.read" })])).rejects.toBeInstanceOf(UniqueViolationError);
     await store.permissions.insert([permission(5, "ws_b", "docs.read")]);
@@ -50,9 +53,9 @@ export function rbacContract(fresh: () => Promise<DocumentStore>): void {
     await expect(store.roles.insert(role(2, "ws_a", "admin"))).rejects.toBeInstanceOf(UniqueViolationError);
     const edited = { ...admin, permissions: ["p3"], updatedAt: T + 9 };
     expect(await store.roles.replace(edited)).toBe(true);
-    expect(await store.roles.get("ws_a", "role_0001")).toEqual(edited);
-    expect(await store.roles.replace({ ...edited, name: "renamed" })).toBe(false);
-    expect(await store.roles.replace({ ...edited, workspaceId: "ws_b" })).toBe(false);
+    expect(await store.roles.get("ws_a", "role_0001")).toEqual({ ...edited, revision: 1 });
+    expect(await store.roles.replace({ ...edited, revision: 1, name: "renamed" })).toBe(false);
+    expect(await store.roles.replace({ ...edited, revision: 1, workspaceId: "ws_b" })).toBe(false);
   });
 
   it("deleting a permission removes its slug from every role and key of its workspace, and nothing elsewhere", async () => {
@@ -126,6 +129,8 @@ export function rbacContract(fresh: () => Promise<DocumentStore>): void {
 }
 
 const T = 1_700_000_000_000;
+/** A skipped case names why in its title. */
+export const skipNote = (reason: string | undefined) => (reason ? ` [skipped: ${reason}]` : "");
 const pad = (n: number) => String(n).padStart(4, "0");
 const ids = (records: Array<{ id: string }>) => records.map((r) => r.id);
 const sortById = <R extends { id: string }>(records: R[]) => [...records].sort((a, b) => a.id.localeCompare(b.id));

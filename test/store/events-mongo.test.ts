@@ -2,15 +2,14 @@ import { randomUUID } from "node:crypto";
 import { MongoClient, type Db } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMongoEventStore } from "../../src/store/mongo/events.js";
+import { mongo } from "../support/mongo.js";
 import { runEventStoreContract } from "./events.contract.js";
 
-const mongoUrl = process.env.MONGODB_URL;
+const mongoUrl = mongo.url;
 
-// No MongoDB server can be installed on the build machines; CI or a developer with one sets MONGODB_URL.
-// The collection options, $match and pipeline are checked without a server in events-mongo-filters.test.ts.
-const skipReason = mongoUrl ? "" : " [skipped: MONGODB_URL is unset and no MongoDB server runs here]";
-
-(mongoUrl ? describe : describe.skip)(`mongo verification events${skipReason}`, () => {
+// MONGODB_URL names a real server; without it test/setup/mongo.ts starts the wire emulator. The collection options,
+// $match and pipeline are also checked without a server in events-mongo-filters.test.ts.
+(mongoUrl ? describe : describe.skip)(`mongo verification events${mongo.skip}`, () => {
   const runPrefix = `keyward_events_${randomUUID().slice(0, 8)}`;
   const databases: Db[] = [];
   let client: MongoClient;

@@ -1,4 +1,4 @@
-import { MongoServerError } from "mongodb";
+import { MongoClient, MongoServerError } from "mongodb";
 import { describe, expect, it } from "vitest";
 import type { ApiRecord, IdentityRecord, KeyRecord, RootKeyRecord } from "../../src/store/ports.js";
 import {
@@ -453,21 +453,47 @@ describe("mongo error classification", () => {
 });
 
 describe("mongo connection helpers", () => {
-  it("clientOptionsFor sets appName, a 5 s server selection and majority+journal writes by default", () => {
+  it("clientOptionsFor bounds every operation and writes majority+journal by default", () => {
     expect(clientOptionsFor("mongodb://db:27017/keyward")).toStrictEqual({
       appName: "keyward",
       serverSelectionTimeoutMS: 5000,
-      writeConcern: { w: "majority", journal: true },
+      timeoutMS: 10_000,
+      w: "majority",
+      journal: true,
     });
   });
 
-  it("clientOptionsFor leaves options the URL sets (any case) to the URL", () => {
-    expect(clientOptionsFor("mongodb://a:1,b:2/?replicaSet=rs0&SERVERSELECTIONTIMEOUTMS=200&w=1")).toStrictEqual({
+  it("clientOptionsFor leaves options the URL sets (any case) to the URL and keeps every other default", () => {
+    expect(clientOptionsFor("mongodb://a:1,b:2/?replicaSet=rs0&SERVERSELECTIONTIMEOUTMS=200&w=1&timeoutMS=300")).toStrictEqual({
       appName: "keyward",
+      journal: true,
     });
     expect(clientOptionsFor("mongodb+srv://u:p@cluster.example/?appName=ops&journal=true")).toStrictEqual({
       serverSelectionTimeoutMS: 5000,
+      timeoutMS: 10_000,
+      w: "majority",
     });
+  });
+
+  it("clientOptionsFor keeps majority+journal when the URL only sets wtimeoutMS, and bounds the legacy model", () => {
+    // The driver discards wtimeoutMS under timeoutMS, so naming it chooses the legacy timeouts.
+    expect(clientOptionsFor("mongodb://db:27017/kw?wtimeoutMS=2000")).toStrictEqual({
+      appName: "keyward",
+      serverSelectionTimeoutMS: 5000,
+      socketTimeoutMS: 10_000,
+      w: "majority",
+      journal: true,
+    });
+    expect(clientOptionsFor("mongodb://db:27017/kw?socketTimeoutMS=100")).toMatchObject({ wtimeoutMS: 5000, w: "majority", journal: true });
+    expect(clientOptionsFor("mongodb://db:27017/kw?socketTimeoutMS=100")).not.toHaveProperty("timeoutMS");
+  });
+
+  it("the driver merges the defaults with the URL's write concern options", () => {
+    const url = "mongodb://db:27017/kw?wtimeoutMS=2000";
+    const client = new MongoClient(url, clientOptionsFor(url));
+    expect(client.options.writeConcern).toMatchObject({ w: "majority", journal: true, wtimeoutMS: 2000 });
+    const bounded = "mongodb://db:27017/kw?w=1";
+    expect(new MongoClient(bounded, clientOptionsFor(bounded)).options).toMatchObject({ timeoutMS: 10_000, writeConcern: { w: 1, journal: true } });
   });
 
   it("databaseNameFor takes the URL path, else keyward", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
-  batchFilter, holdersFilter, PERMISSION_SEARCH_FIELDS, keyPullUpdate, permissionsBySlugsFilter, pullUpdate, rbacByIdFilter, rbacPageQuery, roleReplaceFilter, rolesByNamesFilter,
+  batchFilter, holdersFilter, PERMISSION_SEARCH_FIELDS, permissionsBySlugsFilter, pullUpdate, rbacByIdFilter, rbacPageQuery, roleReplaceFilter, rolesByNamesFilter,
 } from "../../src/store/mongo/rbac-filters.js";
 
 describe("mongo rbac filters", () => {
@@ -21,16 +21,21 @@ describe("mongo rbac filters", () => {
     expect(rbacPageQuery("ws_a", { limit: 0 })).toBeNull();
   });
 
-  it("a role replacement matches its id, workspace and unchanged name", () => {
-    expect(roleReplaceFilter({ id: "role_1", workspaceId: "ws_a", name: "admin" })).toStrictEqual({ _id: "role_1", workspaceId: "ws_a", name: "admin" });
+  it("a role replacement matches its id, workspace, unchanged name and the revision read", () => {
+    expect(roleReplaceFilter({ id: "role_1", workspaceId: "ws_a", name: "admin" })).toStrictEqual({
+      _id: "role_1", workspaceId: "ws_a", name: "admin", revision: { $in: [0, null] },
+    });
+    expect(roleReplaceFilter({ id: "role_1", workspaceId: "ws_a", name: "admin", revision: 4 })).toStrictEqual({
+      _id: "role_1", workspaceId: "ws_a", name: "admin", revision: 4,
+    });
   });
 
   it("a cascade matches the workspace's holders of the value and pulls it from their list", () => {
     expect(holdersFilter("permissions", "ws_a", "docs.read")).toStrictEqual({ workspaceId: "ws_a", permissions: "docs.read" });
     expect(holdersFilter("roles", "ws_a", "admin")).toStrictEqual({ workspaceId: "ws_a", roles: "admin" });
-    expect(pullUpdate("roles", "admin")).toStrictEqual({ $pull: { roles: "admin" } });
-    // On keys the cascade also bumps the revision, so a key replace that read the list before it fails its check.
-    expect(keyPullUpdate("roles", "admin")).toStrictEqual({ $pull: { roles: "admin" }, $inc: { revision: 1 } });
+    // The cascade also bumps the holder's revision (roles and keys), so a replace that read the list before it fails.
+    expect(pullUpdate("roles", "admin")).toStrictEqual({ $pull: { roles: "admin" }, $inc: { revision: 1 } });
+    expect(pullUpdate("permissions", "docs.read")).toStrictEqual({ $pull: { permissions: "docs.read" }, $inc: { revision: 1 } });
   });
 
   it("a refused batch is deleted again by its own ids", () => {

@@ -5,35 +5,68 @@ import { MongoClient } from "mongodb";
 import { afterAll, describe, expect, it } from "vitest";
 import { createMongoDocumentStore } from "../../src/store/mongo/documents.js";
 import type { DocumentStore } from "../../src/store/ports.js";
+import { StoreUnavailableError } from "../../src/store/errors.js";
+import { emulatorGap, mongo, withDatabase } from "../support/mongo.js";
 import { runDocumentStoreContract } from "./documents.contract.js";
 
-const mongoUrl = process.env.MONGODB_URL;
+// MONGODB_URL names a real server; without it test/setup/mongo.ts starts the wire emulator, standalone and posing as
+// a replica set (transactions). The adapter's filters, updates and index specs are also checked without a server in
+// mongo-filters.test.ts.
+const deployments = [
+  { label: "mongo", url: mongo.url, gaps: {} },
+  // The emulator runs the transaction but cannot roll an aborted one back.
+  { label: "mongo (replica-set emulator)", url: mongo.replicaSetUrl, gaps: { rollback: emulatorGap.rollback } },
+].filter((deployment) => deployment.url !== undefined || deployment.label === "mongo");
 
-// No MongoDB server can be installed on the build machines; CI or a developer with one sets MONGODB_URL.
-// The adapter's filters, updates and index specs are checked without a server in mongo-filters.test.ts.
-const skipReason = mongoUrl ? "" : " [skipped: MONGODB_URL is unset and no MongoDB server runs here]";
+for (const deployment of deployments) {
+  (deployment.url ? describe : describe.skip)(`${deployment.label} document store contract${mongo.skip}`, () => {
+    // Every open() gets its own database, so contract cases never see each other's documents.
+    const runPrefix = `keyward_test_${randomUUID().slice(0, 8)}`;
+    const databases: string[] = [];
 
-(mongoUrl ? describe : describe.skip)(`mongo document store contract${skipReason}`, () => {
-  // Every open() gets its own database, so contract cases never see each other's documents.
-  const runPrefix = `keyward_test_${randomUUID().slice(0, 8)}`;
-  const databases: string[] = [];
+    afterAll(async () => {
+      const admin = new MongoClient(deployment.url!, { serverSelectionTimeoutMS: 5000 });
+      try {
+        for (const name of databases) await admin.db(name).dropDatabase();
+      } finally {
+        await admin.close();
+      }
+    });
 
-  afterAll(async () => {
-    const admin = new MongoClient(mongoUrl!, { serverSelectionTimeoutMS: 5000 });
+    async function open(): Promise<DocumentStore> {
+      const dbName = `${runPrefix}_${databases.length + 1}`;
+      databases.push(dbName);
+      return createMongoDocumentStore({ url: deployment.url!, dbName });
+    }
+
+    runDocumentStoreContract(deployment.label, open, { gaps: deployment.gaps });
+  });
+}
+
+(mongo.url ? describe : describe.skip)(`mongo write concern${mongo.skip}`, () => {
+  // A real replica set waits for acknowledgements it cannot get and the write concern fails within the bound; the
+  // emulator acknowledges every write at once, and a real standalone refuses w > 1 outright.
+  it.skipIf(mongo.emulator)(`a write concern that cannot be met answers StoreUnavailableError within timeoutMS${mongo.emulator ? ` [skipped: ${emulatorGap.writeConcern}]` : ""}`, async (context) => {
+    const url = withDatabase(mongo.url!, `keyward_wc_${randomUUID().slice(0, 8)}`);
+    const client = await new MongoClient(url).connect();
+    const hello = await client.db().command({ hello: 1 });
+    if (typeof hello.setName !== "string") {
+      await client.close();
+      context.skip("a standalone server refuses w > 1 outright; the case needs a replica set");
+    }
+    const store = await createMongoDocumentStore({ url: `${url}${url.includes("?") ? "&" : "?"}w=50&timeoutMS=1500` });
     try {
-      for (const name of databases) await admin.db(name).dropDatabase();
+      const started = Date.now();
+      const error = await store.apis.insert({ id: "api_1", workspaceId: "ws_1", name: "a", createdAt: 1, deleteProtection: false, storeEncryptedKeys: false })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StoreUnavailableError);
+      expect(Date.now() - started).toBeLessThan(4_000);
     } finally {
-      await admin.close();
+      await store.close();
+      await client.db().dropDatabase();
+      await client.close();
     }
   });
-
-  async function open(): Promise<DocumentStore> {
-    const dbName = `${runPrefix}_${databases.length + 1}`;
-    databases.push(dbName);
-    return createMongoDocumentStore({ url: mongoUrl!, dbName });
-  }
-
-  runDocumentStoreContract("mongo", open);
 });
 
 describe("mongo document store without a server", () => {

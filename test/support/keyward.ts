@@ -13,6 +13,7 @@ import type { Logger } from "../../src/observability/logger.js";
 import { recordSecret } from "./secret-record.js";
 import { testLogger } from "./test-logger.js";
 import type { Operation } from "../../src/transport/pipeline.js";
+import { withDatabase } from "./mongo.js";
 
 export interface RunningKeyward {
   baseUrl: string;
@@ -34,16 +35,39 @@ export function manualClock(start = Date.now()): Clock & { set(ms: number): void
 }
 
 /**
- * Starts Keyward in this process on a free loopback port, on fresh embedded stores in a temp dir (counters in
- * Redis when `redisUrl` is given), bootstrapped
- * with a known root key. `stop()` closes the server and deletes the data. The server logs every request to the run's
- * log folder, and its root key and encryption key are recorded as secrets for the end-of-run log check.
+ * With KEYWARD_TEST_DOCUMENTS=mongo (the end-to-end suite's second run, vitest.mongo-e2e.config.ts), the URL of a
+ * fresh database for one server on the test MongoDB (test/setup/mongo.ts); else undefined (embedded documents).
+ */
+function mongoDocumentsUrl(): string | undefined {
+  if (process.env.KEYWARD_TEST_DOCUMENTS !== "mongo") return undefined;
+  const url = process.env.KEYWARD_TEST_MONGODB_URL;
+  if (!url) throw new Error("KEYWARD_TEST_DOCUMENTS=mongo needs a MongoDB: MONGODB_URL or the emulator (test/setup/mongo.ts)");
+  return withDatabase(url, `kw_e2e_${randomBytes(6).toString("hex")}`);
+}
+
+async function dropDatabase(url: string): Promise<void> {
+  const { MongoClient } = await import("mongodb");
+  const client = new MongoClient(url, { serverSelectionTimeoutMS: 5000 });
+  try {
+    await client.db().dropDatabase();
+  } finally {
+    await client.close();
+  }
+}
+
+/**
+ * Starts Keyward in this process on a free loopback port, on fresh embedded stores in a temp dir (documents in a
+ * fresh MongoDB database under KEYWARD_TEST_DOCUMENTS=mongo, or at `mongodbUrl`; counters in Redis when `redisUrl`
+ * is given), bootstrapped with a known root key. `stop()` closes the server and deletes the data. The server logs
+ * every request to the run's log folder, and its root key and encryption key are recorded as secrets for the
+ * end-of-run log check.
  */
 export async function startKeyward(
   options: {
     clock?: Clock;
     encryptionKey?: Buffer;
     redisUrl?: string;
+    mongodbUrl?: string;
     metricsAccess?: MetricsAccess;
     /** Instead of the run's log file (a test that reads the lines itself). */
     logger?: Logger;
@@ -52,7 +76,8 @@ export async function startKeyward(
   } = {},
 ): Promise<RunningKeyward> {
   const dir = await mkdtemp(join(tmpdir(), "keyward-test-"));
-  const stores = await openStores({ dataDir: dir, redisUrl: options.redisUrl });
+  const mongodbUrl = options.mongodbUrl ?? mongoDocumentsUrl();
+  const stores = await openStores({ dataDir: dir, redisUrl: options.redisUrl, mongodbUrl });
   const { documents } = stores;
   const clock = options.clock ?? { now: () => Date.now() };
   const rootKey = `kw_test_${randomBytes(12).toString("hex")}`;
@@ -88,6 +113,7 @@ export async function startKeyward(
       await server.close();
       await stores.close();
       log.flush();
+      if (mongodbUrl) await dropDatabase(mongodbUrl);
       await rm(dir, { recursive: true, force: true });
     },
   };

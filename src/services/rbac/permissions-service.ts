@@ -6,6 +6,7 @@ import type { PageQuery, PermissionRecord, RoleRecord } from "../../store/ports.
 import { authorize, type Principal, type ServiceHandlers } from "../context.js";
 import type { KeyCache } from "../key-cache.js";
 import { paginate } from "../pagination.js";
+import { replaceWithRetry } from "../replace-with-retry.js";
 import { permissionsOf, resolvePermissions, resolveRoles, type RbacDeps } from "./rbac-refs.js";
 import { permissionView, roleViews } from "./rbac-views.js";
 
@@ -131,14 +132,24 @@ export function createPermissionsService(deps: PermissionsServiceDeps): ServiceH
     async setRolePermissions(request, { principal }) {
       authorize(principal, { resourceType: "rbac", action: "add_permission_to_role" });
       const role = await loadRole(principal, request.roleId);
-      // Checked before anything is created: a refused request changes nothing.
-      const held = await permissionsOf(deps, principal.workspaceId, role.permissions);
-      if (held.some((p) => !request.permissions.includes(p.slug) && !request.permissions.includes(p.id))) {
-        authorize(principal, { resourceType: "rbac", action: "remove_permission_from_role" });
-      }
-      const permissions = await resolvePermissions(deps, principal, request.permissions, { createMissing: true });
-      const next = permissions.map((p) => p.slug);
-      if (!(await documents.roles.replace({ ...role, permissions: next, updatedAt: clock.now() }))) throw notFound(`The role ${request.roleId} does not exist.`);
+      let permissions: PermissionRecord[] = [];
+      // Runs again on a fresh read when the role changed meanwhile (e.g. a permission delete pulled a slug from it).
+      const written = await replaceWithRetry({
+        read: role,
+        reload: () => documents.roles.get(principal.workspaceId, role.id),
+        async change(current) {
+          // Checked before anything is created: a refused request changes nothing.
+          const held = await permissionsOf(deps, principal.workspaceId, current.permissions);
+          if (held.some((p) => !request.permissions.includes(p.slug) && !request.permissions.includes(p.id))) {
+            authorize(principal, { resourceType: "rbac", action: "remove_permission_from_role" });
+          }
+          permissions = await resolvePermissions(deps, principal, request.permissions, { createMissing: true });
+          return { ...current, permissions: permissions.map((p) => p.slug), updatedAt: clock.now() };
+        },
+        replace: (record) => documents.roles.replace(record),
+        subject: `The role ${role.id}`,
+      });
+      if (!written) throw notFound(`The role ${request.roleId} does not exist.`);
       cache.invalidate({ kind: "all" });
       return { data: permissions.map(permissionView) };
     },

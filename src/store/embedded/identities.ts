@@ -1,6 +1,6 @@
 import type { IdentityRecord, IdentityStore } from "../ports.js";
 import type { CollectionSpec, Journal } from "./journal.js";
-import { countIndexed, liveOf, markDeletedIn, replaceLive } from "./owned.js";
+import { countIndexed, liveOf, markDeletedIn, replaceLive, revisionOf } from "./owned.js";
 
 const IDENTITIES = "identities";
 
@@ -35,8 +35,12 @@ export function identityStoreOver(journal: Journal): IdentityStore {
     get: async (workspaceId, id) => liveOf<IdentityRecord>(journal, IDENTITIES, workspaceId, id),
     findByExternalId: async (workspaceId, externalId) =>
       journal.findUnique<IdentityRecord>(IDENTITIES, EXTERNAL_ID, externalKey(workspaceId, externalId)),
-    // A changed external id is checked by the unique index (UniqueViolationError when another live identity has it).
-    replace: async (record) => replaceLive(journal, IDENTITIES, record),
+    // A changed external id is checked by the unique index (UniqueViolationError when another live identity has it);
+    // the revision the caller read must still be the stored one.
+    async replace(record) {
+      const read = revisionOf(record);
+      return replaceLive(journal, IDENTITIES, { ...record, revision: read + 1 }, (stored) => revisionOf(stored) === read);
+    },
     markDeleted: async (workspaceId, id, at) => markDeletedIn(journal, IDENTITIES, workspaceId, id, at),
     list: async (workspaceId, page) =>
       journal.scan<IdentityRecord>(IDENTITIES, {

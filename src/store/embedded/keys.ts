@@ -1,6 +1,6 @@
 import type { KeyRecord, KeyStore, PageQuery } from "../ports.js";
 import type { CollectionSpec, Journal } from "./journal.js";
-import { countIndexed, liveOf, markDeletedIn, replaceLive } from "./owned.js";
+import { countIndexed, liveOf, markDeletedIn, replaceLive, revisionOf } from "./owned.js";
 
 const KEYS = "keys";
 
@@ -21,9 +21,6 @@ export const keysCollection: CollectionSpec = {
 };
 
 const isLive = (key: Readonly<KeyRecord>) => key.deletedAt == null;
-
-/** A record stored before revisions existed is at revision 0. */
-export const revisionOf = (key: Readonly<Pick<KeyRecord, "revision">>) => key.revision ?? 0;
 
 /** KeyStore over a journal holding `keysCollection` under the name "keys". */
 export function keyStoreOver(journal: Journal): KeyStore {

@@ -7,6 +7,9 @@ export interface Owned {
   deletedAt?: number;
 }
 
+/** A record stored before revisions existed is at revision 0. */
+export const revisionOf = (record: Readonly<{ revision?: number }>) => record.revision ?? 0;
+
 /** The live record with this id in the workspace; a record of another workspace is as absent as an unknown one. */
 export function liveOf<T extends Owned>(journal: Journal, collection: string, workspaceId: string, id: string): T | undefined {
   const doc = journal.get<T>(collection, id);

@@ -1,6 +1,6 @@
 import type { PermissionRecord, PermissionStore, RoleRecord, RoleStore } from "../ports.js";
 import type { CollectionSpec, Journal, Mutation } from "./journal.js";
-import { liveOf, replaceLive } from "./owned.js";
+import { liveOf, replaceLive, revisionOf } from "./owned.js";
 
 const PERMISSIONS = "permissions";
 const ROLES = "roles";
@@ -42,9 +42,9 @@ function pullEverywhere(journal: Journal, collection: string, field: "permission
   });
   return holders.map((doc) => {
     const list = (doc[field] ?? []).filter((v) => v !== value);
-    // A key's revision moves with it, so a key replace that read the list before this cascade cannot write it back.
-    const revision = collection === KEYS ? { revision: ((doc as { revision?: number }).revision ?? 0) + 1 } : {};
-    return { op: "put", collection, doc: { ...doc, [field]: list, ...revision } };
+    // The holder's revision moves with it (keys and roles alike), so a replace that read the list before this
+    // cascade fails its revision check instead of writing the value back.
+    return { op: "put", collection, doc: { ...doc, [field]: list, revision: ((doc as { revision?: number }).revision ?? 0) + 1 } };
   });
 }
 
@@ -85,7 +85,11 @@ export function roleStoreOver(journal: Journal): RoleStore {
         index: { name: "workspace", value: workspaceId }, after: page.after, limit: page.limit,
         filter: matching(page.search, (d) => [d.id, d.name, d.description]),
       }),
-    replace: async (record) => replaceLive(journal, ROLES, record, (stored) => stored.name === record.name),
+    // Same name, and the revision the caller read (checked and committed in one synchronous stretch, see replaceLive).
+    async replace(record) {
+      const read = revisionOf(record);
+      return replaceLive(journal, ROLES, { ...record, revision: read + 1 }, (stored) => stored.name === record.name && revisionOf(stored) === read);
+    },
     delete(workspaceId, id) {
       const role = liveOf<RoleRecord>(journal, ROLES, workspaceId, id);
       if (!role) return Promise.resolve(false);

@@ -21,20 +21,39 @@ function urlOptionNames(url: string): Set<string> {
   return new Set(names);
 }
 
+/** Bound on every operation (client-side operation timeout, CSOT): server selection, pool wait, round trips, write concern. */
+export const DEFAULT_TIMEOUT_MS = 10_000;
+/** How long an operation waits for a usable server; below the operation bound, so an outage answers first. */
+export const DEFAULT_SERVER_SELECTION_TIMEOUT_MS = 5_000;
+/** Legacy bounds, used only when the URL chooses the legacy timeout model (see clientOptionsFor). */
+export const DEFAULT_SOCKET_TIMEOUT_MS = 10_000;
+export const DEFAULT_WTIMEOUT_MS = 5_000;
+
 /**
  * Client options Keyward sets unless the connection string sets them itself: the driver lets object options
- * override URL options, and operators tune MongoDB through MONGODB_URL.
- * Writes default to majority + journal so an acknowledged write survives a crash (DESIGN: "a crash loses no
- * acknowledged write"); on a standalone server majority is the one node.
+ * override URL options, and operators tune MongoDB through MONGODB_URL. Each default is decided per option, so a
+ * URL that sets one of them keeps every other default.
+ * - Writes default to majority + journal so an acknowledged write survives a crash (DESIGN: "a crash loses no
+ *   acknowledged write"); on a standalone server majority is the one node. `w` and `journal` are defaulted apart.
+ * - Every operation is bounded: `timeoutMS` (default 10 s) and `serverSelectionTimeoutMS` (default 5 s). The driver
+ *   discards `wtimeoutMS`/`socketTimeoutMS` once `timeoutMS` is set, so a URL naming either of those (and not
+ *   `timeoutMS`) chooses the legacy model instead: then `socketTimeoutMS` (10 s) and `wtimeoutMS` (5 s) default.
  */
 export function clientOptionsFor(url: string): MongoClientOptions {
   const given = urlOptionNames(url);
   const options: MongoClientOptions = {};
   if (!given.has("appname")) options.appName = "keyward";
-  if (!given.has("serverselectiontimeoutms")) options.serverSelectionTimeoutMS = 5000;
-  if (!["w", "journal", "j", "wtimeoutms", "fsync"].some((name) => given.has(name))) {
-    options.writeConcern = { w: "majority", journal: true };
+  if (!given.has("serverselectiontimeoutms")) options.serverSelectionTimeoutMS = DEFAULT_SERVER_SELECTION_TIMEOUT_MS;
+  const legacyTimeouts = !given.has("timeoutms") && (given.has("wtimeoutms") || given.has("sockettimeoutms") || given.has("wtimeout"));
+  if (legacyTimeouts) {
+    if (!given.has("sockettimeoutms")) options.socketTimeoutMS = DEFAULT_SOCKET_TIMEOUT_MS;
+    if (!given.has("wtimeoutms") && !given.has("wtimeout")) options.wtimeoutMS = DEFAULT_WTIMEOUT_MS;
+  } else if (!given.has("timeoutms")) {
+    options.timeoutMS = DEFAULT_TIMEOUT_MS;
   }
+  if (!given.has("w")) options.w = "majority";
+  // fsync implies journaling on a journaled server; an operator who chose it chose durability themselves.
+  if (!["journal", "j", "fsync"].some((name) => given.has(name))) options.journal = true;
   return options;
 }
 

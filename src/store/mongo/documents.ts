@@ -5,10 +5,13 @@
 import { MongoClient, type Db } from "mongodb";
 import type { ApiRecord, DocumentStore, IdentityRecord, KeyRecord, RootKeyRecord, WorkspaceRecord } from "../ports.js";
 import type { PermissionRecord, RoleRecord } from "../ports.js";
+import { UniqueViolationError } from "../errors.js";
+import { atomicWritesOver } from "./atomic.js";
 import { clientOptionsFor, databaseNameFor, redactUrl, supportsTransactions } from "./connection.js";
 import { isNamespaceExistsError } from "./errors.js";
 import { anyDocumentQuery, byHashFilter, byIdFilter, fromDocument, pageQuery, toDocument, type StoredDocument } from "./filters.js";
 import { mongoIdentityStore } from "./identities.js";
+import { withOutagesTranslated } from "./outage.js";
 import { collectionNames, documentIndexes } from "./indexes.js";
 import { mongoKeyStore } from "./keys.js";
 import { mongoPermissionStore, mongoRoleStore } from "./rbac.js";
@@ -41,7 +44,8 @@ export async function createMongoDocumentStore(options: MongoDocumentStoreOption
     const db = client.db(options.dbName ?? databaseNameFor(options.url));
     await ensureCollections(db);
     const hello = await db.command({ hello: 1 });
-    return storeOver(client, db, supportsTransactions(hello));
+    // Every verb answers an outage with StoreUnavailableError (503), within the client's timeoutMS.
+    return withOutagesTranslated(storeOver(client, db, supportsTransactions(hello)));
   } catch (error) {
     await client.close().catch(() => undefined);
     throw error;
@@ -69,33 +73,37 @@ function storeOver(client: MongoClient, db: Db, transactional: boolean): Documen
   const workspaceDocs = db.collection<StoredDocument<WorkspaceRecord>>(collectionNames.workspaces);
   const rootKeyDocs = db.collection<StoredDocument<RootKeyRecord>>(collectionNames.rootKeys);
   const apiDocs = db.collection<StoredDocument<ApiRecord>>(collectionNames.apis);
+  const keyDocs = db.collection<StoredDocument<KeyRecord>>(collectionNames.keys);
+  const roleDocs = db.collection<StoredDocument<RoleRecord>>(collectionNames.roles);
   const rootKeys = scoped<RootKeyRecord>(rootKeyDocs);
   const apis = scoped<ApiRecord>(apiDocs);
+  const atomic = atomicWritesOver(client, transactional);
 
   async function createWorkspaceInTransaction(workspace: WorkspaceRecord, rootKey: RootKeyRecord): Promise<void> {
-    const session = client.startSession();
-    try {
-      // The server's message names the collection that collided; workspaces is only the fallback.
-      await write(collectionNames.workspaces, () =>
-        session.withTransaction(async () => {
-          await workspaceDocs.insertOne(toDocument(workspace), { session });
-          await rootKeyDocs.insertOne(toDocument(rootKey), { session });
-        }),
-      );
-    } finally {
-      await session.endSession();
-    }
+    // The server's message names the collection that collided; workspaces is only the fallback.
+    await write(collectionNames.workspaces, () =>
+      atomic.run(async (session) => {
+        await workspaceDocs.insertOne(toDocument(workspace), { session });
+        await rootKeyDocs.insertOne(toDocument(rootKey), { session });
+      }),
+    );
   }
 
-  // A standalone server has no transactions, so the pair is written insert-then-insert and the workspace is
-  // deleted again if its root key cannot be written. A crash between the two inserts still leaves a workspace
-  // without root keys (it would even list first); production deployments are replica sets, which are atomic.
+  /**
+   * A standalone server has no transactions. A workspace without root keys is harmless (nothing can act in it), a
+   * root key without its workspace is not, so the workspace is written first. When the root key's insert fails, it
+   * may still have been applied (the reply was lost), so the root key is deleted before the workspace, and the
+   * workspace only once that delete succeeded: whatever fails, no live root key is left pointing at nothing. A crash
+   * between the two inserts leaves a workspace without root keys; production deployments are replica sets.
+   */
   async function createWorkspaceCompensating(workspace: WorkspaceRecord, rootKey: RootKeyRecord): Promise<void> {
     await write(collectionNames.workspaces, () => workspaceDocs.insertOne(toDocument(workspace)));
     try {
       await write(collectionNames.rootKeys, () => rootKeyDocs.insertOne(toDocument(rootKey)));
     } catch (error) {
-      await workspaceDocs.deleteOne(byIdFilter(workspace.id)).catch(() => undefined);
+      // A duplicate is a root key of someone else's: not ours to delete.
+      if (!(error instanceof UniqueViolationError)) await rootKeyDocs.deleteOne(byIdFilter(rootKey.id));
+      await workspaceDocs.deleteOne(byIdFilter(workspace.id));
       throw error;
     }
   }
@@ -125,16 +133,12 @@ function storeOver(client: MongoClient, db: Db, transactional: boolean): Documen
       },
     },
     apis: { get: apis.get, insert: apis.insert, markDeleted: apis.markDeleted },
-    keys: mongoKeyStore(db.collection<StoredDocument<KeyRecord>>(collectionNames.keys)),
+    keys: mongoKeyStore(keyDocs),
     identities: mongoIdentityStore(db.collection<StoredDocument<IdentityRecord>>(collectionNames.identities)),
     ratelimitNamespaces: mongoRatelimitNamespaceStore(db.collection(collectionNames.ratelimitNamespaces)),
     ratelimitOverrides: mongoRatelimitOverrideStore(db.collection(collectionNames.ratelimitOverrides)),
-    permissions: mongoPermissionStore(
-      db.collection<StoredDocument<PermissionRecord>>(collectionNames.permissions),
-      db.collection<StoredDocument<RoleRecord>>(collectionNames.roles),
-      db.collection<StoredDocument<KeyRecord>>(collectionNames.keys),
-    ),
-    roles: mongoRoleStore(db.collection<StoredDocument<RoleRecord>>(collectionNames.roles), db.collection<StoredDocument<KeyRecord>>(collectionNames.keys)),
+    permissions: mongoPermissionStore(db.collection<StoredDocument<PermissionRecord>>(collectionNames.permissions), roleDocs, keyDocs, atomic),
+    roles: mongoRoleStore(roleDocs, keyDocs, atomic),
     dashboardSessions: mongoDashboardSessionStore(db.collection(collectionNames.dashboardSessions)),
     createWorkspace: transactional ? createWorkspaceInTransaction : createWorkspaceCompensating,
     async ping() {

@@ -1,4 +1,4 @@
-import { MongoBulkWriteError, MongoServerError, type Db } from "mongodb";
+import { MongoServerError, type Db } from "mongodb";
 import { createEventBatcher, type EventBatchingOptions, type EventStoreStats } from "../event-batcher.js";
 import type { VerificationEventStore } from "../ports.js";
 import { analyticsIndexes, analyticsPipeline, analyticsRow } from "./analytics-pipeline.js";
@@ -6,12 +6,27 @@ import {
   EVENTS_COLLECTION, bucketRow, eventAggregatePipeline, eventDocument, eventIndexes, eventsCollectionOptions,
   expireAfterSecondsFor, type EventDocument,
 } from "./events-filters.js";
+import { translateOutage } from "./outage.js";
 
 export interface MongoEventStore extends VerificationEventStore {
   stats(): EventStoreStats;
 }
 
 const NAMESPACE_EXISTS = 48;
+
+/**
+ * How many documents of a failed unordered insert the server refused one by one (they are dropped; the others were
+ * stored). 0 when the insert failed as a whole: driver 7 wraps a connection failure or timeout in
+ * MongoBulkWriteError with empty `writeErrors`, and a write concern failure carries none either; then nothing is
+ * known to be stored and the whole batch must be retried (an event may be stored twice, never lost).
+ */
+export function refusedDocuments(error: unknown): number {
+  if (typeof error !== "object" || error === null || (error as { name?: unknown }).name !== "MongoBulkWriteError") return 0;
+  const { writeErrors, writeConcernError } = error as { writeErrors?: unknown; writeConcernError?: unknown };
+  if (writeConcernError !== undefined && writeConcernError !== null) return 0;
+  if (Array.isArray(writeErrors)) return writeErrors.length;
+  return typeof writeErrors === "object" && writeErrors !== null ? 1 : 0;
+}
 
 /**
  * Makes sure `verification_events` is a time-series collection with the wanted TTL and its index. Creating it
@@ -53,8 +68,9 @@ export async function createMongoEventStore(
       try {
         await collection.insertMany(batch.map(eventDocument), { ordered: false });
       } catch (error) {
-        if (!(error instanceof MongoBulkWriteError)) throw error;
-        const refused = Array.isArray(error.writeErrors) ? error.writeErrors.length : error.writeErrors ? 1 : 0;
+        const refused = refusedDocuments(error);
+        // Nothing refused one by one: the batch failed as a whole (outage, timeout) and is retried.
+        if (refused === 0) throw error;
         return { dropped: refused, error };
       }
     },
@@ -66,8 +82,12 @@ export async function createMongoEventStore(
     close: batcher.close,
     stats: batcher.stats,
     async aggregate(query) {
-      const rows = await collection.aggregate(eventAggregatePipeline(query)).toArray();
-      return rows.map(bucketRow);
+      try {
+        const rows = await collection.aggregate(eventAggregatePipeline(query)).toArray();
+        return rows.map(bucketRow);
+      } catch (error) {
+        throw translateOutage(error);
+      }
     },
     async query(query) {
       const rows = await collection.aggregate(analyticsPipeline(query)).toArray();

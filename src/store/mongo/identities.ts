@@ -11,7 +11,8 @@ import {
   type StoredDocument,
   type StoredIdentity,
 } from "./filters.js";
-import { identitySearchFilter, identitySearchPageQuery } from "./identity-filters.js";
+import { identityReplaceFilter, identitySearchFilter, identitySearchPageQuery } from "./identity-filters.js";
+import { atNextRevision } from "./revision-filters.js";
 import { untypedCollection, withoutId, write } from "./scoped.js";
 
 /**
@@ -35,8 +36,8 @@ export function mongoIdentityStore(docs: Collection<StoredDocument<IdentityRecor
       return doc ? toRecord(doc) : undefined;
     },
     async replace(record) {
-      const replacement = withoutId(toIdentityDocument(record));
-      const filter = liveByIdFilter(record.workspaceId, record.id);
+      const replacement = withoutId(toIdentityDocument(atNextRevision(record)));
+      const filter = identityReplaceFilter(record);
       const result = await write(docs.collectionName, () => untyped.replaceOne(filter, replacement));
       return result.matchedCount === 1;
     },

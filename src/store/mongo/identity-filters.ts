@@ -1,4 +1,10 @@
-import { liveInWorkspaceFilter, livePageQuery } from "./filters.js";
+import { liveByIdFilter, liveInWorkspaceFilter, livePageQuery, type LiveByIdFilter } from "./filters.js";
+import { revisionMatch, type RevisionMatch } from "./revision-filters.js";
+
+/** What an identity replace must match: the live identity, still at the revision the caller read. */
+export function identityReplaceFilter(record: { id: string; workspaceId: string; revision?: number }): LiveByIdFilter & { revision: RevisionMatch } {
+  return { ...liveByIdFilter(record.workspaceId, record.id), revision: revisionMatch(record.revision) };
+}
 
 /** A regex that matches `text` literally, ignoring case. */
 export function containsPattern(text: string): { $regex: string; $options: "i" } {

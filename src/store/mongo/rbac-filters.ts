@@ -4,6 +4,7 @@
  */
 import type { PageQuery as Page } from "../ports.js";
 import type { PageQuery } from "./filters.js";
+import { revisionMatch, type RevisionMatch } from "./revision-filters.js";
 
 /** One permission or role by id in its workspace: another workspace's is as absent as an unknown one. */
 export function rbacByIdFilter(workspaceId: string, id: string): { _id: string; workspaceId: string } {
@@ -46,9 +47,11 @@ export const PERMISSION_SEARCH_FIELDS = ["_id", "name", "slug", "description"];
 /** The fields a role search looks at. */
 export const ROLE_SEARCH_FIELDS = ["_id", "name", "description"];
 
-/** A role replacement must keep its name: the name is what keys carry. */
-export function roleReplaceFilter(record: { id: string; workspaceId: string; name: string }): { _id: string; workspaceId: string; name: string } {
-  return { _id: record.id, workspaceId: record.workspaceId, name: record.name };
+/** A role replacement must keep its name (the name is what keys carry) and find the revision the caller read. */
+export function roleReplaceFilter(record: { id: string; workspaceId: string; name: string; revision?: number }): {
+  _id: string; workspaceId: string; name: string; revision: RevisionMatch;
+} {
+  return { _id: record.id, workspaceId: record.workspaceId, name: record.name, revision: revisionMatch(record.revision) };
 }
 
 /** Every holder (role or key) of the workspace whose `field` list holds `value`: what a cascade updates. */
@@ -56,14 +59,9 @@ export function holdersFilter(field: "permissions" | "roles", workspaceId: strin
   return { workspaceId, [field]: value };
 }
 
-/** Removes `value` from the holder's `field` list. */
-export function pullUpdate(field: "permissions" | "roles", value: string): { $pull: Record<string, string> } {
-  return { $pull: { [field]: value } };
-}
-
-/** Removes `value` from a key's `field` list and bumps its revision, so a key replace that read the list before
- * the cascade fails its revision check instead of writing the value back. */
-export function keyPullUpdate(field: "permissions" | "roles", value: string): { $pull: Record<string, string>; $inc: { revision: 1 } } {
+/** Removes `value` from a role's or key's `field` list and bumps its revision, so a replace that read the list
+ * before the cascade fails its revision check instead of writing the value back. */
+export function pullUpdate(field: "permissions" | "roles", value: string): { $pull: Record<string, string>; $inc: { revision: 1 } } {
   return { $pull: { [field]: value }, $inc: { revision: 1 } };
 }
 
