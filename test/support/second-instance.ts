@@ -26,7 +26,9 @@ export async function startSecondInstance(first: RunningKeyward, options: { redi
   const dir = await mkdtemp(join(tmpdir(), "keyward-second-"));
   // openStores also opens an embedded document store in `dir`; it stays unused, the shared one serves instead.
   const stores = await openStores({ dataDir: dir, redisUrl: options.redisUrl });
-  const app = createApp({ ...stores, documents: first.documents, clock: options.clock, logger: testLogger().logger });
+  const app = createApp({
+    ...stores, documents: first.documents, auditLogs: first.stores.auditLogs, clock: options.clock, logger: testLogger().logger,
+  });
   const server = await listen(app, { port: 0, host: "127.0.0.1" });
   return {
     baseUrl: `http://127.0.0.1:${server.port}`,

@@ -58,6 +58,8 @@ describe("REST over one HTTP/1.1 connection", () => {
       [404, 404],
       [200, withCredits.keyId],
     ]);
-    expect([responses[0].body.data.credits, responses[4].body.data.credits]).toEqual([4, 3]);
+    // Each took one credit; which of the two concurrent verifications spent first depends on the document store's
+    // reads (on MongoDB the second key lookup may return first), the answers still go out in request order.
+    expect([responses[0].body.data.credits, responses[4].body.data.credits].sort()).toEqual([3, 4]);
   });
 });
