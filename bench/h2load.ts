@@ -109,6 +109,29 @@ export async function runH2load(options: LoadOptions): Promise<LoadResult> {
   };
 }
 
+/**
+ * Sends exactly `count` requests (h2load `-n`, no warm-up) and returns how many were answered and how many with a
+ * status other than 2xx: the known amount the metrics cross-check compares `/metrics` with.
+ */
+export async function sendCounted(options: Omit<LoadOptions, "seconds" | "warmUpSeconds"> & { count: number }): Promise<{ done: number; non2xx: number }> {
+  const runDir = mkdtempSync(join(options.workDir, "count-"));
+  const args = ["-n", String(options.count), "-c", String(options.connections), "-m", String(options.streamsPerConnection), "-t", "1"];
+  if (options.protocol === "h1") args.push("--h1");
+  for (const [name, value] of Object.entries(options.headers)) args.push("-H", `${name}: ${value}`);
+  if (options.body !== undefined) {
+    const bodyPath = join(runDir, "body.bin");
+    writeFileSync(bodyPath, options.body);
+    args.push("-d", bodyPath);
+  }
+  args.push(options.url);
+  try {
+    const summary = parseH2loadSummary(await run("h2load", args, 120_000));
+    return { done: summary.done, non2xx: summary.status["3xx"] + summary.status["4xx"] + summary.status["5xx"] };
+  } finally {
+    rmSync(runDir, { recursive: true, force: true });
+  }
+}
+
 function run(command: string, args: string[], timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });

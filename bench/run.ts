@@ -9,7 +9,7 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus } from "node:os";
 import { join } from "node:path";
-import { ensureH2load, runH2load, type LoadResult } from "./h2load.js";
+import { ensureH2load, runH2load, sendCounted, type LoadResult } from "./h2load.js";
 import { probe } from "./probe.js";
 import { startRedisServer } from "../scripts/redis-server.mjs";
 import { cpuTimeMs, repoRoot, startServer, tail, tempDir, type ServerSpec } from "./servers.js";
@@ -25,6 +25,19 @@ interface Row extends LoadResult {
   ratioToBare: number | null;
   /** Against the bare node:http2 gRPC handler: the reference for HTTP/2 rows. */
   ratioToBareH2: number | null;
+  /** Keyward rows: requests sent by a counted run after the load, and what `/metrics` counted meanwhile. */
+  metrics?: { sent: number; counted: number };
+}
+
+/** Requests of the counted run that follows each Keyward target (its `/metrics` must count exactly these). */
+const COUNTED_REQUESTS = 5_000;
+
+/** The sum of every `keyward_requests_total` series: all requests the server has counted so far. */
+async function requestsCounted(baseUrl: string): Promise<number> {
+  const text = await (await fetch(`${baseUrl}/metrics`)).text();
+  let sum = 0;
+  for (const line of text.split("\n")) if (line.startsWith("keyward_requests_total{")) sum += Number(line.slice(line.lastIndexOf(" ") + 1));
+  return sum;
 }
 
 function envNumber(name: string, fallback: number): number {
@@ -93,9 +106,17 @@ async function measureServer(name: ServerName, group: Target[], config: Config, 
       const cpuUsPerRequest = cpuBefore === undefined || cpuAfter === undefined
         ? null
         : ((cpuAfter - cpuBefore) * 1_000) / (result.reqPerSec * (config.warmUpSeconds + config.seconds));
-      rows.push({
+      const row: Row = {
         name: target.name, protocol: target.protocol, streams, path: target.path, ...result, cpuUsPerRequest, ratioToBare: null, ratioToBareH2: null,
-      });
+      };
+      if (name.startsWith("keyward")) {
+        // The metrics cross-check: a known number of requests, then /metrics must show exactly that many more.
+        const before = await requestsCounted(server.baseUrl);
+        const sent = await sendCounted({ ...request, connections: 10, streamsPerConnection: streams, count: COUNTED_REQUESTS, workDir });
+        if (sent.non2xx > 0) row.non2xx += sent.non2xx;
+        row.metrics = { sent: sent.done, counted: (await requestsCounted(server.baseUrl)) - before };
+      }
+      rows.push(row);
     }
   } catch (error) {
     console.error(`bench: ${name} server log (end):\n${tail(server.logPath)}`);
@@ -159,6 +180,11 @@ async function main(): Promise<void> {
       `${config.seconds}s per target after ${config.warmUpSeconds}s warm-up\n`,
   );
   console.log(formatTable(rows));
+  const checked = rows.filter((r) => r.metrics);
+  if (checked.length > 0) {
+    console.log(`\n/metrics cross-check (keyward_requests_total, summed, before and after ${COUNTED_REQUESTS} counted requests per Keyward target):`);
+    for (const r of checked) console.log(`  ${r.name}: sent ${r.metrics!.sent}, counted ${r.metrics!.counted}${r.metrics!.sent === r.metrics!.counted ? "" : "  MISMATCH"}`);
+  }
 
   const resultsDir = join(repoRoot, "bench", "results");
   mkdirSync(resultsDir, { recursive: true });
@@ -166,7 +192,7 @@ async function main(): Promise<void> {
   writeFileSync(outPath, JSON.stringify({ finishedAt: new Date().toISOString(), machine, config, results: rows }, null, 2) + "\n");
   console.log(`\nbench: wrote ${outPath}`);
 
-  const broken = rows.filter((r) => r.non2xx > 0 || r.failed > 0 || r.requests === 0);
+  const broken = rows.filter((r) => r.non2xx > 0 || r.failed > 0 || r.requests === 0 || (r.metrics && r.metrics.sent !== r.metrics.counted));
   if (broken.length > 0) {
     throw new Error(`targets with errors (numbers are not valid): ${broken.map((r) => r.name).join(", ")}`);
   }
