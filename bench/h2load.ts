@@ -80,14 +80,7 @@ export async function runH2load(options: LoadOptions): Promise<LoadResult> {
     "--warm-up-time", String(options.warmUpSeconds),
     "--log-file", logPath,
   ];
-  if (options.protocol === "h1") args.push("--h1");
-  for (const [name, value] of Object.entries(options.headers)) args.push("-H", `${name}: ${value}`);
-  if (options.body !== undefined) {
-    const bodyPath = join(runDir, "body.bin");
-    writeFileSync(bodyPath, options.body);
-    args.push("-d", bodyPath);
-  }
-  args.push(options.url);
+  args.push(...requestArgs(options, runDir));
 
   const output = await run("h2load", args, (options.warmUpSeconds + options.seconds + 30) * 1_000);
   const summary = parseH2loadSummary(output);
@@ -116,6 +109,18 @@ export async function runH2load(options: LoadOptions): Promise<LoadResult> {
 export async function sendCounted(options: Omit<LoadOptions, "seconds" | "warmUpSeconds"> & { count: number }): Promise<{ done: number; non2xx: number }> {
   const runDir = mkdtempSync(join(options.workDir, "count-"));
   const args = ["-n", String(options.count), "-c", String(options.connections), "-m", String(options.streamsPerConnection), "-t", "1"];
+  args.push(...requestArgs(options, runDir));
+  try {
+    const summary = parseH2loadSummary(await run("h2load", args, 120_000));
+    return { done: summary.done, non2xx: summary.status["3xx"] + summary.status["4xx"] + summary.status["5xx"] };
+  } finally {
+    rmSync(runDir, { recursive: true, force: true });
+  }
+}
+
+/** The request's part of an h2load command line: protocol, headers, body (written into `runDir`), URL. */
+function requestArgs(options: Pick<LoadOptions, "protocol" | "headers" | "body" | "url">, runDir: string): string[] {
+  const args: string[] = [];
   if (options.protocol === "h1") args.push("--h1");
   for (const [name, value] of Object.entries(options.headers)) args.push("-H", `${name}: ${value}`);
   if (options.body !== undefined) {
@@ -124,12 +129,7 @@ export async function sendCounted(options: Omit<LoadOptions, "seconds" | "warmUp
     args.push("-d", bodyPath);
   }
   args.push(options.url);
-  try {
-    const summary = parseH2loadSummary(await run("h2load", args, 120_000));
-    return { done: summary.done, non2xx: summary.status["3xx"] + summary.status["4xx"] + summary.status["5xx"] };
-  } finally {
-    rmSync(runDir, { recursive: true, force: true });
-  }
+  return args;
 }
 
 function run(command: string, args: string[], timeoutMs: number): Promise<string> {
