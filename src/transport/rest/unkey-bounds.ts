@@ -20,12 +20,17 @@ export function requireMinLength(value: unknown, min: number, location: string):
   }
 }
 
-/** v2 rate-limit names (on keys, identities and verifications) have at least 3 characters; v1 takes 1. */
+/**
+ * v2 rate-limit names (on keys, identities and verifications) have at least 3 characters; v1 takes 1. A plain loop:
+ * verifyKey runs it on every request.
+ */
 function checkRatelimitNames(input: Json): void {
-  if (!Array.isArray(input.ratelimits)) return;
-  input.ratelimits.forEach((limit: unknown, i: number) => {
-    if (isObject(limit)) requireMinLength(limit.name, 3, `ratelimits[${i}].name`);
-  });
+  const limits = input.ratelimits;
+  if (!Array.isArray(limits)) return;
+  for (let i = 0; i < limits.length; i++) {
+    const name = isObject(limits[i]) ? limits[i].name : undefined;
+    if (typeof name === "string" && name.length < 3) requireMinLength(name, 3, `ratelimits[${i}].name`);
+  }
 }
 
 /** v2 writes take external ids of letters, digits, `_`, `.` and `-`; v1 and every lookup take any text. */
