@@ -115,7 +115,10 @@ describe("identities.listIdentities", () => {
 
   it("takes an empty search as no filter and a search of up to 256 characters, as Unkey v2 (F19)", async () => {
     const other = await harness.seed.workspace("search-bounds");
-    for (const externalId of ["alpha", "beta"]) await via("v2", other.rootKey.key).ok("identities.createIdentity", { externalId });
+    for (const externalId of ["alpha", "beta"]) {
+      harness.clock.advance(1); // ids sort by creation time
+      await via("v2", other.rootKey.key).ok("identities.createIdentity", { externalId });
+    }
     const all = await harness.rest.v2("identities.listIdentities", { search: "" }, other.rootKey.key);
     expect(all.status).toBe(200);
     expect(all.body.data.map((i: { externalId: string }) => i.externalId)).toEqual(["alpha", "beta"]);
