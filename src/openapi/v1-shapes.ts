@@ -1,5 +1,6 @@
 import { CreditsSchema, KeySchema } from "../../gen/keyward/v1/keys_pb.js";
 import { PermissionSchema } from "../../gen/keyward/v1/permissions_pb.js";
+import { atLeast, v1Description } from "./dialect-bounds.js";
 import { nullable, type JsonSchema } from "./json-schema.js";
 import { object, type RouteShape } from "./document.js";
 import {
@@ -11,6 +12,9 @@ import {
 const anyRequired = (names: string[]) => (generated: JsonSchema): JsonSchema => ({ ...generated, anyOf: names.map((name) => ({ required: [name] })) });
 const namespaceNamed = anyRequired(["namespace", "namespaceId", "namespaceName"]);
 const identityNamed = anyRequired(["identity", "identityId", "externalId"]);
+
+/** Unkey v1 createKey refuses a zero balance. */
+const positiveRemaining = (schema: JsonSchema) => withProperty(schema, "remaining", (remaining) => ({ ...remaining, minimum: 1 }));
 
 /** As on v2, except that a monthly refill's day defaults to 1 (v1KeyFields in v1-dialect.ts). */
 export const v1RequestRules: Record<string, JsonSchema> = {
@@ -32,9 +36,11 @@ export const v1Shapes: Record<string, RouteShape> = {
       services: object(Object.fromEntries(["metrics", "logger", "ratelimit", "usagelimit"].map((s) => [s, { type: "string" }]))),
     }),
   },
-  "/v1/keys.createKey": { request: (generated, t) => ({ ...v1KeyFields(generated, t), ...REFILL_NEEDS_BALANCE }) },
+  "/v1/keys.createKey": { request: (generated, t) => ({ ...positiveRemaining(v1KeyFields(generated, t)), ...REFILL_NEEDS_BALANCE }) },
   "/v1/keys": {
-    request: (generated, t) => ({ ...withProperty(v1KeyFields(generated, t), "prefix", (p) => ({ ...p, maxLength: 8 })), ...REFILL_NEEDS_BALANCE }),
+    request: (generated, t) => ({
+      ...withProperty(positiveRemaining(v1KeyFields(generated, t)), "prefix", (p) => ({ ...p, maxLength: 8 })), ...REFILL_NEEDS_BALANCE,
+    }),
   },
   "/v1/keys.getKey": { response: (_, t) => v1Key(t) },
   "/v1/keys.whoami": {
@@ -56,7 +62,8 @@ export const v1Shapes: Record<string, RouteShape> = {
     request: (generated) => {
       const { operation, value, ...rest } = generated.properties as Record<string, JsonSchema>;
       return {
-        ...generated, properties: { ...rest, op: operation, value: nullable(value) }, required: ["keyId", "op"],
+        // value is required but may be null (unlimited).
+        ...generated, properties: { ...rest, op: operation, value: nullable(value) }, required: ["keyId", "op", "value"],
         // keys-service.ts: increment and decrement need a value (null is none).
         anyOf: [{ properties: { op: { const: "set" } } }, { properties: { op: { enum: ["increment", "decrement"] }, value }, required: ["value"] }],
       };
@@ -80,6 +87,7 @@ export const v1Shapes: Record<string, RouteShape> = {
       return { ...generated, properties: Object.fromEntries(keep.map((name) => [name, all[name]])), required: ["valid", "code"] };
     },
   },
+  "/v1/identities.createIdentity": { request: atLeast("externalId", 3) },
   "/v1/identities.getIdentity": { response: (_, t) => v1Identity(t, { ratelimits: true }) },
   "/v1/identities.updateIdentity": { request: identityNamed, response: (_, t) => v1Identity(t, { ratelimits: true }) },
   "/v1/identities.deleteIdentity": { request: identityNamed },
@@ -90,10 +98,10 @@ export const v1Shapes: Record<string, RouteShape> = {
   "/v1/permissions.createPermission": {
     request: (generated) => {
       const { slug, ...rest } = generated.properties as Record<string, JsonSchema>;
-      return { ...generated, properties: { ...rest, name: { ...slug, minLength: 3 } } };
+      return v1Description({ ...generated, properties: { ...rest, name: { ...slug, minLength: 3 } } });
     },
   },
-  "/v1/permissions.createRole": { request: (generated) => minNameLength(generated) },
+  "/v1/permissions.createRole": { request: (generated) => v1Description(minNameLength(generated)) },
   "/v1/permissions.getPermission": { request: (generated) => reference(generated, "permission", "permissionId") },
   "/v1/permissions.deletePermission": { request: (generated) => reference(generated, "permission", "permissionId") },
   "/v1/permissions.listPermissions": { request: () => object({}), response: (_, t) => ({ type: "array", items: t.ref(PermissionSchema, "response") }) },
@@ -101,7 +109,7 @@ export const v1Shapes: Record<string, RouteShape> = {
   "/v1/permissions.deleteRole": { request: (generated) => reference(generated, "role", "roleId") },
   "/v1/permissions.listRoles": { request: () => object({}), response: () => ({ type: "array", items: v1Role() }) },
   "/v1/keys.addPermissions": assignment("permissions", { nameKeys: ["name"], minItems: 1, creates: true }),
-  "/v1/keys.setPermissions": assignment("permissions", { nameKeys: ["name", "slug"], minItems: 0, creates: true }),
+  "/v1/keys.setPermissions": assignment("permissions", { nameKeys: ["name", "slug"], minItems: 1, creates: true }),
   "/v1/keys.removePermissions": assignment("permissions", { nameKeys: ["slug", "name"], minItems: 1, creates: false }),
   "/v1/keys.addRoles": assignment("roles", { nameKeys: ["name"], minItems: 1, creates: true }),
   "/v1/keys.setRoles": assignment("roles", { nameKeys: ["name"], minItems: 1, creates: true }),
@@ -115,7 +123,7 @@ export const v1Shapes: Record<string, RouteShape> = {
       return { ...generated, properties };
     },
   },
-  "/v1/ratelimits.setOverride": { request: namespaceNamed },
+  "/v1/ratelimits.setOverride": { request: (generated) => namespaceNamed(atLeast("identifier", 3)(generated)) },
   "/v1/ratelimits.getOverride": { response: (_, t) => v1Override(t) },
   "/v1/ratelimits.deleteOverride": { request: namespaceNamed },
   "/v1/ratelimits.listOverrides": { response: (_, t) => list("overrides", v1Override(t)) },

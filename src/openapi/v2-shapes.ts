@@ -1,6 +1,7 @@
 import { LimitRequestSchema, MultiLimitRequestSchema } from "../../gen/keyward/v1/ratelimits_pb.js";
 import { CreditsSchema } from "../../gen/keyward/v1/keys_pb.js";
 import { PERMISSION_CATALOGUE } from "../domain/permissions.js";
+import { v2KeyOrIdentityWrite, v2VerifyKeyBounds } from "./dialect-bounds.js";
 import { nullable, type JsonSchema } from "./json-schema.js";
 import type { RouteShape, ShapeTools } from "./document.js";
 
@@ -12,13 +13,13 @@ export const v2Shapes: Record<string, RouteShape> = {
   "/v2/apis.listKeys": { request: only({ omit: ["ownerId"] }) },
   "/v2/keys.verifyKey": {
     // The query's alphabet (domain/permission-query.ts); its grammar (AND / OR, parentheses) is beyond a pattern.
-    request: (generated) => {
+    request: (generated, t) => {
       const properties = generated.properties as Record<string, JsonSchema>;
       const permissions = {
         ...properties.permissions, pattern: "^[a-zA-Z0-9_:.*()\\s-]+$",
         description: "Permission names joined by AND / OR (any case; AND binds tighter), with parentheses.",
       };
-      return { ...generated, properties: { ...properties, permissions } };
+      return v2VerifyKeyBounds({ ...generated, properties: { ...properties, permissions } }, t);
     },
     // NOT_FOUND answers carry only valid and code.
     response: (generated) => ({ ...generated, required: ["valid", "code"] }),
@@ -33,7 +34,13 @@ export const v2Shapes: Record<string, RouteShape> = {
     }),
   },
   "/v2/identities.getIdentity": { request: only({ omit: ["identityId", "externalId"], require: ["identity"] }) },
-  "/v2/identities.updateIdentity": { request: only({ omit: ["identityId", "externalId"], require: ["identity"] }) },
+  "/v2/keys.createKey": { request: v2KeyOrIdentityWrite },
+  "/v2/keys.updateKey": { request: v2KeyOrIdentityWrite },
+  "/v2/identities.createIdentity": { request: v2KeyOrIdentityWrite },
+  // Its externalId (a v1 name of the identity) is omitted, so only the limit names change.
+  "/v2/identities.updateIdentity": {
+    request: (generated, t) => v2KeyOrIdentityWrite(only({ omit: ["identityId", "externalId"], require: ["identity"] })(generated), t),
+  },
   "/v2/identities.deleteIdentity": { request: only({ omit: ["identityId", "externalId"], require: ["identity"] }) },
   "/v2/permissions.createPermission": { request: only({ require: ["slug"] }) },
   "/v2/permissions.getPermission": { request: only({ omit: ["permissionId"] }) },

@@ -73,7 +73,8 @@ export function createIdentitiesService(deps: KeysDeps): ServiceHandlers<typeof 
     async listIdentities(request, { principal }) {
       authorize(principal, { resourceType: "identity", action: "read_identity" });
       const { workspaceId } = principal;
-      const { search } = request;
+      // Unkey v2 treats an empty search as no filter.
+      const search = request.search || undefined;
       const page = await paginate(request, (p) =>
         search === undefined ? documents.identities.list(workspaceId, p) : documents.identities.search(workspaceId, search, p));
       const total = search === undefined ? await documents.identities.count(workspaceId) : await documents.identities.countMatching(workspaceId, search);

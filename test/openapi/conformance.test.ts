@@ -11,6 +11,7 @@ import { useKeyward, type Harness } from "../support/use-keyward.js";
 const BEYOND_SCHEMA: [route: RegExp, detail: RegExp][] = [
   [/keys\.updateKey/, /refill needs a credit balance/], // a refill for a key without a balance
   [/keys\.(updateCredits|updateRemaining)/, /would take the balance past/], // the balance stays within 2^53
+  [/keys\.(updateCredits|updateRemaining)/, /has unlimited credits/], // increment/decrement need a stored balance (Unkey: 400)
   [/keys\.verifyKey|keys\/verify/, /permission query is invalid/], // the query grammar
   [/keys\.(create|update)Key|\/v1\/keys$|identities\.|multiLimit/, /Two rate limits are named|repeats namespace .* with identifier/],
   [/\/v1\/(identities\.getIdentity|ratelimits\.(getOverride|listOverrides))/, /Name the identity|Name the namespace/], // GET: one of

@@ -72,7 +72,7 @@ describe("@unkey/api 0.38 (v1 SDK) identities against Keyward", () => {
     await unkey.identities.create({ externalId: "sdk_v1_taken" });
     const { key: reader } = await harness.seed.rootKey(["identity.*.read_identity"]);
     harness.writes.clear();
-    expect(await unkey.identities.create({ externalId: "x", ratelimits: [{ name: "r", limit: 1, duration: 500 }] })).toEqual(v1Error("BAD_REQUEST", "duration"));
+    expect(await unkey.identities.create({ externalId: "xyz", ratelimits: [{ name: "r", limit: 1, duration: 500 }] })).toEqual(v1Error("BAD_REQUEST", "duration"));
     expect(await unkey.identities.create({ externalId: "sdk_v1_taken" })).toEqual(v1Error("CONFLICT", "sdk_v1_taken"));
     expect(await unkey.identities.get({})).toEqual(v1Error("BAD_REQUEST", "Name the identity"));
     expect(await unkey.identities.update({ identityId: "id_1111111111111111111111", meta: {} })).toEqual(v1Error("NOT_FOUND", "does not exist"));

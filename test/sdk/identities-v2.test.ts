@@ -86,13 +86,13 @@ describe("@unkey/api 2.5 (v2 SDK) identities against Keyward", () => {
     await unkey.identities.createIdentity({ externalId: "sdk_v2_taken" });
     const { key: reader } = await harness.seed.rootKey(["identity.*.read_identity"]);
     harness.writes.clear();
-    const bad = await thrown(() => unkey.identities.createIdentity({ externalId: "x", ratelimits: [{ name: "r", limit: 1, duration: 999 }] }));
+    const bad = await thrown(() => unkey.identities.createIdentity({ externalId: "x", ratelimits: [{ name: "rps", limit: 1, duration: 999 }] }));
     expectTyped(bad, BadRequestErrorResponse, 400, "duration");
     expect((bad as BadRequestErrorResponse).error.errors).toEqual([{ location: "body.ratelimits[0].duration", message: expect.any(String) }]);
     const dup = await thrown(() => unkey.identities.updateIdentity({
-      identity: "sdk_v2_taken", ratelimits: [{ name: "r", limit: 1, duration: 1000 }, { name: "r", limit: 2, duration: 1000 }],
+      identity: "sdk_v2_taken", ratelimits: [{ name: "rps", limit: 1, duration: 1000 }, { name: "rps", limit: 2, duration: 1000 }],
     }));
-    expectTyped(dup, BadRequestErrorResponse, 400, 'Two rate limits are named "r"');
+    expectTyped(dup, BadRequestErrorResponse, 400, 'Two rate limits are named "rps"');
     expectTyped(await thrown(() => unkey.identities.createIdentity({ externalId: "sdk_v2_taken" })), ConflictErrorResponse, 409, "sdk_v2_taken");
     expectTyped(await thrown(() => sdk(reader).identities.updateIdentity({ identity: "sdk_v2_taken", meta: {} })), ForbiddenErrorResponse, 403,
       "Missing permission: identity.*.update_identity");

@@ -80,7 +80,7 @@ describe("@unkey/api 0.38 (v1 SDK) key lifecycle against Keyward", () => {
     expect(harness.writes.writes).toEqual([{ call: "keys.erase", id: keyId }]);
   });
 
-  it("returns the v1 error bodies: BAD_REQUEST, NOT_FOUND, PRECONDITION_FAILED, INSUFFICIENT_PERMISSIONS, UNAUTHORIZED", async () => {
+  it("returns the v1 error bodies: BAD_REQUEST (also for increment on unlimited credits, as Unkey), NOT_FOUND, INSUFFICIENT_PERMISSIONS, UNAUTHORIZED", async () => {
     const unkey = sdk();
     const apiId = (await unkey.apis.create({ name: "sdk-v1-errors" })).result!.apiId;
     const { keyId } = (await unkey.keys.create({ apiId, name: "kept" })).result!;
@@ -89,7 +89,7 @@ describe("@unkey/api 0.38 (v1 SDK) key lifecycle against Keyward", () => {
     expect(await unkey.keys.create({ apiId, byteLength: 15 })).toEqual(v1Error("BAD_REQUEST", "byteLength"));
     expect(await unkey.keys.create({ apiId, prefix: "no-dashes" })).toEqual(v1Error("BAD_REQUEST", "prefix"));
     expect(await unkey.keys.update({ keyId: "key_1111111111111111111111", name: "x" })).toEqual(v1Error("NOT_FOUND", "does not exist"));
-    expect(await unkey.keys.updateRemaining({ keyId, op: "increment", value: 1 })).toEqual(v1Error("PRECONDITION_FAILED", "unlimited credits"));
+    expect(await unkey.keys.updateRemaining({ keyId, op: "increment", value: 1 })).toEqual(v1Error("BAD_REQUEST", "unlimited credits"));
     expect(await sdk(reader).keys.update({ keyId, name: "nope" })).toEqual(v1Error("INSUFFICIENT_PERMISSIONS", "Missing permission: api.*.update_key"));
     expect(await sdk("kw_root_not_a_real_key").keys.get({ keyId })).toEqual(v1Error("UNAUTHORIZED", "The root key is unknown or revoked"));
     expect(harness.writes.writes).toEqual([]);

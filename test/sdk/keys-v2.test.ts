@@ -139,9 +139,9 @@ describe("@unkey/api 2.5 (v2 SDK) key lifecycle against Keyward", () => {
     expectTyped(bad, BadRequestErrorResponse, 400, "byteLength");
     expect((bad as BadRequestErrorResponse).error.errors).toEqual([{ location: "body.byteLength", message: expect.any(String) }]);
     const dup = await thrown(() => unkey.keys.createKey({
-      apiId, ratelimits: [{ name: "a", limit: 1, duration: 1000 }, { name: "a", limit: 2, duration: 1000 }],
+      apiId, ratelimits: [{ name: "rps", limit: 1, duration: 1000 }, { name: "rps", limit: 2, duration: 1000 }],
     }));
-    expectTyped(dup, BadRequestErrorResponse, 400, 'Two rate limits are named "a"');
+    expectTyped(dup, BadRequestErrorResponse, 400, 'Two rate limits are named "rps"');
     expectTyped(await thrown(() => unkey.keys.updateCredits({ keyId, operation: "increment" })), BadRequestErrorResponse, 400, "needs a value");
 
     expectTyped(await thrown(() => sdk(reader).keys.updateKey({ keyId, name: "nope" })), ForbiddenErrorResponse, 403, "Missing permission: api.*.update_key");

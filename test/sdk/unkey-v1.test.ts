@@ -62,7 +62,7 @@ describe("@unkey/api 0.38 (v1 SDK) against Keyward", () => {
 
   it("returns UNAUTHORIZED for an unknown root key, BAD_REQUEST for a bad name, DELETE_PROTECTED for a protected api", async () => {
     expect(await sdk("kw_root_not_a_real_key").apis.create({ name: "nope" })).toEqual(v1Error("UNAUTHORIZED", "unknown or revoked"));
-    expect(await sdk().apis.create({ name: "1-starts-with-digit" })).toEqual(v1Error("BAD_REQUEST", "name"));
+    expect(await sdk().apis.create({ name: "ab" })).toEqual(v1Error("BAD_REQUEST", "name"));
     const protectedApi = await harness.seed.api({ name: "sdk-v1-protected", deleteProtection: true });
     expect(await sdk().apis.delete({ apiId: protectedApi })).toEqual(v1Error("DELETE_PROTECTED", protectedApi));
     expect((await sdk().apis.get({ apiId: protectedApi })).result?.id).toBe(protectedApi);

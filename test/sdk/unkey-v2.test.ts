@@ -121,7 +121,7 @@ describe("@unkey/api 2.5 (v2 SDK) against Keyward", () => {
 
   it("throws BadRequestErrorResponse naming body.name for a bad api name, creating nothing", async () => {
     harness.writes.clear();
-    for (const name of ["1-starts-with-digit", "ab", "has space"]) {
+    for (const name of ["ab", "x".repeat(257)]) {
       const error = await thrown(() => sdk().apis.createApi({ name }));
       expect(error).toBeInstanceOf(BadRequestErrorResponse);
       expectTyped(error, 400, "Bad Request", "name");

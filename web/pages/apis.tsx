@@ -36,9 +36,9 @@ export function ApisPage() {
         </form>
         <form class="card" onSubmit={submit} aria-label="Create an api">
           <h2>Create an api</h2>
-          <label>Name <input value={name} required minLength={3} maxLength={255} pattern="[a-zA-Z][a-zA-Z0-9._\-]*" placeholder="my-api"
+          <label>Name <input value={name} required minLength={3} maxLength={256} placeholder="my-api"
             onInput={(e) => setName((e.target as HTMLInputElement).value)} /></label>
-          <p class="hint">3–255 characters: a letter, then letters, digits, dot, underscore or dash.</p>
+          <p class="hint">3–256 characters.</p>
           <ErrorNote message={create.error} />
           <Guarded type="submit" need={["api", "create_api"]} busy={create.busy}>Create api</Guarded>
         </form>

@@ -63,7 +63,7 @@ export function RatelimitsPage() {
   return (
     <Page title="Rate limits" intro="Standalone rate-limit namespaces are created on first use. Open one by name or id to manage its overrides.">
       <form class="card inline" onSubmit={(e) => { e.preventDefault(); setOpened(typed.trim() ? { namespace: typed.trim(), times: (opened?.times ?? 0) + 1 } : undefined); }} aria-label="Open a namespace">
-        <label>Namespace <input value={typed} required maxLength={255} placeholder="e.g. email.outbound" onInput={(e) => setTyped((e.target as HTMLInputElement).value)} /></label>
+        <label>Namespace <input value={typed} required maxLength={512} placeholder="e.g. email.outbound" onInput={(e) => setTyped((e.target as HTMLInputElement).value)} /></label>
         <Guarded type="submit" need={["ratelimit", "read_override"]}>Open namespace</Guarded>
       </form>
       {opened && <Overrides key={`${opened.times}`} namespace={opened.namespace} />}

@@ -124,7 +124,8 @@ export function createKeysService(deps: KeysDeps): ServiceHandlers<typeof KeysSe
       let remaining: number;
       if (!key.credits) {
         if (request.operation !== "set") {
-          throw new KeywardError("precondition", `The key ${key.id} has unlimited credits; set a balance first.`);
+          // Unkey answers 400 (v2 InvalidInput, v1 BAD_REQUEST) here.
+          throw invalid(`The key ${key.id} has unlimited credits; set a balance first.`, [{ location: "operation", message: "needs a credit balance" }]);
         }
         await withCounters(() => counters.setCredits(tag, key.id, value, now));
         // The balance went to `key`'s counter tag, once; a key that changed identity meanwhile would not find it.

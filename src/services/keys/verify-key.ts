@@ -128,7 +128,7 @@ export function createVerifier(deps: KeysDeps) {
       }
       const outcome = await verify({
         plaintext: request.key, requestId: context.requestId, visibleTo: context.principal, query,
-        requested: request.ratelimits.map(requestedLimit), cost: request.credits ? Number(request.credits.cost) : 1,
+        requested: request.ratelimits.map(requestedLimit), cost: request.credits?.cost === undefined ? 1 : Number(request.credits.cost),
         tags: request.tags, unknownLimit: "precondition",
       });
       const { found } = outcome;
@@ -175,7 +175,7 @@ export function createVerifier(deps: KeysDeps) {
       }
       const outcome = await verify({
         plaintext: request.key, found, requestId: context.requestId, expectedApiId: request.apiId, query, requested,
-        cost: request.remaining ? Number(request.remaining.cost) : 1, tags: request.tags, unknownLimit: "invalid",
+        cost: request.remaining?.cost === undefined ? 1 : Number(request.remaining.cost), tags: request.tags, unknownLimit: "invalid",
       });
       if (!outcome.found) return { valid: false, code: outcome.code, requestId: context.requestId };
       const { key, identity } = outcome.found;

@@ -16,7 +16,7 @@ export interface PermissionsServiceDeps extends RbacDeps {
 }
 
 /** What a query name may hold (the v2 query grammar's name characters); v1 permission names are slugs too. */
-const SLUG = /^[a-zA-Z0-9_:.*-]{1,100}$/;
+const SLUG = /^[a-zA-Z0-9_:.*-]{1,128}$/;
 
 /** permissions.*: the workspace's permissions and roles. Deleting either cascades to every holder (the store does it). */
 export function createPermissionsService(deps: PermissionsServiceDeps): ServiceHandlers<typeof PermissionsService> {
@@ -37,7 +37,7 @@ export function createPermissionsService(deps: PermissionsServiceDeps): ServiceH
     request: { limit?: number; cursor?: string; all?: boolean; search?: string },
     list: (page: PageQuery & { search?: string }) => Promise<T[]>,
   ) {
-    const fetch = (page: PageQuery) => list({ ...page, search: request.search });
+    const fetch = (page: PageQuery) => list({ ...page, search: request.search || undefined }); // "": no filter (Unkey v2)
     if (!request.all) return paginate(request, fetch);
     const items: T[] = [];
     for (let page = await fetch({ limit: 1000 }); page.length > 0; page = await fetch({ limit: 1000, after: page[page.length - 1].id })) items.push(...page);
@@ -50,8 +50,8 @@ export function createPermissionsService(deps: PermissionsServiceDeps): ServiceH
       const slug = request.slug ?? request.name;
       if (!SLUG.test(slug)) {
         const location = request.slug === undefined ? "name" : "slug";
-        throw invalid(`${location} must be 1-100 letters, digits or _ : - . * (it is what keys carry and queries name).`, [
-          { location, message: "letters, digits and _ : - . * only, at most 100" },
+        throw invalid(`${location} must be 1-128 letters, digits or _ : - . * (it is what keys carry and queries name).`, [
+          { location, message: "letters, digits and _ : - . * only, at most 128" },
         ]);
       }
       const now = clock.now();

@@ -1,4 +1,5 @@
 import { invalid } from "../../domain/errors.js";
+import { requireMinLength } from "./unkey-bounds.js";
 import type { DialectMapping } from "./v1-dialect.js";
 
 /**
@@ -37,6 +38,13 @@ export const ratelimitV1Mappings: Record<string, DialectMapping> = {
     request: (input) => (isObject(input) && input.namespace === undefined ? { ...input, namespace: "default" } : input),
     response: (json) => ({ limit: json.limit, remaining: json.remaining, reset: json.reset, success: json.success ?? false }),
   },
+  // Unkey v1 override identifiers have at least 3 characters.
+  "/v1/ratelimits.setOverride": {
+    request: (input) => {
+      if (isObject(input)) requireMinLength(input.identifier, 3, "identifier");
+      return input;
+    },
+  },
   "/v1/ratelimits.getOverride": { response: v1Override },
   "/v1/ratelimits.listOverrides": {
     response: (json) => {
@@ -55,6 +63,12 @@ export const ratelimitV2Mappings: Record<string, DialectMapping> = {
   "/v2/ratelimit.multiLimit": { request: (input) => v2Limit(Array.isArray(input) ? { limits: input } : input) },
   "/v2/ratelimit.setOverride": { request: refuseV1Only(["namespaceId", "namespaceName", "async"]) },
   "/v2/ratelimit.getOverride": { request: v2Override },
-  "/v2/ratelimit.listOverrides": { request: v2Override },
+  // Unkey v2 pages overrides 10 at a time by default (v1 and the RPC: 100).
+  "/v2/ratelimit.listOverrides": {
+    request: (input) => {
+      const checked = v2Override(input);
+      return isObject(checked) && checked.limit === undefined ? { ...checked, limit: 10 } : checked;
+    },
+  },
   "/v2/ratelimit.deleteOverride": { request: v2Override },
 };

@@ -1,5 +1,6 @@
 import { invalid } from "../../domain/errors.js";
 import { ratelimitV1Mappings, ratelimitV2Mappings } from "./ratelimit-dialect.js";
+import { requireMinLength, v2KeyOrIdentityWrite, v2RatelimitNames, v2VerifyKeyRequest } from "./unkey-bounds.js";
 import { v1RbacMappings } from "./v1-rbac-dialect.js";
 
 /**
@@ -60,6 +61,14 @@ function v1KeyFields(input: unknown, options: { update: boolean }): unknown {
   return out;
 }
 
+/** Unkey v1 createKey refuses a zero balance ("remaining must be greater than 0"); v2 allows it. */
+function v1CreateKeyFields(input: unknown): unknown {
+  if (isObject(input) && input.remaining === 0) {
+    throw invalid("remaining must be greater than 0.", [{ location: "remaining", message: "must be greater than 0" }]);
+  }
+  return v1KeyFields(input, { update: false });
+}
+
 /** The v1 key record (getKey, listKeys items). */
 function v1Key(key: Json): Json {
   const credits = key.credits as Json | undefined;
@@ -108,13 +117,13 @@ export const v1Mappings: Record<string, DialectMapping> = {
   "/v1/liveness": {
     response: () => ({ status: "ok", services: { metrics: "ok", logger: "ok", ratelimit: "ok", usagelimit: "ok" } }),
   },
-  "/v1/keys.createKey": { request: (input) => v1KeyFields(input, { update: false }) },
+  "/v1/keys.createKey": { request: v1CreateKeyFields },
   "/v1/keys": {
     request(input) {
       if (isObject(input) && typeof input.prefix === "string" && input.prefix.length > 8) {
         throw invalid("The legacy endpoint allows prefixes of at most 8 characters.", [{ location: "prefix", message: "at most 8 characters" }]);
       }
-      return v1KeyFields(input, { update: false });
+      return v1CreateKeyFields(input);
     },
   },
   "/v1/keys.getKey": { response: v1Key },
@@ -133,6 +142,8 @@ export const v1Mappings: Record<string, DialectMapping> = {
     request: (input) => {
       if (!isObject(input)) return input;
       const { op, value, ...rest } = input;
+      // Unkey v1 takes null for unlimited but no absent value (which would otherwise read as unlimited too).
+      if (!("value" in input)) throw invalid("value is required (null for unlimited).", [{ location: "value", message: "required" }]);
       return compact({ ...rest, operation: op, value: value === null ? undefined : value });
     },
     response: (credits) => ({ remaining: credits.remaining ?? null }),
@@ -157,6 +168,13 @@ export const v1Mappings: Record<string, DialectMapping> = {
       });
     },
   },
+  // Unkey v1 external ids have at least 3 characters (v2: 1).
+  "/v1/identities.createIdentity": {
+    request: (input) => {
+      if (isObject(input)) requireMinLength(input.externalId, 3, "externalId");
+      return input;
+    },
+  },
   "/v1/identities.getIdentity": { response: v1Identity },
   "/v1/identities.updateIdentity": { response: v1Identity },
   "/v1/identities.listIdentities": { response: v1List("identities", v1Identity) },
@@ -172,7 +190,11 @@ export const v2Mappings: Record<string, DialectMapping> = {
       return input;
     },
   },
-  "/v2/keys.verifyKey": { response: withoutKeyDataWhenNotFound },
+  "/v2/keys.verifyKey": { request: v2VerifyKeyRequest, response: withoutKeyDataWhenNotFound },
+  "/v2/keys.createKey": { request: v2KeyOrIdentityWrite },
+  "/v2/keys.updateKey": { request: v2KeyOrIdentityWrite },
+  "/v2/identities.createIdentity": { request: v2KeyOrIdentityWrite },
+  "/v2/identities.updateIdentity": { request: v2RatelimitNames },
   // v2 KeyCreditsData requires `remaining`; null says unlimited (the proto leaves it unset).
   "/v2/keys.updateCredits": { response: (credits) => ({ remaining: credits.remaining ?? null, ...compact({ refill: credits.refill }) }) },
 };

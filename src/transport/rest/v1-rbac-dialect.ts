@@ -1,4 +1,5 @@
 import { invalid } from "../../domain/errors.js";
+import { requireMinLength } from "./unkey-bounds.js";
 import type { DialectMapping } from "./v1-dialect.js";
 
 type Json = Record<string, any>;
@@ -42,10 +43,17 @@ function v1Assignment(field: "permissions" | "roles", options: { nameKeys: strin
   };
 }
 
-/** Unkey v1 refuses permission and role names shorter than 3 characters (v2 and the RPCs take any non-empty name). */
+/**
+ * Unkey v1 refuses permission and role names and slugs shorter than 3 characters, and descriptions other than "" or
+ * 3-256 characters (v2 and the RPCs take any non-empty name and up to 512 characters of description).
+ */
 function v1MinNameLength(input: unknown): unknown {
-  if (isObject(input) && typeof input.name === "string" && input.name.length < 3) {
-    throw invalid("name: must be at least 3 characters", [{ location: "name", message: "must be at least 3 characters" }]);
+  if (!isObject(input)) return input;
+  requireMinLength(input.name, 3, "name");
+  requireMinLength(input.slug, 3, "slug");
+  const { description } = input;
+  if (typeof description === "string" && description !== "" && (description.length < 3 || description.length > 256)) {
+    throw invalid("description: must be empty or 3-256 characters", [{ location: "description", message: "must be empty or 3-256 characters" }]);
   }
   return input;
 }
@@ -65,7 +73,7 @@ export const v1RbacMappings: Record<string, DialectMapping> = {
   "/v1/permissions.deleteRole": { request: v1Reference("roleId", "role") },
   "/v1/permissions.listRoles": { request: () => ({ all: true }), response: (json) => ((json.data ?? []) as Json[]).map(withoutPermissions) },
   "/v1/keys.addPermissions": { request: v1Assignment("permissions", { nameKeys: ["name"], minItems: 1, creates: true }), response: idAndName },
-  "/v1/keys.setPermissions": { request: v1Assignment("permissions", { nameKeys: ["name", "slug"], minItems: 0, creates: true }), response: idAndName },
+  "/v1/keys.setPermissions": { request: v1Assignment("permissions", { nameKeys: ["name", "slug"], minItems: 1, creates: true }), response: idAndName },
   "/v1/keys.removePermissions": { request: v1Assignment("permissions", { nameKeys: ["slug", "name"], minItems: 1, creates: false }), response: () => ({}) },
   "/v1/keys.addRoles": { request: v1Assignment("roles", { nameKeys: ["name"], minItems: 1, creates: true }), response: idAndName },
   "/v1/keys.setRoles": { request: v1Assignment("roles", { nameKeys: ["name"], minItems: 1, creates: true }), response: idAndName },

@@ -53,8 +53,8 @@ describe("apis.createApi", () => {
     for (const apiId of ids) expect(await stored(apiId)).toMatchObject({ name: "same-name" });
   });
 
-  it("accepts names at the bounds: 3 and 255 characters, with dots, dashes and underscores", async () => {
-    for (const apiName of ["abc", `a${"b".repeat(254)}`, "A1.b-c_d"]) {
+  it("accepts names of 3 to 256 characters of any kind, as Unkey does", async () => {
+    for (const apiName of ["abc", `a${"b".repeat(255)}`, "A1.b-c_d", "Payment Service (prod)", "1abc", "café"]) {
       for (const name of ALL_VIAS) {
         const { apiId } = await via(name).ok("apis.createApi", { name: apiName });
         expect((await stored(apiId))?.name).toBe(apiName);

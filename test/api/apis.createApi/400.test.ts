@@ -15,10 +15,7 @@ describe("apis.createApi", () => {
     { what: "a number for the name", input: { name: 5 }, locations: ["body.name"], detail: "must be a string" },
     { what: "an array for the name", input: { name: ["abc"] }, locations: ["body.name"], detail: "must be a string" },
     { what: "a name of 2 characters", input: { name: "ab" }, locations: ["body.name"], detail: "at least 3 characters" },
-    { what: "a name of 256 characters", input: { name: "a".repeat(256) }, locations: ["body.name"], detail: "at most 255" },
-    { what: "a name starting with a digit", input: { name: "1abc" }, locations: ["body.name"], detail: "pattern" },
-    { what: "a name with a space", input: { name: "my api" }, locations: ["body.name"], detail: "pattern" },
-    { what: "a name with non-ASCII letters", input: { name: "café" }, locations: ["body.name"], detail: "pattern" },
+    { what: "a name of 257 characters", input: { name: "a".repeat(257) }, locations: ["body.name"], detail: "at most 256" },
     {
       what: "a string for deleteProtection", input: { name: "abc", deleteProtection: "true" },
       locations: ["body.deleteProtection"], detail: "must be a boolean",
@@ -40,8 +37,7 @@ describe("apis.createApi", () => {
   badRpcCases(harness, "apis.createApi", [
     { what: "a missing name", input: {}, field: "name:" },
     { what: "a name of 2 characters", input: { name: "ab" }, field: "name:" },
-    { what: "a name of 256 characters", input: { name: "a".repeat(256) }, field: "name:" },
-    { what: "a name starting with a digit", input: { name: "1abc" }, field: "name:" },
+    { what: "a name of 257 characters", input: { name: "a".repeat(257) }, field: "name:" },
   ]);
 
   it("v1 tolerates unknown fields: the api is created from the known ones", async () => {

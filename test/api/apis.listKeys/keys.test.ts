@@ -111,7 +111,7 @@ describe("apis.listKeys (with keys)", () => {
     const apiId = await harness.seed.api({ name: "same-view" });
     const { keyId } = await harness.seed.key(apiId, {
       name: "viewed", meta: { x: 1 }, credits: { remaining: 2, refill: { interval: "daily", amount: 2 } },
-      ratelimits: [{ name: "r", limit: 1, duration: 1000 }],
+      ratelimits: [{ name: "rps", limit: 1, duration: 1000 }],
     });
     const listed = dataOf("apis.listKeys", await client("v2").call("apis.listKeys", { apiId }));
     const got = dataOf("keys.getKey", await client("v2").call("keys.getKey", { keyId }));

@@ -54,6 +54,17 @@ describe("identities.createIdentity", () => {
     }
   });
 
+  it("takes any characters and 3+ of them on v1 (Unkey v1), 1 character on v2, and any characters over the RPCs", async () => {
+    const stored = async (identityId: string) => (await harness.keyward.documents.identities.get(harness.keyward.workspaceId, identityId))?.externalId;
+    const v1 = await harness.rest.v1Post("identities.createIdentity", { externalId: "user@example.com" }, harness.keyward.rootKey);
+    expect(v1.status).toBe(200);
+    expect(await stored(v1.body.identityId)).toBe("user@example.com");
+    const three = await harness.rest.v1Post("identities.createIdentity", { externalId: "abc" }, harness.keyward.rootKey);
+    expect(three.status).toBe(200);
+    expect(await stored((await via("v2").ok("identities.createIdentity", { externalId: "z" })).identityId)).toBe("z");
+    expect(await stored((await via("connect").ok("identities.createIdentity", { externalId: "team/42" })).identityId)).toBe("team/42");
+  });
+
   it("serves a root key holding only identity.*.create_identity", async () => {
     const { key } = await harness.seed.rootKey(["identity.*.create_identity"]);
     for (const name of ALL_VIAS) {

@@ -33,6 +33,14 @@ describe("identities.getIdentity", () => {
     }
   });
 
+  it("finds an identity by any external id, as Unkey v2 lookups take any text (F17)", async () => {
+    const created = await harness.rest.v1Post("identities.createIdentity", { externalId: "user@example.com" }, harness.keyward.rootKey);
+    expect(created.status).toBe(200);
+    const response = await harness.rest.v2("identities.getIdentity", { identity: "user@example.com" }, harness.keyward.rootKey);
+    expect(response.status).toBe(200);
+    expect(response.body.data).toMatchObject({ id: created.body.identityId, externalId: "user@example.com" });
+  });
+
   it("v1 GET returns the bare {id, externalId, meta, ratelimits:[{name, limit, duration}]} by identityId or externalId", async () => {
     const { identityId } = await created("get_v1");
     const body = {

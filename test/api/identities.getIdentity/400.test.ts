@@ -10,17 +10,16 @@ describe("identities.getIdentity", () => {
     { what: "no identity at all", input: {}, locations: ["body.identity"], detail: "Name the identity" },
     { what: "an empty identity", input: { identity: "" }, locations: ["body.identity"], detail: "identity" },
     { what: "a number for identity", input: { identity: 42 }, locations: ["body.identity"], detail: "must be a string" },
-    { what: "an identity with a slash", input: { identity: "a/b" }, locations: ["body.identity"], detail: "pattern" },
     { what: "an identity of 256 characters", input: { identity: "x".repeat(256) }, locations: ["body.identity"], detail: "at most 255" },
     { what: "an unknown field", input: { identity: "u", search: "x" }, locations: ["body.search"] },
     { what: "a v1 query naming no identity", input: "", vias: ["v1"], detail: "Name the identity" },
     { what: "a v1 query with an empty identityId", input: "identityId=", vias: ["v1"], detail: "identityId" },
-    { what: "a v1 query with an externalId off the pattern", input: "externalId=a%20b", vias: ["v1"], detail: "externalId" },
+    { what: "a v1 query with an externalId of 256 characters", input: `externalId=${"x".repeat(256)}`, vias: ["v1"], detail: "externalId" },
   ]);
 
   badRpcCases(harness, "identities.getIdentity", [
     { what: "no identity at all", input: {}, field: "identity" },
-    { what: "an identity with a space", input: { identity: "a b" }, field: "identity" },
+    { what: "an identity of 256 characters", input: { identity: "x".repeat(256) }, field: "identity" },
     { what: "an empty externalId", input: { externalId: "" }, field: "externalId" },
   ]);
 });

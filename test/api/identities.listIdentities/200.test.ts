@@ -25,7 +25,7 @@ describe("identities.listIdentities", () => {
     for (let i = 0; i < 250; i++) {
       harness.clock.advance(1); // ids sort by creation time
       const externalId = `page_${String(i).padStart(3, "0")}`;
-      await via("v2").ok("identities.createIdentity", { externalId, ...(i === 7 ? { meta: { n: 7 }, ratelimits: [{ name: "r", limit: 1, duration: 1000 }] } : {}) });
+      await via("v2").ok("identities.createIdentity", { externalId, ...(i === 7 ? { meta: { n: 7 }, ratelimits: [{ name: "rps", limit: 1, duration: 1000 }] } : {}) });
       expected.push(externalId);
     }
     const { workspaceId } = harness.keyward;
@@ -75,11 +75,11 @@ describe("identities.listIdentities", () => {
     expect(v2.body.data).toHaveLength(100);
     expect(v2.body.data[7]).toEqual({
       id: expect.stringMatching(/^id_/), externalId: "page_007", meta: { n: 7 },
-      ratelimits: [{ id: expect.stringMatching(/^rl_/), name: "r", limit: 1, duration: 1000, autoApply: false }],
+      ratelimits: [{ id: expect.stringMatching(/^rl_/), name: "rps", limit: 1, duration: 1000, autoApply: false }],
     });
     expect(v2.body.data[8]).toEqual({ id: expect.stringMatching(/^id_/), externalId: "page_008", meta: {}, ratelimits: [] });
     const v1 = await harness.rest.v1Get("identities.listIdentities", { limit: 10 }, harness.keyward.rootKey);
-    expect(v1.body.identities[7]).toEqual({ id: v2.body.data[7].id, externalId: "page_007", meta: { n: 7 }, ratelimits: [{ name: "r", limit: 1, duration: 1000 }] });
+    expect(v1.body.identities[7]).toEqual({ id: v2.body.data[7].id, externalId: "page_007", meta: { n: 7 }, ratelimits: [{ name: "rps", limit: 1, duration: 1000 }] });
     expect(Object.keys(v1.body).sort()).toEqual(["cursor", "identities", "total"]);
   });
 
@@ -111,5 +111,18 @@ describe("identities.listIdentities", () => {
       const message = await via(name, other.rootKey.key).ok("identities.listIdentities", { search: "ACME" });
       expect({ found: message.data.length, total: message.total }).toEqual({ found: 3, total: 3n });
     }
+  });
+
+  it("takes an empty search as no filter and a search of up to 256 characters, as Unkey v2 (F19)", async () => {
+    const other = await harness.seed.workspace("search-bounds");
+    for (const externalId of ["alpha", "beta"]) {
+      harness.clock.advance(1); // ids sort by creation time
+      await via("v2", other.rootKey.key).ok("identities.createIdentity", { externalId });
+    }
+    const all = await harness.rest.v2("identities.listIdentities", { search: "" }, other.rootKey.key);
+    expect(all.status).toBe(200);
+    expect(all.body.data.map((i: { externalId: string }) => i.externalId)).toEqual(["alpha", "beta"]);
+    const long = await harness.rest.v2("identities.listIdentities", { search: "a".repeat(256) }, other.rootKey.key);
+    expect({ status: long.status, data: long.body.data }).toEqual({ status: 200, data: [] });
   });
 });

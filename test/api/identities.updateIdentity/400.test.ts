@@ -14,7 +14,11 @@ describe("identities.updateIdentity", () => {
     ...NOT_AN_OBJECT,
     { what: "no identity at all", input: { meta: { a: 1 } }, locations: ["body.identity"], detail: "Name the identity" },
     { what: "an empty identity", input: { identity: "" }, locations: ["body.identity"], detail: "identity" },
-    { what: "an identity with a slash", input: { identity: "a/b" }, locations: ["body.identity"], detail: "pattern" },
+    // Unkey v2 rate-limit names have at least 3 characters; v1 takes 1 (F7).
+    {
+      what: "a rate limit name of 2 characters", input: { identity: "u", ratelimits: [limit({ name: "rl" })] },
+      locations: ["body.ratelimits[0].name"], detail: "ratelimits[0].name: must be at least 3 characters", vias: ["v2"],
+    },
     { what: "an array for meta", input: { identity: "u", meta: [1] }, locations: ["body.meta"], detail: "must be an object" },
     {
       what: "a rate limit duration of 999 ms", input: { identity: "u", ratelimits: [limit({ duration: 999 })] },

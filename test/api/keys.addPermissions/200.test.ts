@@ -43,6 +43,14 @@ describe("keys.addPermissions / setPermissions / removePermissions", () => {
     expect((await harness.keyward.documents.keys.get(ws(), keyId))?.permissions).toEqual([]);
   });
 
+  it("v2 takes permission slugs of 128 characters, as Unkey v2 (F3)", async () => {
+    const { keyId } = await seedKey(harness);
+    const slug = "a".repeat(128);
+    const added = await harness.rest.v2("keys.addPermissions", { keyId, permissions: [slug] }, harness.keyward.rootKey);
+    expect(added.status).toBe(200);
+    expect((await harness.keyward.documents.keys.get(harness.keyward.workspaceId, keyId))?.permissions).toEqual([slug]);
+  });
+
   it("a key verified after an assignment sees it at once", async () => {
     const { keyId, key } = await seedKey(harness);
     const check = async () => (await harness.rest.v2("keys.verifyKey", { key, permissions: "late.grant" }, harness.keyward.rootKey)).body.data.code;

@@ -116,6 +116,27 @@ describe("keys.createKey", () => {
     expect(v1.body).toMatchObject({ ownerId: "owner_7", identity: { id: a.record?.identityId, externalId: "owner_7" } });
   });
 
+  it("v1 takes an ownerId of any characters, and verification returns it (F17)", async () => {
+    const apiId = await harness.seed.api({ name: "owner-any" });
+    const created = await harness.rest.v1Post("keys.createKey", { apiId, ownerId: "user@example.com" }, harness.keyward.rootKey);
+    expect(created.status).toBe(200);
+    const verified = await harness.rest.v1Post("keys.verifyKey", { key: created.body.key });
+    expect(verified.body).toMatchObject({ valid: true, ownerId: "user@example.com" });
+  });
+
+  it("takes Unkey's bounds: v1 remaining 1, 256-character environments, any 128-character role names, 128-character permissions", async () => {
+    const apiId = await harness.seed.api({ name: "unkey-bounds" });
+    const v1 = await harness.rest.v1Post("keys.createKey", { apiId, remaining: 1, environment: "e".repeat(256) }, harness.keyward.rootKey);
+    expect(v1.status).toBe(200);
+    expect((await keyState(harness, v1.body.keyId)).remaining).toBe(1);
+    const roles = ["Billing Manager (EU)", "r".repeat(128)];
+    const permissions = ["p".repeat(128)];
+    const { keyId } = await via("v2").ok("keys.createKey", { apiId, roles, permissions, environment: "e".repeat(256) });
+    const key = (await harness.rest.v2("keys.getKey", { keyId }, harness.keyward.rootKey)).body.data;
+    expect({ roles: [...key.roles].sort(), environment: key.environment.length }).toEqual({ roles: [...roles].sort(), environment: 256 });
+    expect(key.permissions).toEqual(permissions);
+  });
+
   it("starts a credits balance with its refill rule: v2 monthly with refillDay, daily without", async () => {
     const apiId = await harness.seed.api({ name: "credits" });
     for (const name of ALL_VIAS.filter((n) => n !== "v1")) {

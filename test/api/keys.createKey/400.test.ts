@@ -30,17 +30,25 @@ describe("keys.createKey", () => {
     { what: "byteLength 256", input: { apiId: API, byteLength: 256 }, locations: ["body.byteLength"], detail: "byteLength" },
     { what: "a name of 256 characters", input: { apiId: API, name: "n".repeat(256) }, locations: ["body.name"], detail: "name" },
     { what: "an empty name", input: { apiId: API, name: "" }, locations: ["body.name"], detail: "name" },
-    { what: "an externalId with a space", input: { apiId: API, externalId: "user 1" }, locations: ["body.externalId"], detail: "pattern" },
-    { what: "an externalId with a slash", input: { apiId: API, externalId: "org/user" }, locations: ["body.externalId"], detail: "pattern" },
+    // Unkey v2's external id characters hold on v2 writes; v1 ownerIds are any text (F17).
+    { what: "an externalId with a space", input: { apiId: API, externalId: "user 1" }, locations: ["body.externalId"], detail: "externalId", vias: ["v2"] },
+    { what: "an externalId with an @", input: { apiId: API, externalId: "user@example.com" }, locations: ["body.externalId"], detail: "externalId", vias: ["v2"] },
     { what: "an externalId of 256 characters", input: { apiId: API, externalId: "e".repeat(256) }, locations: ["body.externalId"] },
     { what: "expires after 4102444800000", input: { apiId: API, expires: 4102444800001 }, locations: ["body.expires"], detail: "expires" },
     { what: "a negative expires", input: { apiId: API, expires: -1 }, locations: ["body.expires"], detail: "expires" },
-    { what: "an environment of 256 characters", input: { apiId: API, environment: "e".repeat(256) }, locations: ["body.environment"] },
+    { what: "an environment of 257 characters", input: { apiId: API, environment: "e".repeat(257) }, locations: ["body.environment"] },
     { what: "an empty role name", input: { apiId: API, roles: [""] }, locations: ["body.roles[0]"], detail: "roles" },
-    { what: "a role name with a leading space", input: { apiId: API, roles: [" admin"] }, locations: ["body.roles[0]"], detail: "roles" },
+    { what: "a role name of 129 characters", input: { apiId: API, roles: ["r".repeat(129)] }, locations: ["body.roles[0]"], detail: "roles" },
     { what: "a permission with a space", input: { apiId: API, permissions: ["docs read"] }, locations: ["body.permissions[0]"], detail: "permissions" },
     { what: "a permission with a parenthesis", input: { apiId: API, permissions: ["docs(read)"] }, locations: ["body.permissions[0]"], detail: "permissions" },
-    { what: "a permission of 101 characters", input: { apiId: API, permissions: ["p".repeat(101)] }, locations: ["body.permissions[0]"] },
+    { what: "a permission of 129 characters", input: { apiId: API, permissions: ["p".repeat(129)] }, locations: ["body.permissions[0]"] },
+    // Unkey v1 createKey refuses a zero balance; v2 allows it (F13).
+    { what: "a v1 remaining of 0", input: { apiId: API, remaining: 0 }, detail: "remaining must be greater than 0", vias: ["v1"] },
+    // Unkey v2 rate-limit names have at least 3 characters (F7).
+    {
+      what: "a rate limit name of 2 characters", input: { apiId: API, ratelimits: [limit({ name: "rl" })] },
+      locations: ["body.ratelimits[0].name"], detail: "ratelimits[0].name: must be at least 3 characters", vias: ["v2"],
+    },
     {
       what: "a rate limit duration of 999 ms", input: { apiId: API, ratelimits: [limit({ duration: 999 })] },
       locations: ["body.ratelimits[0].duration"], detail: "duration",
@@ -54,7 +62,7 @@ describe("keys.createKey", () => {
       locations: ["body.ratelimits[0].name"], detail: "name",
     },
     {
-      what: "51 rate limits", input: { apiId: API, ratelimits: Array.from({ length: 51 }, (_, i) => limit({ name: `l${i}` })) },
+      what: "51 rate limits", input: { apiId: API, ratelimits: Array.from({ length: 51 }, (_, i) => limit({ name: `lim${i}` })) },
       locations: ["body.ratelimits"], detail: "ratelimits",
     },
     {
@@ -97,7 +105,7 @@ describe("keys.createKey", () => {
     { what: "a prefix with a dash", input: { apiId: API, prefix: "a-b" }, field: "prefix" },
     { what: "byteLength 15", input: { apiId: API, byteLength: 15 }, field: "byteLength" },
     { what: "byteLength 256", input: { apiId: API, byteLength: 256 }, field: "byteLength" },
-    { what: "an externalId with a space", input: { apiId: API, externalId: "a b" }, field: "externalId" },
+    { what: "an externalId of 256 characters", input: { apiId: API, externalId: "a".repeat(256) }, field: "externalId" },
     { what: "expires after 4102444800000", input: { apiId: API, expires: "4102444800001" }, field: "expires" },
     { what: "a rate limit duration of 999 ms", input: { apiId: API, ratelimits: [limit({ duration: "999" })] }, field: "duration" },
     {

@@ -25,6 +25,14 @@ describe("keys.addRoles / setRoles / removeRoles", () => {
     expect((await harness.keyward.documents.keys.get(ws(), keyId))?.roles).toEqual(["admin"]);
   });
 
+  it("v2 setRoles takes role names of any characters, as Unkey v2 (F2)", async () => {
+    await seedRole(harness, "Billing Manager (EU)");
+    const { keyId } = await seedKey(harness, {});
+    const set = await harness.rest.v2("keys.setRoles", { keyId, roles: ["Billing Manager (EU)"] }, harness.keyward.rootKey);
+    expect(set.status).toBe(200);
+    expect((await harness.keyward.documents.keys.get(ws(), keyId))?.roles).toEqual(["Billing Manager (EU)"]);
+  });
+
   it("v2 and RPC answer the key's roles with their permissions; an empty setRoles removes every role", async () => {
     for (const name of V2_AND_RPC) {
       const client = viaClient(harness.keyward.baseUrl, name, harness.keyward.rootKey);

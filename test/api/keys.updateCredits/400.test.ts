@@ -21,6 +21,8 @@ describe("keys.updateCredits", () => {
     { what: 'v1 op "add"', input: { keyId: KEY, op: "add", value: 1 }, detail: "operation", vias: ["v1"] },
     { what: "v1 without op", input: { keyId: KEY, value: 1 }, detail: "operation", vias: ["v1"] },
     { what: "v1 with a negative value", input: { keyId: KEY, op: "set", value: -3 }, detail: "value", vias: ["v1"] },
+    // Unkey v1 takes null for unlimited but no absent value (F22).
+    { what: "v1 set without a value", input: { keyId: KEY, op: "set" }, detail: "value is required (null for unlimited)", vias: ["v1"] },
   ]);
   badRpcCases(harness, "keys.updateCredits", [
     { what: 'operation "add"', input: { keyId: KEY, operation: "add", value: "1" }, field: "operation" },
@@ -40,6 +42,23 @@ describe("keys.updateCredits", () => {
         });
       }
     }
+  });
+
+  it("answers 400 (Unkey's status) naming operation to increment or decrement on an unlimited key, on every transport, leaving it unlimited", async () => {
+    const apiId = await harness.seed.api({ name: "unlimited" });
+    const { keyId } = await harness.seed.key(apiId);
+    for (const via of viasOf(OPERATIONS["keys.updateCredits"])) {
+      for (const operation of ["increment", "decrement"]) {
+        const input = via === "v1" ? { keyId, op: operation, value: 5 } : { keyId, operation, value: via === "v2" ? 5 : "5" };
+        await expectKeysUnchanged(harness, { keyIds: [keyId] }, async () => {
+          const outcome = await viaClient(harness.keyward.baseUrl, via, harness.keyward.rootKey)
+            .fails("keys.updateCredits", input, "invalid", { detail: `The key ${keyId} has unlimited credits` });
+          if (outcome.via === "v2") expect(outcome.rest.body.error.errors).toEqual([{ location: "body.operation", message: "needs a credit balance" }]);
+        });
+      }
+    }
+    const key = await viaClient(harness.keyward.baseUrl, "v2", harness.keyward.rootKey).ok("keys.getKey", { keyId });
+    expect(key.credits).toBeUndefined();
   });
 
   it("answers 400 naming value to an increment past 2^53 - 1, on every transport, keeping the balance", async () => {

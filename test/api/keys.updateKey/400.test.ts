@@ -20,10 +20,14 @@ describe("keys.updateKey", () => {
     { what: "a name of 256 characters", input: { keyId: KEY, name: "n".repeat(256) }, locations: ["body.name"], detail: "name" },
     { what: "a string for enabled", input: { keyId: KEY, enabled: "no" }, locations: ["body.enabled"], detail: "must be a boolean" },
     { what: "an array for meta", input: { keyId: KEY, meta: [] }, locations: ["body.meta"], detail: "must be an object" },
-    { what: "an externalId with a space", input: { keyId: KEY, externalId: "a b" }, locations: ["body.externalId"], detail: "pattern" },
+    { what: "an externalId with a space", input: { keyId: KEY, externalId: "a b" }, locations: ["body.externalId"], detail: "externalId", vias: ["v2"] },
     { what: "expires after 4102444800000", input: { keyId: KEY, expires: 4102444800001 }, locations: ["body.expires"], detail: "expires" },
     { what: "an empty environment", input: { keyId: KEY, environment: "" }, locations: ["body.environment"], detail: "environment" },
-    { what: "a role name with a quote", input: { keyId: KEY, roles: ["ad'min"] }, locations: ["body.roles[0]"], detail: "roles" },
+    { what: "a role name of 129 characters", input: { keyId: KEY, roles: ["r".repeat(129)] }, locations: ["body.roles[0]"], detail: "roles" },
+    {
+      what: "a rate limit name of 2 characters", input: { keyId: KEY, ratelimits: [{ name: "rl", limit: 1, duration: 1000 }] },
+      locations: ["body.ratelimits[0].name"], detail: "ratelimits[0].name: must be at least 3 characters", vias: ["v2"],
+    },
     { what: "a permission with a space", input: { keyId: KEY, permissions: ["docs read"] }, locations: ["body.permissions[0]"], detail: "permissions" },
     {
       what: "a rate limit duration of 999 ms", input: { keyId: KEY, ratelimits: [limit({ duration: 999 })] },

@@ -41,13 +41,13 @@ describe("KeysService.VerifyKey refusals over RPC", () => {
     }
   });
 
-  it("answers INVALID_ARGUMENT to 11 tags, FAILED_PRECONDITION (v2) and INVALID_ARGUMENT (v1) to an unknown limit name", async () => {
+  it("answers INVALID_ARGUMENT to 21 tags, FAILED_PRECONDITION (v2) and INVALID_ARGUMENT (v1) to an unknown limit name", async () => {
     const apiId = await kit.admin.api();
     const { keyId, key } = await kit.admin.key(apiId, { credits: { remaining: 2 } });
     const root = bearer(kit.harness.keyward.rootKey);
     for (const via of VIAS) {
       const rpc = client(via);
-      await failsWith(rpc.verifyKey({ key, tags: Array.from({ length: 11 }, (_, i) => `t${i}`) }, root), Code.InvalidArgument);
+      await failsWith(rpc.verifyKey({ key, tags: Array.from({ length: 21 }, (_, i) => `t${i}`) }, root), Code.InvalidArgument);
       await failsWith(rpc.verifyKeyV1({ key, tags: ["x".repeat(129)] }), Code.InvalidArgument);
       expect(await failsWith(rpc.verifyKey({ key, ratelimits: [{ name: "nope" }] }, root), Code.FailedPrecondition)).toContain('"nope"');
       expect(await failsWith(rpc.verifyKeyV1({ key, ratelimits: [{ name: "nope" }] }), Code.InvalidArgument)).toContain('"nope"');

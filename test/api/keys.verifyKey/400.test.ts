@@ -33,15 +33,48 @@ describe("keys.verifyKey 400", () => {
     return { apiId, keyId, key, unchanged };
   }
 
-  it("refuses more than 10 tags, a tag over 128 characters and an empty tag, spending nothing", async () => {
+  it("refuses more than 20 tags or a tag over 512 characters on v2, 10 and 128 on v1 (Unkey's bounds, F4), and an empty tag, spending nothing", async () => {
     const { key, unchanged } = await meteredKey();
-    const eleven = Array.from({ length: 11 }, (_, i) => `tag-${i}`);
-    for (const via of ["v2", "v1", "legacy"] as const) {
-      await intent400(via, { key, tags: eleven }, { locations: ["tags"], detail: "tags" });
-      await intent400(via, { key, tags: ["ok", "x".repeat(129)] }, { locations: ["tags[1]"], detail: "tags[1]" });
-      await intent400(via, { key, tags: [""] }, { locations: ["tags[0]"] });
+    const tags = (n: number) => Array.from({ length: n }, (_, i) => `tag-${i}`);
+    await intent400("v2", { key, tags: tags(21) }, { locations: ["tags"], detail: "tags" });
+    await intent400("v2", { key, tags: ["ok", "x".repeat(513)] }, { locations: ["tags[1]"], detail: "tags[1]" });
+    for (const via of ["v1", "legacy"] as const) {
+      await intent400(via, { key, tags: tags(11) }, { detail: "tags" });
+      await intent400(via, { key, tags: ["ok", "x".repeat(129)] }, { detail: "tags[1]" });
     }
+    for (const via of ["v2", "v1", "legacy"] as const) await intent400(via, { key, tags: [""] }, { locations: ["tags[0]"] });
     await unchanged();
+  });
+
+  it("v2 takes 20 tags and tags of 512 characters (F4)", async () => {
+    const { key } = await meteredKey();
+    const twenty = Array.from({ length: 20 }, (_, i) => `tag-${i}`);
+    expect((await kit.verify("v2", { key, tags: twenty })).code).toBe("VALID");
+    expect((await kit.verify("v2", { key, tags: ["x".repeat(512)] })).code).toBe("VALID");
+  });
+
+  it("v2 requires credits.cost when credits is given and caps it at 10^12; v2 rate-limit names have 3+ characters (F5, F6)", async () => {
+    const { key, unchanged } = await meteredKey();
+    await expect400("v2", { key, credits: {} }, { locations: ["credits.cost"], detail: "credits.cost" });
+    await intent400("v2", { key, cost: 1_000_000_000_001 }, { locations: ["credits.cost"] });
+    await intent400("v2", { key, ratelimits: [{ name: "ab" }] }, { locations: ["ratelimits[0].name"], detail: "at least 3 characters" });
+    await unchanged();
+  });
+
+  it("v2 takes a credits cost above 10^9 and a rate-limit cost above 10^9 (F5, F9)", async () => {
+    const { keyId, key } = await meteredKey();
+    const costly = await kit.verify("v2", { key, cost: 2_000_000_000 });
+    expect({ code: costly.code, credits: costly.credits }).toEqual({ code: "USAGE_EXCEEDED", credits: 5 });
+    const limited = await kit.verify("v2", { key, ratelimits: [{ name: "minute", cost: 2_000_000_000 }] });
+    expect(limited.code).toBe("RATE_LIMITED");
+    expect(await kit.admin.balance(keyId)).toBe(5);
+  });
+
+  it("v1 charges 1 credit for remaining: {} (Unkey's default cost, F5)", async () => {
+    const { keyId, key } = await meteredKey();
+    const verified = await kit.verify("v1", { key, extra: { remaining: {} } });
+    expect({ code: verified.code, credits: verified.credits }).toEqual({ code: "VALID", credits: 4 });
+    expect(await kit.admin.balance(keyId)).toBe(4);
   });
 
   it("refuses a missing or empty key", async () => {

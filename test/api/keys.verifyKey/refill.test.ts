@@ -81,10 +81,12 @@ describe("keys.verifyKey credits refill", () => {
     clock.set(firstOfNext - 10 * DAY);
     const apiId = await kit.admin.api();
     const created = await kit.harness.rest.v1Post(
-      "keys.createKey", { apiId, remaining: 0, refill: { interval: "monthly", amount: 2 } }, kit.harness.keyward.rootKey,
+      "keys.createKey", { apiId, remaining: 1, refill: { interval: "monthly", amount: 2 } }, kit.harness.keyward.rootKey,
     );
     expect(created.status).toBe(200);
     const { key, keyId } = created.body;
+    // Unkey v1 refuses remaining: 0 on create, so the one credit is spent first.
+    expect((await kit.verify("v1", { key })).code).toBe("VALID");
     expect((await kit.verify("v1", { key })).code).toBe("USAGE_EXCEEDED");
     clock.set(firstOfNext - 1);
     expect((await kit.verify("legacy", { key })).code).toBe("USAGE_EXCEEDED");

@@ -34,6 +34,15 @@ describe("permissions.createPermission", () => {
     expect(got.body).toEqual({ id: response.body.permissionId, name, slug: name, description: "creates records" });
   });
 
+  it("takes slugs of 128 characters on v2 and v1 names of 128 characters (F3)", async () => {
+    const v2 = await harness.rest.v2("permissions.createPermission", { name: "p", slug: "a".repeat(128) }, harness.keyward.rootKey);
+    expect(v2.status).toBe(200);
+    const v1 = await harness.rest.v1Post("permissions.createPermission", { name: "b".repeat(128) }, harness.keyward.rootKey);
+    expect(v1.status).toBe(200);
+    const got = await harness.rest.v2("permissions.getPermission", { permission: v1.body.permissionId }, harness.keyward.rootKey);
+    expect(got.body.data.slug).toBe("b".repeat(128));
+  });
+
   it("a permission without a description has none in any answer", async () => {
     const slug = uniqueName("bare");
     const { permissionId } = await via("v2").ok("permissions.createPermission", { slug, name: slug });

@@ -30,6 +30,21 @@ describe("permissions.createRole", () => {
     }
   });
 
+  it("takes role names of any characters up to 128 and permission slugs up to 128, as Unkey v2 (F2, F3)", async () => {
+    for (const name of ["Billing/Admin", "r".repeat(128)]) {
+      const response = await harness.rest.v2("permissions.createRole", { name, permissions: [uniqueName("p").padEnd(128, "p")] }, harness.keyward.rootKey);
+      expect(response.status).toBe(200);
+      expect((await harness.keyward.documents.roles.findByNames(harness.keyward.workspaceId, [name]))[0]?.name).toBe(name);
+    }
+  });
+
+  it("v1 takes an empty description or one of 3-256 characters (F15)", async () => {
+    for (const description of ["", "d".repeat(256)]) {
+      const response = await harness.rest.v1Post("permissions.createRole", { name: uniqueName("v1role"), description }, harness.keyward.rootKey);
+      expect(response.status).toBe(200);
+    }
+  });
+
   it("v1 creates a role from {name, description}; v1 getRole answers {id, name, description}", async () => {
     const name = uniqueName("dns.records.manager");
     const created = await harness.rest.v1Post("permissions.createRole", { name, description: "dns" }, harness.keyward.rootKey);

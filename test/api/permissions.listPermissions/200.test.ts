@@ -48,4 +48,19 @@ describe("permissions.listPermissions", () => {
       expect((roles.via === "v2" ? roles.rest.body : dataOf("permissions.listRoles", roles)).data).toEqual([]);
     }
   });
+
+  it("takes an empty search as no filter and a search of up to 256 characters, for permissions and roles (F19)", async () => {
+    const ws = await harness.seed.workspace(uniqueName("ws"));
+    const root = ws.rootKey.key;
+    await harness.rest.v2("permissions.createPermission", { slug: "files.read", name: "files.read" }, root);
+    await harness.rest.v2("permissions.createRole", { name: "reader" }, root);
+    const permissions = await harness.rest.v2("permissions.listPermissions", { search: "" }, root);
+    expect({ status: permissions.status, slugs: permissions.body.data.map((p: { slug: string }) => p.slug) }).toEqual({ status: 200, slugs: ["files.read"] });
+    const roles = await harness.rest.v2("permissions.listRoles", { search: "" }, root);
+    expect({ status: roles.status, names: roles.body.data.map((r: { name: string }) => r.name) }).toEqual({ status: 200, names: ["reader"] });
+    for (const op of ["permissions.listPermissions", "permissions.listRoles"] as const) {
+      const long = await harness.rest.v2(op, { search: "s".repeat(256) }, root);
+      expect({ status: long.status, data: long.body.data }).toEqual({ status: 200, data: [] });
+    }
+  });
 });

@@ -9,7 +9,7 @@ describe("ratelimit.getOverride", () => {
     ...NOT_AN_OBJECT,
     { what: "no namespace", input: { identifier: "u" }, locations: ["body.namespace"], detail: "namespace" },
     { what: "a missing identifier", input: { namespace: "n" }, locations: ["body.identifier"], detail: "identifier" },
-    { what: "an identifier of 256 characters", input: { namespace: "n", identifier: "u".repeat(256) }, locations: ["body.identifier"], detail: "identifier" },
+    { what: "an identifier of 513 characters", input: { namespace: "n", identifier: "u".repeat(513) }, locations: ["body.identifier"], detail: "identifier" },
     { what: "v1's namespaceName on v2", input: { namespace: "n", namespaceName: "n", identifier: "u" }, locations: ["body.namespaceName"], detail: "namespaceName" },
     { what: "an unknown field", input: { namespace: "n", identifier: "u", x: 1 }, locations: ["body.x"], detail: "body.x" },
     { what: "a v1 query without identifier", input: "namespaceName=n", vias: ["v1"], detail: "identifier" },

@@ -46,6 +46,20 @@ describe("ratelimit.limit", () => {
     expect(await okVia(harness, "v2", "ratelimit.limit", { ...input, cost: 0 })).toMatchObject({ success: true, remaining: 0 });
   });
 
+  it("takes identifiers and namespaces of up to 512 characters and costs above 10^9 (Unkey's bounds, F8, F9)", async () => {
+    for (const identifier of ["a".repeat(300), "a".repeat(512)]) {
+      const response = await harness.rest.v2("ratelimit.limit", { namespace: "ns1", identifier, limit: 1, duration: 1000 }, harness.keyward.rootKey);
+      expect({ status: response.status, success: response.body.data?.success }).toEqual({ status: 200, success: true });
+    }
+    const long = await harness.rest.v2("ratelimit.limit", { namespace: "n".repeat(512), identifier: "u", limit: 1, duration: 1000 }, harness.keyward.rootKey);
+    expect(long.status).toBe(200);
+    const costly = await harness.rest.v2("ratelimit.limit", {
+      namespace: "ns1", identifier: "u", limit: 5_000_000_000, duration: 60_000, cost: 2_000_000_000,
+    }, harness.keyward.rootKey);
+    expect({ status: costly.status, success: costly.body.data.success, remaining: costly.body.data.remaining })
+      .toEqual({ status: 200, success: true, remaining: 3_000_000_000 });
+  });
+
   it("the window slides: the previous window's count fades out with time, as in verification", async () => {
     harness.clock.set(Math.ceil(harness.clock.now() / MINUTE) * MINUTE);
     const input = { namespace: "sliding", identifier: "u", limit: 10, duration: MINUTE };

@@ -48,6 +48,20 @@ describe("ratelimit.listOverrides", () => {
     expect(v1.body).toEqual({ overrides: [{ id, identifier: "one", limit: 3, duration: 2_000 }], total: 1 });
   });
 
+  it("v2 pages 10 overrides by default, as Unkey v2; v1 and the RPCs 100 (F20)", async () => {
+    await seedNamespace(harness, "ns1");
+    for (let i = 0; i < 11; i++) {
+      harness.clock.advance(1);
+      await seedOverride(harness, "ns1", `user-${i}`, 1);
+    }
+    const v2 = await harness.rest.v2("ratelimit.listOverrides", { namespace: "ns1" }, harness.keyward.rootKey);
+    expect({ items: v2.body.data.length, hasMore: v2.body.pagination.hasMore, cursor: typeof v2.body.pagination.cursor })
+      .toEqual({ items: 10, hasMore: true, cursor: "string" });
+    const v1 = await harness.rest.v1Get("ratelimits.listOverrides", { namespaceName: "ns1" }, harness.keyward.rootKey);
+    expect({ items: v1.body.overrides.length, total: v1.body.total }).toEqual({ items: 11, total: 11 });
+    expect((await okVia(harness, "connect", "ratelimit.listOverrides", { namespace: "ns1" })).data).toHaveLength(11);
+  });
+
   it("an existing namespace without overrides lists nothing", async () => {
     await seedNamespace(harness, "list-empty");
     expect(await okVia(harness, "v1", "ratelimit.listOverrides", { namespaceName: "list-empty" })).toEqual({ overrides: [], total: 0 });

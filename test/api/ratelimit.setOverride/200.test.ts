@@ -28,9 +28,9 @@ describe("ratelimit.setOverride", () => {
     const namespaceId = await seedNamespace(harness, "set-shapes");
     const v2 = await harness.rest.v2("ratelimit.setOverride", { namespace: namespaceId, identifier: "a", limit: 1, duration: 1_000 }, harness.keyward.rootKey);
     expect(v2.body).toEqual({ meta: { requestId: expect.stringMatching(REQUEST_ID) }, data: { overrideId: expect.stringMatching(/^rlor_/) } });
-    const byId = await harness.rest.v1Post("ratelimits.setOverride", { namespaceId, identifier: "b", limit: 1, duration: 1_000, async: true }, harness.keyward.rootKey);
+    const byId = await harness.rest.v1Post("ratelimits.setOverride", { namespaceId, identifier: "bbb", limit: 1, duration: 1_000, async: true }, harness.keyward.rootKey);
     expect(byId.body).toEqual({ overrideId: expect.stringMatching(/^rlor_/) });
-    const byName = await harness.rest.v1Post("ratelimits.setOverride", { namespaceName: "set-shapes", identifier: "c", limit: 1, duration: 1_000 }, harness.keyward.rootKey);
+    const byName = await harness.rest.v1Post("ratelimits.setOverride", { namespaceName: "set-shapes", identifier: "ccc", limit: 1, duration: 1_000 }, harness.keyward.rootKey);
     expect(byName.status).toBe(200);
     expect(await harness.keyward.documents.ratelimitOverrides.count(harness.keyward.workspaceId, namespaceId)).toBe(3);
   });
@@ -45,11 +45,22 @@ describe("ratelimit.setOverride", () => {
     expect(await harness.keyward.documents.ratelimitOverrides.count(harness.keyward.workspaceId, namespaceId)).toBe(1);
   });
 
+  it("takes a limit of 0 and identifiers of up to 512 characters (Unkey v2's bounds, F8, F10)", async () => {
+    const namespaceId = await seedNamespace(harness, "set-bounds");
+    const zero = await harness.rest.v2("ratelimit.setOverride", { namespace: "set-bounds", identifier: "u", limit: 0, duration: 60_000 }, harness.keyward.rootKey);
+    expect(zero.status).toBe(200);
+    const long = await harness.rest.v2("ratelimit.setOverride", { namespace: "set-bounds", identifier: "i".repeat(512), limit: 3, duration: 60_000 }, harness.keyward.rootKey);
+    expect(long.status).toBe(200);
+    const got = await harness.rest.v2("ratelimit.getOverride", { namespace: "set-bounds", identifier: "u" }, harness.keyward.rootKey);
+    expect(got.body.data).toMatchObject({ identifier: "u", limit: 0, duration: 60_000 });
+    expect(await harness.keyward.documents.ratelimitOverrides.count(harness.keyward.workspaceId, namespaceId)).toBe(2);
+  });
+
   it("a root key holding only ratelimit.<namespaceId>.set_override may set overrides there", async () => {
     const namespaceId = await seedNamespace(harness, "set-granted");
     const { key } = await harness.seed.rootKey([`ratelimit.${namespaceId}.set_override`]);
     for (const via of ALL_VIAS) {
-      const result = await okVia(harness, via, "ratelimit.setOverride", { ...namespaceRef(via, "set-granted"), identifier: via, limit: 1, duration: 1_000 }, key);
+      const result = await okVia(harness, via, "ratelimit.setOverride", { ...namespaceRef(via, "set-granted"), identifier: `id-${via}`, limit: 1, duration: 1_000 }, key);
       expect(result.overrideId).toMatch(/^rlor_/);
     }
   });

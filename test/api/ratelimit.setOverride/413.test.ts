@@ -8,7 +8,7 @@ describe("ratelimit.setOverride", () => {
   tooLargeMatrix(harness, "ratelimit.setOverride", {
     validInput: async (h) => {
       await seedNamespace(h, "too-large");
-      return { namespace: "too-large", identifier: "u", limit: 1, duration: 60_000 };
+      return { namespace: "too-large", identifier: "usr", limit: 1, duration: 60_000 };
     },
     field: "identifier",
   });
