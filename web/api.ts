@@ -1,7 +1,9 @@
 import { Code, ConnectError, createClient, type Client, type Interceptor } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
 import type { DescService } from "@bufbuild/protobuf";
+import { AnalyticsService } from "../gen/keyward/v1/analytics_pb.js";
 import { ApisService } from "../gen/keyward/v1/apis_pb.js";
+import { AuditLogsService } from "../gen/keyward/v1/audit_logs_pb.js";
 import { IdentitiesService } from "../gen/keyward/v1/identities_pb.js";
 import { KeysService } from "../gen/keyward/v1/keys_pb.js";
 import { RatelimitService } from "../gen/keyward/v1/ratelimits_pb.js";
@@ -83,6 +85,8 @@ export const api = {
   get keys() { return client(KeysService); },
   get identities() { return client(IdentitiesService); },
   get ratelimits() { return client(RatelimitService); },
+  get analytics() { return client(AnalyticsService); },
+  get auditLogs() { return client(AuditLogsService); },
 };
 
 /** A failure in words, for the page; an ended session sends the user back to sign-in. */

@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import { api } from "../api.js";
 import { navigate } from "../router.js";
+import { KeyUsage } from "./analytics.js";
 import { ConfirmButton, ErrorNote, formatTime, Guarded, Loading, Page, useAction, useAsync } from "../ui.js";
 
 function durationText(ms: bigint): string {
@@ -79,10 +80,7 @@ export function KeyPage({ keyId }: { keyId: string }) {
               {k.permissions.length === 0 ? <p class="muted">None.</p> : <ul class="perms">{k.permissions.map((p) => <li key={p} class="mono">{p}</li>)}</ul>}
             </div>
           </div>
-          <div class="card placeholder">
-            <h2>Usage over time</h2>
-            <p>Coming in the next round, with the verification analytics API (charts by outcome over time).</p>
-          </div>
+          <KeyUsage keyId={keyId} />
         </>
       )}
     </Page>

@@ -1,0 +1,170 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { allPermissions } from "../../src/domain/permissions.js";
+import { openBrowser, screenshotBoth } from "../support/browser.js";
+import { useKeyward } from "../support/use-keyward.js";
+
+const h = useKeyward();
+let browser: Awaited<ReturnType<typeof openBrowser>>;
+let page: Page;
+const HOUR = 3_600_000;
+
+beforeAll(async () => {
+  browser = await openBrowser();
+  page = browser.context.pages()[0] ?? (await browser.context.newPage());
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+});
+
+const url = (hash: string) => `${h.keyward.baseUrl}/dashboard#${hash}`;
+
+async function signIn(rootKey: string, hash: string) {
+  await page.goto(url(hash));
+  await page.getByLabel("Root key").fill(rootKey);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+/** Waits until the page has no progress message left. */
+const settled = () => page.getByRole("status").waitFor({ state: "detached" });
+
+describe("analytics and audit log in a real browser", () => {
+  it("charts the verifications made, by outcome, tag and key, and lists the changes with their actions", { timeout: 90_000 }, async () => {
+    // Every change of the scenario is made by one root key, so its audit records can be picked by actor; each
+    // one second after the last (records of the same millisecond have no defined order).
+    const auditor = await h.seed.rootKey(allPermissions(), { name: "auditor" });
+    const by = auditor.key;
+    const tick = () => h.clock.advance(1000);
+    tick();
+    const temporary = await h.seed.rootKey(["api.*.read_api"], { name: "temporary", by });
+    tick();
+    expect((await h.rest.v2("rootKeys.deleteRootKey", { keyId: temporary.keyId }, by)).status).toBe(200);
+    tick();
+    const apiId = await h.seed.api({ name: "metered-api", by });
+    tick();
+    const { keyId, key } = await h.seed.key(apiId, { name: "metered", credits: { remaining: 5 } }, { by });
+    tick();
+    expect((await h.rest.v2("keys.updateKey", { keyId, name: "metered-key" }, by)).status).toBe(200);
+    for (let i = 0; i < 7; i++) {
+      tick();
+      expect((await h.rest.v2("identities.createIdentity", { externalId: `audited_${i}` }, by)).status).toBe(200);
+    }
+
+    // 7 verifications: 5 VALID (the 5 credits), then 2 USAGE_EXCEEDED; 4 of them also tagged region=eu.
+    const codes: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      const tags = i % 2 === 0 ? ["run=browser", "region=eu"] : ["run=browser"];
+      codes.push((await h.rest.v2("keys.verifyKey", { key, tags }, by)).body.data.code);
+    }
+    expect(codes).toEqual(["VALID", "VALID", "VALID", "VALID", "VALID", "USAGE_EXCEEDED", "USAGE_EXCEEDED"]);
+    // The batcher writes events about once a second: ask the API until all 7 are there.
+    const now = h.clock.now();
+    const recorded = async () => {
+      const answer = await h.rest.v2("analytics.getVerifications", { start: now - HOUR, end: now + HOUR, granularity: "hour", keyIds: [keyId] }, by);
+      return (answer.body.data as { total: number }[]).reduce((sum, row) => sum + Number(row.total), 0);
+    };
+    await expect.poll(recorded, { timeout: 10_000, interval: 100 }).toBe(7);
+
+    // The server runs on a manual clock; the page picks its time ranges from the browser's, so both agree.
+    await browser.context.clock.setFixedTime(h.clock.now());
+
+    // The key page: its usage chart counts the 7, by outcome.
+    await signIn(h.keyward.rootKey, `/keys/${keyId}`);
+    await page.getByRole("heading", { name: "Key metered-key" }).waitFor();
+    const usage = page.getByRole("figure", { name: "Usage of this key" });
+    await usage.getByText("7 verifications").waitFor();
+    expect(await usage.getByRole("list", { name: "By outcome" }).innerText()).toMatch(/^VALID: 5\s+USAGE_EXCEEDED: 2$/);
+    expect(await usage.getByRole("img").getAttribute("aria-label")).toBe("Usage of this key: 7 verifications by outcome over time");
+    // The numbers under the chart: one hour bucket with all 7.
+    await usage.getByText("Show the numbers").click();
+    expect(await usage.getByRole("row").nth(1).innerText()).toMatch(/^2030-01-01 00:00 UTC\s+5\s+2\s+7$/);
+    await screenshotBoth(page, "12-key-usage");
+
+    // Analytics: the workspace's verifications filtered by tag (any, then all), and the top keys.
+    await page.getByRole("link", { name: "Analytics" }).click();
+    await page.getByRole("heading", { name: "Verification analytics", level: 1 }).waitFor();
+    const filters = page.getByRole("form", { name: "Analytics filters" });
+    const chart = page.getByRole("figure", { name: "Verifications over time" });
+    await filters.getByLabel("Tags", { exact: true }).fill("run=browser");
+    await filters.getByRole("button", { name: "Show" }).click();
+    await settled();
+    await chart.getByText("7 verifications").waitFor();
+    const top = page.getByRole("table", { name: "Top keys" });
+    expect(await top.getByRole("row").nth(1).innerText()).toMatch(new RegExp(`^${keyId}\\s+7\\s+5$`));
+    await screenshotBoth(page, "09-analytics");
+
+    await filters.getByLabel("Tags", { exact: true }).fill("run=browser, region=eu");
+    await filters.getByLabel("Tags match").selectOption("all");
+    await filters.getByRole("button", { name: "Show" }).click();
+    await chart.getByText("4 verifications").waitFor();
+    expect(await chart.getByRole("list", { name: "By outcome" }).innerText()).toMatch(/^VALID: 3\s+USAGE_EXCEEDED: 1$/);
+    await filters.getByLabel("Tags match").selectOption("any");
+    await filters.getByRole("button", { name: "Show" }).click();
+    await chart.getByText("7 verifications").waitFor();
+    // Minute buckets of the last hour: still the same 7, by keyboard only.
+    await filters.getByLabel("Time range").focus();
+    await page.keyboard.press("ArrowUp"); // "Last hour": only minute buckets
+    expect(await filters.getByLabel("Granularity").inputValue()).toBe("minute");
+    await chart.getByText("7 verifications").waitFor();
+
+    // The audit log shows the scenario's changes with their action names, 10 per page.
+    await page.getByRole("link", { name: "Audit log" }).click();
+    const auditFilters = page.getByRole("form", { name: "Audit log filters" });
+    await auditFilters.getByLabel("Actor").fill(auditor.keyId);
+    await auditFilters.getByLabel("Per page").selectOption("10");
+    await auditFilters.getByRole("button", { name: "Apply filters" }).click();
+    await settled();
+    const records = page.getByRole("table", { name: "Audit records" });
+    const actions = () => records.getByRole("code").allInnerTexts();
+    await expect.poll(actions).toEqual([
+      "rootKey.create", "rootKey.delete", "api.create", "key.create", "key.update",
+      ...Array.from({ length: 5 }, () => "identity.create"),
+    ]);
+    expect(await records.getByRole("row", { name: /key\.update/ }).innerText()).toContain(keyId);
+    expect(await page.content()).not.toContain(key);
+    await screenshotBoth(page, "10-audit-log");
+    await page.getByRole("button", { name: "Next page" }).click();
+    await expect.poll(actions).toEqual(["identity.create", "identity.create"]);
+    expect(await page.getByRole("button", { name: "Next page" }).isDisabled()).toBe(true);
+
+    // Filters by action and resource: the key's two records only.
+    await auditFilters.getByLabel("Actions").fill("key.create, key.update, api.create");
+    await auditFilters.getByLabel("Resource id").fill(keyId);
+    await auditFilters.getByRole("button", { name: "Apply filters" }).click();
+    await expect.poll(actions).toEqual(["key.create", "key.update"]);
+    // Until is exclusive: the key was created at 00:00:04 and updated at 00:00:05.
+    await auditFilters.getByLabel("Until (UTC)").fill("2030-01-01T00:00:05");
+    await auditFilters.getByRole("button", { name: "Apply filters" }).click();
+    await expect.poll(actions).toEqual(["key.create"]);
+    // A time range after the scenario matches nothing.
+    await auditFilters.getByLabel("Until (UTC)").fill("");
+    await auditFilters.getByLabel("From (UTC)").fill("2030-01-01T01:00");
+    await auditFilters.getByRole("button", { name: "Apply filters" }).click();
+    await records.getByRole("cell", { name: "No audit records match." }).waitFor();
+
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("button", { name: "Sign in" }).waitFor();
+  });
+
+  it("disables analytics and the audit log for a root key without read_analytics and read_audit_log", { timeout: 60_000 }, async () => {
+    const { key } = await h.seed.rootKey(["identity.*.read_identity"], { name: "no-analytics" });
+    await browser.context.clearCookies();
+    await signIn(key, "/analytics");
+    await page.getByRole("heading", { name: "Verification analytics", level: 1 }).waitFor();
+    const show = page.getByRole("button", { name: "Show" });
+    expect(await show.isDisabled()).toBe(true);
+    expect(await show.getAttribute("title")).toBe("Your root key lacks api.*.read_analytics");
+    await page.getByRole("note").filter({ hasText: "lacks api.*.read_analytics" }).waitFor();
+    expect(await page.getByRole("alert").count()).toBe(0);
+    await screenshotBoth(page, "13-restricted-analytics");
+
+    await page.getByRole("link", { name: "Audit log" }).click();
+    await page.getByRole("heading", { name: "Audit log", level: 1 }).waitFor();
+    const apply = page.getByRole("button", { name: "Apply filters" });
+    expect(await apply.isDisabled()).toBe(true);
+    expect(await apply.getAttribute("title")).toBe("Your root key lacks workspace.*.read_audit_log");
+    expect(await page.getByRole("table").count()).toBe(0);
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("button", { name: "Sign in" }).waitFor();
+  });
+});
