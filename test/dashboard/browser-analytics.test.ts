@@ -116,7 +116,7 @@ describe("analytics and audit log in a real browser", () => {
     await settled();
     const records = page.getByRole("table", { name: "Audit records" });
     const actions = () => records.getByRole("code").allInnerTexts();
-    await expect.poll(actions).toEqual([
+    await expect.poll(actions, { timeout: 10_000 }).toEqual([
       "rootKey.create", "rootKey.delete", "api.create", "key.create", "key.update",
       ...Array.from({ length: 5 }, () => "identity.create"),
     ]);
@@ -124,18 +124,18 @@ describe("analytics and audit log in a real browser", () => {
     expect(await page.content()).not.toContain(key);
     await screenshotBoth(page, "10-audit-log");
     await page.getByRole("button", { name: "Next page" }).click();
-    await expect.poll(actions).toEqual(["identity.create", "identity.create"]);
+    await expect.poll(actions, { timeout: 10_000 }).toEqual(["identity.create", "identity.create"]);
     expect(await page.getByRole("button", { name: "Next page" }).isDisabled()).toBe(true);
 
     // Filters by action and resource: the key's two records only.
     await auditFilters.getByLabel("Actions").fill("key.create, key.update, api.create");
     await auditFilters.getByLabel("Resource id").fill(keyId);
     await auditFilters.getByRole("button", { name: "Apply filters" }).click();
-    await expect.poll(actions).toEqual(["key.create", "key.update"]);
+    await expect.poll(actions, { timeout: 10_000 }).toEqual(["key.create", "key.update"]);
     // Until is exclusive: the key was created at 00:00:04 and updated at 00:00:05.
     await auditFilters.getByLabel("Until (UTC)").fill("2030-01-01T00:00:05");
     await auditFilters.getByRole("button", { name: "Apply filters" }).click();
-    await expect.poll(actions).toEqual(["key.create"]);
+    await expect.poll(actions, { timeout: 10_000 }).toEqual(["key.create"]);
     // A time range after the scenario matches nothing.
     await auditFilters.getByLabel("Until (UTC)").fill("");
     await auditFilters.getByLabel("From (UTC)").fill("2030-01-01T01:00");

@@ -27,7 +27,8 @@ async function sessionCookie(): Promise<string> {
 describe("dashboard in a real browser", () => {
   it("signs in, manages root keys, apis and keys, and signs out", { timeout: 120_000 }, async () => {
     await page.goto(url());
-    await expect.poll(() => page.getByRole("button", { name: "Sign in" }).isVisible()).toBe(true);
+    // The first request builds the bundle (seconds on a busy machine): wait like a locator, not a 1 s poll.
+    await page.getByRole("button", { name: "Sign in" }).waitFor();
     await screenshotBoth(page, "01-sign-in");
 
     // A wrong key is refused in words and opens nothing.
