@@ -4,9 +4,6 @@
  * exact credits from three processes, and a slot migrated under load.
  */
 import { randomUUID } from "node:crypto";
-import { spawn } from "node:child_process";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import type { Cluster } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clusterNodes, migrateSlot, ownerOfSlot, redisCli, startRedisCluster, type RedisClusterHandle } from "../../scripts/redis-cluster.mjs";
@@ -15,11 +12,10 @@ import { closeRedis, createRedisConnection } from "../../src/store/redis/connect
 import { clusterSlot } from "../../src/store/redis/cluster-slot.js";
 import { createRedisCounterStore } from "../../src/store/redis/counters.js";
 import { counterKey } from "../../src/store/redis/keys.js";
+import { runWorkers } from "./counter-workers.js";
 import { runCounterStoreContract } from "./counters.contract.js";
 
 const T = 1_700_000_012_345;
-const repo = fileURLToPath(new URL("../..", import.meta.url));
-const worker = fileURLToPath(new URL("./fixtures/counters-worker.ts", import.meta.url));
 
 let cluster: RedisClusterHandle;
 const clients: Cluster[] = [];
@@ -106,7 +102,7 @@ describe("redis counters on a cluster", () => {
     const { store, prefix } = await openStore();
     await store.setCredits("key_multi", "key_multi", 100, T);
     const plan: ConsumePlan = { tag: "key_multi", now: T, limits: [], credits: { keyId: "key_multi", cost: 1 } };
-    expect(await runWorkers(prefix, plan, [167, 167, 166])).toEqual({ VALID: 100, USAGE_EXCEEDED: 400 });
+    expect(await runWorkers(cluster.url, prefix, plan, [167, 167, 166])).toEqual({ VALID: 100, USAGE_EXCEEDED: 400 });
     expect(await store.readCredits("key_multi", "key_multi")).toBe(0);
   });
 
@@ -243,41 +239,6 @@ function subtract(after: Redirections, before: Redirections): Redirections {
   return { ASK: after.ASK - before.ASK, TRYAGAIN: after.TRYAGAIN - before.TRYAGAIN, MOVED: after.MOVED - before.MOVED };
 }
 
-/** Starts one counters worker per share on the cluster, releases them together, and sums their outcomes. */
-async function runWorkers(prefix: string, plan: ConsumePlan, shares: number[]): Promise<Record<string, number>> {
-  const children = shares.map((count) =>
-    spawn(process.execPath, ["--import", "tsx", worker, JSON.stringify({ url: cluster.url, prefix, count, plan })], {
-      cwd: repo,
-      stdio: ["pipe", "pipe", "pipe"],
-    }),
-  );
-  try {
-    const runs = children.map((child) => {
-      let stderr = "";
-      child.stderr!.on("data", (chunk) => (stderr += chunk));
-      const lines = createInterface({ input: child.stdout! });
-      let onReady: () => void;
-      const ready = new Promise<void>((resolve) => (onReady = resolve));
-      const done = new Promise<Record<string, number>>((resolve, reject) => {
-        lines.on("line", (line) => {
-          if (line === "ready") onReady();
-          else if (line.startsWith("done ")) resolve(JSON.parse(line.slice(5)));
-        });
-        child.on("close", (code) => reject(new Error(`worker exited (${code}) without a result: ${stderr}`)));
-      });
-      return { ready, done };
-    });
-    await Promise.all(runs.map((run) => run.ready));
-    for (const child of children) child.stdin!.write("go\n");
-    const totals: Record<string, number> = {};
-    for (const outcomes of await Promise.all(runs.map((run) => run.done))) {
-      for (const [outcome, n] of Object.entries(outcomes)) totals[outcome] = (totals[outcome] ?? 0) + n;
-    }
-    return totals;
-  } finally {
-    for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
-  }
-}
 
 // Last: it stops the whole cluster.
 describe("redis counters on a cluster that is gone", () => {

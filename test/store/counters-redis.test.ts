@@ -1,57 +1,18 @@
-import { spawn } from "node:child_process";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import { describe, expect, inject, it } from "vitest";
 import { startRedisServer } from "../../scripts/redis-server.mjs";
 import type { ConsumePlan } from "../../src/store/ports.js";
 import { closeRedis, createRedisConnection } from "../../src/store/redis/connection.js";
 import { createRedisCounterStore } from "../../src/store/redis/counters.js";
 import { hashedPart } from "../../src/store/redis/keys.js";
+import { runWorkers } from "./counter-workers.js";
 import { runCounterStoreContract } from "./counters.contract.js";
 import { counterBackends, openCounterStore } from "./counters.harness.js";
 
 runCounterStoreContract("redis", () => openCounterStore("redis"));
 
-const repo = fileURLToPath(new URL("../..", import.meta.url));
-const worker = fileURLToPath(new URL("./fixtures/counters-worker.ts", import.meta.url));
 const redisBackend = counterBackends().find((b) => b.name === "redis")!;
 const T = 1_700_000_012_345;
 
-/** Starts one worker per share, releases them together once all are connected, and sums their outcomes. */
-async function runWorkers(prefix: string, plan: ConsumePlan, shares: number[]): Promise<Record<string, number>> {
-  const children = shares.map((count) =>
-    spawn(process.execPath, ["--import", "tsx", worker, JSON.stringify({ url: inject("redisUrl"), prefix, count, plan })], {
-      cwd: repo,
-      stdio: ["pipe", "pipe", "pipe"],
-    }),
-  );
-  try {
-    const runs = children.map((child) => {
-      let stderr = "";
-      child.stderr!.on("data", (chunk) => (stderr += chunk));
-      const lines = createInterface({ input: child.stdout! });
-      let onReady: () => void;
-      const ready = new Promise<void>((resolve) => (onReady = resolve));
-      const done = new Promise<Record<string, number>>((resolve, reject) => {
-        lines.on("line", (line) => {
-          if (line === "ready") onReady();
-          else if (line.startsWith("done ")) resolve(JSON.parse(line.slice(5)));
-        });
-        child.on("close", (code) => reject(new Error(`worker exited (${code}) without a result: ${stderr}`)));
-      });
-      return { ready, done };
-    });
-    await Promise.all(runs.map((run) => run.ready));
-    for (const child of children) child.stdin!.write("go\n");
-    const totals: Record<string, number> = {};
-    for (const outcomes of await Promise.all(runs.map((run) => run.done))) {
-      for (const [outcome, n] of Object.entries(outcomes)) totals[outcome] = (totals[outcome] ?? 0) + n;
-    }
-    return totals;
-  } finally {
-    for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
-  }
-}
 
 describe("redis counters across processes", () => {
   it("3 processes firing 500 consumes at 100 credits at once get exactly 100 VALID and leave 0", async () => {
@@ -60,7 +21,7 @@ describe("redis counters across processes", () => {
       const store = createRedisCounterStore({ redis: handle.redis, keyPrefix: handle.prefix });
       await store.setCredits("key_multi", "key_multi", 100, T);
       const plan: ConsumePlan = { tag: "key_multi", now: T, limits: [], credits: { keyId: "key_multi", cost: 1 } };
-      expect(await runWorkers(handle.prefix, plan, [167, 167, 166])).toEqual({ VALID: 100, USAGE_EXCEEDED: 400 });
+      expect(await runWorkers(inject("redisUrl"), handle.prefix, plan, [167, 167, 166])).toEqual({ VALID: 100, USAGE_EXCEEDED: 400 });
       expect(await store.readCredits("key_multi", "key_multi")).toBe(0);
     } finally {
       await handle.close();
@@ -73,7 +34,7 @@ describe("redis counters across processes", () => {
       const store = createRedisCounterStore({ redis: handle.redis, keyPrefix: handle.prefix });
       const check = { bucket: "key:key_rl:default", limit: 100, duration: 60_000, cost: 1 };
       const plan: ConsumePlan = { tag: "key_rl", now: T, limits: [check] };
-      expect(await runWorkers(handle.prefix, plan, [100, 100, 100])).toEqual({ VALID: 100, RATE_LIMITED: 200 });
+      expect(await runWorkers(inject("redisUrl"), handle.prefix, plan, [100, 100, 100])).toEqual({ VALID: 100, RATE_LIMITED: 200 });
       expect((await store.consume({ ...plan, limits: [{ ...check, cost: 0 }] })).limits).toEqual([
         { limit: 100, remaining: 0, reset: 1_700_000_040_000, exceeded: false },
       ]);
