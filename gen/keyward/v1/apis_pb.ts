@@ -418,8 +418,8 @@ export const ApisService: GenService<{
     output: typeof ListKeysResponseSchema;
   },
   /**
-   * Lists the workspace's live apis, ordered by id, one page at a time (Keyward extension; Unkey lists apis only in its
-   * dashboard). A root key holding api.*.read_api sees every api of its workspace; one holding only
+   * Lists the workspace's live apis, ordered by id, one page at a time (Keyward extension, like RootKeysService; no v1
+   * binding). A root key holding api.*.read_api sees every api of its workspace; one holding only
    * api.<apiId>.read_api grants sees exactly those apis; one holding neither is PERMISSION_DENIED.
    *
    * @generated from rpc keyward.v1.ApisService.ListApis

@@ -734,9 +734,10 @@ export const RatelimitService: GenService<{
     output: typeof DeleteOverrideResponseSchema;
   },
   /**
-   * Lists the workspace's rate-limit namespaces, ordered by id, one page at a time (Keyward extension). A root key
-   * holding ratelimit.*.read_namespace sees every namespace; one holding only ratelimit.<namespaceId>.read_namespace
-   * grants sees exactly those namespaces; one holding neither is PERMISSION_DENIED.
+   * Lists the workspace's rate-limit namespaces, ordered by id, one page at a time (Keyward extension; no v1
+   * binding). A root key holding ratelimit.*.read_namespace sees every namespace; one holding only
+   * ratelimit.<namespaceId>.read_namespace grants sees exactly those namespaces; one holding neither is
+   * PERMISSION_DENIED.
    *
    * @generated from rpc keyward.v1.RatelimitService.ListNamespaces
    */
