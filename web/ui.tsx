@@ -101,13 +101,28 @@ export function OneTimeSecret({ label, value, onDone }: { label: string; value: 
   );
 }
 
-export function Pager(props: { page: number; hasMore: boolean; onFirst: () => void; onNext: () => void }) {
+/** First/next paging; `label` names it where a page has more than one list. */
+export function Pager(props: { page: number; hasMore: boolean; onFirst: () => void; onNext: () => void; label?: string }) {
   return (
-    <nav class="pager" aria-label="Pages">
+    <nav class="pager" aria-label={props.label ?? "Pages"}>
       <button type="button" disabled={props.page === 0} onClick={props.onFirst}>First page</button>
       <span>Page {props.page + 1}</span>
       <button type="button" disabled={!props.hasMore} onClick={props.onNext}>Next page</button>
     </nav>
+  );
+}
+
+/**
+ * A search box applied on submit (Enter or its Search button, gated by `need`); an empty box means no search. The
+ * API takes 1-256 characters.
+ */
+export function SearchBox(props: { label: string; placeholder: string; need: [string, string]; onSearch: (text: string | undefined) => void }) {
+  const [text, setText] = useState("");
+  return (
+    <form class="filters" role="search" aria-label={props.label} onSubmit={(e) => { e.preventDefault(); props.onSearch(text.trim() || undefined); }}>
+      <label>Search <input type="search" value={text} maxLength={256} placeholder={props.placeholder} onInput={(e) => setText((e.target as HTMLInputElement).value)} /></label>
+      <div class="submit"><Guarded type="submit" need={props.need}>Search</Guarded></div>
+    </form>
   );
 }
 

@@ -62,6 +62,23 @@ export function satisfies(granted: ReadonlySet<string>, need: Requirement): bool
   return need.resourceId !== undefined && granted.has(`${need.resourceType}.${need.resourceId}.${need.action}`);
 }
 
+/**
+ * The resources of one type that grants reach for `action`: "all" with `type.*.action`, else the ids named by
+ * `type.<id>.action` grants, ascending (empty: the action is not held at all). What a listing may show.
+ */
+export function grantedResourceIds(granted: ReadonlySet<string>, resourceType: string, action: string): "all" | string[] {
+  if (granted.has(`${resourceType}.*.${action}`)) return "all";
+  const prefix = `${resourceType}.`;
+  const suffix = `.${action}`;
+  const ids: string[] = [];
+  for (const permission of granted) {
+    if (!permission.startsWith(prefix) || !permission.endsWith(suffix)) continue;
+    const id = permission.slice(prefix.length, permission.length - suffix.length);
+    if (id !== "" && !id.includes(".")) ids.push(id);
+  }
+  return ids.sort();
+}
+
 /** True when the grants hold the action on any resource of the type: the check possible before loading. */
 export function holdsActionAnywhere(granted: ReadonlySet<string>, resourceType: string, action: string): boolean {
   let held = heldActions.get(granted);

@@ -7,7 +7,7 @@ import type { KeySchema } from "../../gen/keyward/v1/keys_pb.js";
 import type { ApiRecord, DocumentStore, KeyRecord } from "../store/ports.js";
 import type { KeyCache } from "./key-cache.js";
 import { paginate } from "./pagination.js";
-import { authorize, type ServiceHandlers } from "./context.js";
+import { authorize, listableIds, type ServiceHandlers } from "./context.js";
 
 export interface ApisServiceDeps {
   documents: DocumentStore;
@@ -21,7 +21,7 @@ export interface ApisServiceDeps {
   cache: Pick<KeyCache, "invalidate">;
 }
 
-/** apis.*: create, read, soft-delete apis, and list their keys. */
+/** apis.*: create, read, list and soft-delete apis, and list their keys. */
 export function createApisService(deps: ApisServiceDeps): ServiceHandlers<typeof ApisService> {
   const { documents, clock } = deps;
 
@@ -51,6 +51,16 @@ export function createApisService(deps: ApisServiceDeps): ServiceHandlers<typeof
       authorize(principal, { resourceType: "api", action: "read_api", resourceId: request.apiId });
       const api = await loadApi(principal.workspaceId, request.apiId);
       return { id: api.id, name: api.name, workspaceId: api.workspaceId };
+    },
+
+    async listApis(request, { principal }) {
+      // A root key granted only some apis lists exactly those: the store narrows the page to their ids.
+      const ids = listableIds(principal, "api", "read_api");
+      const page = await paginate(request, (p) => documents.apis.list(principal.workspaceId, { ...p, search: request.search, ids }));
+      return {
+        data: page.items.map((api) => ({ id: api.id, name: api.name, workspaceId: api.workspaceId, createdAt: BigInt(api.createdAt) })),
+        pagination: { cursor: page.cursor, hasMore: page.hasMore },
+      };
     },
 
     async deleteApi(request, { principal }) {

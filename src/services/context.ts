@@ -1,6 +1,6 @@
 import type { DescMessage, DescMethodUnary, DescService, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
 import { KeywardError } from "../domain/errors.js";
-import { satisfies, type Requirement } from "../domain/permissions.js";
+import { grantedResourceIds, satisfies, type Requirement } from "../domain/permissions.js";
 
 /** The authenticated caller: a live root key of one workspace. */
 export interface Principal {
@@ -33,6 +33,18 @@ export function authorize(principal: Principal, need: Requirement): void {
   throw new KeywardError("forbidden", `Missing permission: ${wildcard}${named}`, {
     reason: "INSUFFICIENT_PERMISSIONS",
   });
+}
+
+/**
+ * Authorization of a listing: undefined (no narrowing) when the principal holds `type.*.action`, else exactly the
+ * ids its `type.<id>.action` grants name; a 403 like `authorize` when it holds neither. The store narrows the listing
+ * by these ids, so paging stays keyset over what the caller may see.
+ */
+export function listableIds(principal: Principal, resourceType: string, action: string): string[] | undefined {
+  const granted = grantedResourceIds(principal.permissions, resourceType, action);
+  if (granted === "all") return undefined;
+  if (granted.length === 0) authorize(principal, { resourceType, action });
+  return granted;
 }
 
 type UnaryMethods<S extends DescService> = {

@@ -2,7 +2,7 @@ import type { RatelimitService } from "../../gen/keyward/v1/ratelimits_pb.js";
 import { notFound } from "../domain/errors.js";
 import { newId } from "../domain/ids.js";
 import type { RatelimitOverrideRecord } from "../store/ports.js";
-import type { ServiceHandlers } from "./context.js";
+import { listableIds, type ServiceHandlers } from "./context.js";
 import { paginate } from "./pagination.js";
 import { loadNamespaceFor, namespaceRefOf } from "./ratelimits/namespaces.js";
 import { runLimits, type LimitDeps } from "./ratelimits/run-limits.js";
@@ -16,7 +16,7 @@ const overrideView = (o: RatelimitOverrideRecord) => ({
   duration: BigInt(o.duration),
 });
 
-/** ratelimit.*: standalone limits on any identifier, and the per-identifier overrides of their namespaces. */
+/** ratelimit.*: standalone limits on any identifier, their namespaces, and the namespaces' per-identifier overrides. */
 export function createRatelimitService(deps: RatelimitServiceDeps): ServiceHandlers<typeof RatelimitService> {
   const { documents, clock } = deps;
 
@@ -80,6 +80,17 @@ export function createRatelimitService(deps: RatelimitServiceDeps): ServiceHandl
         data: page.items.map(overrideView),
         pagination: { cursor: page.cursor, hasMore: page.hasMore },
         total: BigInt(total),
+      };
+    },
+
+    async listNamespaces(request, { principal }) {
+      // A root key granted only some namespaces lists exactly those: the store narrows the page to their ids.
+      const ids = listableIds(principal, "ratelimit", "read_namespace");
+      const page = await paginate(request, (p) =>
+        documents.ratelimitNamespaces.list(principal.workspaceId, { ...p, search: request.search, ids }));
+      return {
+        data: page.items.map((n) => ({ id: n.id, name: n.name, createdAt: BigInt(n.createdAt) })),
+        pagination: { cursor: page.cursor, hasMore: page.hasMore },
       };
     },
 

@@ -137,6 +137,15 @@ export interface PageQuery {
   after?: string;
 }
 
+/**
+ * A keyset page narrowed by name and by id: `search` keeps records whose name contains it, ignoring case (matched
+ * literally); `ids` keeps only records with one of these ids (a root key's per-resource grants). Absent: no filter.
+ */
+export interface NamedPageQuery extends PageQuery {
+  search?: string;
+  ids?: readonly string[];
+}
+
 export interface WorkspaceStore {
   get(id: string): Promise<WorkspaceRecord | undefined>;
   /** All workspaces, ascending by id (the first is the installation's default workspace). */
@@ -162,6 +171,8 @@ export interface ApiStore {
   get(workspaceId: string, id: string): Promise<ApiRecord | undefined>;
   /** Soft delete; false when no live api with this id exists in the workspace. */
   markDeleted(workspaceId: string, id: string, at: number): Promise<boolean>;
+  /** Live apis of a workspace, ascending by id, narrowed by `page.search` and `page.ids`. */
+  list(workspaceId: string, page: NamedPageQuery): Promise<ApiRecord[]>;
 }
 
 export interface KeyStore {
@@ -233,6 +244,8 @@ export interface RatelimitNamespaceStore {
   insert(record: RatelimitNamespaceRecord): Promise<void>;
   get(workspaceId: string, id: string): Promise<RatelimitNamespaceRecord | undefined>;
   findByName(workspaceId: string, name: string): Promise<RatelimitNamespaceRecord | undefined>;
+  /** Namespaces of a workspace, ascending by id, narrowed by `page.search` and `page.ids`. */
+  list(workspaceId: string, page: NamedPageQuery): Promise<RatelimitNamespaceRecord[]>;
 }
 
 export interface RatelimitOverrideStore {

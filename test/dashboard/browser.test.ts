@@ -82,10 +82,10 @@ describe("dashboard in a real browser", () => {
     await expect.poll(() => row.count()).toBe(0);
     expect((await h.rest.v2("apis.createApi", { name: "after-revoke" }, plaintext)).status).toBe(401);
 
-    // An api and a key.
+    // An api and a key. The list already holds the api the new root key made.
     await page.getByRole("link", { name: "APIs and keys" }).click();
     await page.getByRole("heading", { name: "APIs", level: 1 }).waitFor();
-    await screenshotBoth(page, "04-apis");
+    await page.getByRole("row", { name: /made-by-new-key/ }).waitFor();
     const apiForm = page.getByRole("form", { name: "Create an api" });
     await apiForm.getByLabel("Name", { exact: true }).fill("shop-api");
     await apiForm.getByRole("button", { name: "Create api" }).click();
@@ -124,6 +124,28 @@ describe("dashboard in a real browser", () => {
     expect((await h.rest.v2("keys.getKey", { keyId }, h.keyward.rootKey)).body.data.credits.remaining).toBe(42);
     await screenshotBoth(page, "06-key");
 
+    // The apis list: both apis, searchable by name; a row opens the api's keys.
+    await page.getByRole("link", { name: "APIs and keys" }).click();
+    await page.getByRole("row", { name: /shop-api/ }).waitFor();
+    expect(await page.getByRole("row", { name: /made-by-new-key/ }).count()).toBe(1);
+    expect(await page.getByRole("row", { name: apiId }).getByRole("link", { name: "shop-api" }).getAttribute("href")).toBe(`#/apis/${apiId}`);
+    await screenshotBoth(page, "04-apis");
+    const apiSearch = page.getByRole("search", { name: "Search apis" });
+    await apiSearch.getByRole("searchbox", { name: "Search" }).fill("SHOP");
+    await apiSearch.getByRole("button", { name: "Search" }).click();
+    await expect.poll(() => page.getByRole("row", { name: /made-by-new-key/ }).count()).toBe(0);
+    expect(await page.getByRole("row", { name: /shop-api/ }).count()).toBe(1);
+    await screenshotBoth(page, "04-apis-search");
+    await apiSearch.getByRole("searchbox", { name: "Search" }).fill("nothing-like-this");
+    await apiSearch.getByRole("searchbox", { name: "Search" }).press("Enter");
+    await page.getByRole("cell", { name: "No api name contains “nothing-like-this”." }).waitFor();
+    await apiSearch.getByRole("searchbox", { name: "Search" }).fill("");
+    await apiSearch.getByRole("button", { name: "Search" }).click();
+    await page.getByRole("row", { name: /made-by-new-key/ }).waitFor();
+    await page.getByRole("link", { name: "shop-api" }).click();
+    await page.getByRole("heading", { name: "Api shop-api" }).waitFor();
+    await page.getByRole("row", { name: /checkout/ }).waitFor();
+
     // Identities: create one, find it by search.
     await page.getByRole("link", { name: "Identities" }).click();
     await page.getByRole("heading", { name: "Identities", level: 1 }).waitFor();
@@ -140,16 +162,26 @@ describe("dashboard in a real browser", () => {
     await page.getByRole("row", { name: /user_42/ }).waitFor();
     await screenshotBoth(page, "07-identities");
 
-    // Rate limits: a namespace exists once used; an unknown one is named as such. Set an override, then delete it.
+    // Rate limits: a namespace exists once used; an unknown one opened by name is named as such. Once used it is
+    // listed; a click opens it. Set an override, then delete it.
     await page.getByRole("link", { name: "Rate limits" }).click();
+    await page.getByRole("cell", { name: "No namespaces yet: a limit call creates one." }).waitFor();
     await page.getByLabel("Namespace", { exact: true }).fill("email.outbound");
     await page.getByRole("button", { name: "Open namespace" }).click();
     await page.getByRole("alert").filter({ hasText: "Not found: The namespace email.outbound does not exist." }).waitFor();
-    const used = await h.rest.v2("ratelimit.limit", { namespace: "email.outbound", identifier: "user_1", limit: 10, duration: 60000 }, h.keyward.rootKey);
-    expect(used.status).toBe(200);
-    await page.getByLabel("Namespace", { exact: true }).fill("");
-    await page.getByLabel("Namespace", { exact: true }).fill("email.outbound");
-    await page.getByRole("button", { name: "Open namespace" }).click();
+    for (const namespace of ["email.outbound", "sms.outbound"]) {
+      const used = await h.rest.v2("ratelimit.limit", { namespace, identifier: "user_1", limit: 10, duration: 60000 }, h.keyward.rootKey);
+      expect(used.status).toBe(200);
+    }
+    // Search runs the listing again: both namespaces now, then only the one searched for.
+    const namespaceSearch = page.getByRole("search", { name: "Search namespaces" });
+    await namespaceSearch.getByRole("button", { name: "Search" }).click();
+    await page.getByRole("row", { name: /sms\.outbound/ }).waitFor();
+    await namespaceSearch.getByRole("searchbox", { name: "Search" }).fill("EMAIL");
+    await namespaceSearch.getByRole("searchbox", { name: "Search" }).press("Enter");
+    await expect.poll(() => page.getByRole("row", { name: /sms\.outbound/ }).count()).toBe(0);
+    await page.getByRole("row", { name: /email\.outbound/ }).getByRole("button", { name: "email.outbound" }).click();
+    await page.getByRole("heading", { name: "Overrides of “email.outbound”" }).waitFor();
     const override = page.getByRole("form", { name: "Set an override" });
     await override.getByLabel("Identifier").fill("user_*");
     await override.getByLabel("Limit").fill("5");
@@ -194,6 +226,19 @@ describe("dashboard in a real browser", () => {
     await page.getByRole("heading", { name: "Identities", level: 1 }).waitFor();
     expect(await page.getByRole("button", { name: "Create identity" }).isDisabled()).toBe(true);
     await page.getByRole("status").waitFor({ state: "detached" });
+    expect(await page.getByRole("alert").count()).toBe(0);
+
+    // No api or namespace may be read: the lists are not asked for, the page says why, and the controls are off.
+    await page.getByRole("link", { name: "APIs and keys" }).click();
+    await page.getByText("Your root key lacks api.*.read_api: the list is not available.").waitFor();
+    expect(await page.getByRole("button", { name: "Create api" }).isDisabled()).toBe(true);
+    expect(await page.getByRole("search", { name: "Search apis" }).getByRole("button", { name: "Search" }).getAttribute("title"))
+      .toBe("Your root key lacks api.*.read_api");
+    expect(await page.getByRole("alert").count()).toBe(0);
+    await page.getByRole("link", { name: "Rate limits" }).click();
+    await page.getByText("Your root key lacks ratelimit.*.read_namespace: the list is not available.").waitFor();
+    expect(await page.getByRole("button", { name: "Open namespace" }).isDisabled()).toBe(true);
+    expect(await page.getByRole("search", { name: "Search namespaces" }).getByRole("button", { name: "Search" }).isDisabled()).toBe(true);
     expect(await page.getByRole("alert").count()).toBe(0);
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByRole("button", { name: "Sign in" }).waitFor();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
-  allPermissions, beyondGrants, holdsActionAnywhere, isCataloguePermission, PERMISSION_CATALOGUE, satisfies,
+  allPermissions, beyondGrants, grantedResourceIds, holdsActionAnywhere, isCataloguePermission, PERMISSION_CATALOGUE, satisfies,
 } from "../../src/domain/permissions.js";
 
 const grants = (...permissions: string[]) => new Set(permissions);
@@ -92,6 +92,27 @@ describe("holdsActionAnywhere", () => {
     expect(holdsActionAnywhere(granted, "api", "key")).toBe(false);
     expect(holdsActionAnywhere(grants("apis.*.read_api"), "api", "read_api")).toBe(false);
     expect(holdsActionAnywhere(grants(), "api", "read_api")).toBe(false);
+  });
+});
+
+describe("grantedResourceIds", () => {
+  it("is all with the wildcard grant, whatever specific grants sit beside it", () => {
+    expect(grantedResourceIds(grants("api.*.read_api", "api.api_A.read_api"), "api", "read_api")).toBe("all");
+  });
+
+  it("is the ids of the specific grants of exactly this type and action, ascending and each once", () => {
+    const granted = grants(
+      "api.api_C.read_api", "api.api_A.read_api", "api.api_B.delete_api", "ratelimit.api_D.read_api", "api.*.read_key",
+      "apis.api_E.read_api", "api.api_F.read_apis",
+    );
+    expect(grantedResourceIds(granted, "api", "read_api")).toEqual(["api_A", "api_C"]);
+    expect(grantedResourceIds(grants("ratelimit.rlns_2.read_namespace", "ratelimit.rlns_1.read_namespace"), "ratelimit", "read_namespace"))
+      .toEqual(["rlns_1", "rlns_2"]);
+  });
+
+  it("is empty when the action is not held at all, or only through malformed grants", () => {
+    expect(grantedResourceIds(grants(), "api", "read_api")).toEqual([]);
+    expect(grantedResourceIds(grants("api..read_api", "api.a.b.read_api", "api.*.create_api"), "api", "read_api")).toEqual([]);
   });
 });
 

@@ -3,6 +3,7 @@ import { UniqueViolationError } from "../../src/store/errors.js";
 import type { ApiRecord, DocumentStore, RootKeyRecord, WorkspaceRecord } from "../../src/store/ports.js";
 import { keyAndIdentityContract } from "./documents-keys.contract.js";
 import { identitySearchContract } from "./identity-search.contract.js";
+import { namedListsContract } from "./named-lists.contract.js";
 import { ratelimitContract } from "./documents-ratelimits.contract.js";
 import { dashboardSessionsContract } from "./documents-sessions.contract.js";
 import { rbacContract, skipNote } from "./documents-rbac.contract.js";
@@ -213,6 +214,7 @@ export function runDocumentStoreContract(
 
     keyAndIdentityContract(fresh);
     identitySearchContract(fresh);
+    namedListsContract(fresh);
     ratelimitContract(fresh);
     rbacContract(fresh, gaps);
     revisionContract(fresh);

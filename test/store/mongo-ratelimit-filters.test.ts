@@ -64,6 +64,8 @@ describe("mongo rate-limit filters and mapping", () => {
     const byName = new Map(documentIndexes().map((c) => [c.collection, c.indexes]));
     expect(byName.get("ratelimit_namespaces")).toStrictEqual([
       { name: "workspace_name", key: { workspaceId: 1, name: 1 }, unique: true },
+      // The listing: equality on the workspace, then keyset pagination on _id.
+      { name: "workspace_id", key: { workspaceId: 1, _id: 1 } },
     ]);
     expect(byName.get("ratelimit_overrides")).toStrictEqual([
       { name: "workspace_namespace_identifier", key: { workspaceId: 1, namespaceId: 1, identifier: 1 }, unique: true },

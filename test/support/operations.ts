@@ -13,13 +13,13 @@ import { rpcClient, rpcTransports } from "./rpc.js";
 /** The management operations served on every transport, by their REST name. */
 export type OperationName =
   | "identities.createIdentity" | "identities.getIdentity" | "identities.listIdentities" | "identities.updateIdentity" | "identities.deleteIdentity"
-  | "apis.createApi" | "apis.getApi" | "apis.deleteApi" | "apis.listKeys"
+  | "apis.createApi" | "apis.getApi" | "apis.deleteApi" | "apis.listKeys" | "apis.listApis"
   | "rootKeys.createRootKey" | "rootKeys.listRootKeys" | "rootKeys.deleteRootKey"
   | "workspaces.createWorkspace"
   | "keys.createKey" | "keys.getKey" | "keys.whoami" | "keys.updateKey" | "keys.deleteKey" | "keys.updateCredits"
   | "keys.rerollKey" | "keys.verifyKey"
   | "ratelimit.limit" | "ratelimit.multiLimit" | "ratelimit.setOverride" | "ratelimit.getOverride"
-  | "ratelimit.listOverrides" | "ratelimit.deleteOverride"
+  | "ratelimit.listOverrides" | "ratelimit.deleteOverride" | "ratelimit.listNamespaces"
   | "permissions.createPermission" | "permissions.getPermission" | "permissions.listPermissions" | "permissions.deletePermission"
   | "permissions.createRole" | "permissions.getRole" | "permissions.listRoles" | "permissions.deleteRole"
   | "permissions.setRolePermissions"
@@ -72,6 +72,10 @@ export const OPERATIONS: Record<OperationName, OperationSpec> = {
   "apis.listKeys": {
     name: "apis.listKeys", service: ApisService, method: "listKeys", permission: "api.*.read_key",
     v1: { verb: "GET", path: "/v1/apis.listKeys" },
+  },
+  // A Keyward extension: v2 and the RPC protocols only.
+  "apis.listApis": {
+    name: "apis.listApis", service: ApisService, method: "listApis", permission: "api.*.read_api",
   },
   "rootKeys.createRootKey": {
     name: "rootKeys.createRootKey", service: RootKeysService, method: "createRootKey", permission: "rootkey.*.create_root_key",
@@ -141,6 +145,10 @@ export const OPERATIONS: Record<OperationName, OperationSpec> = {
   "ratelimit.deleteOverride": {
     name: "ratelimit.deleteOverride", service: RatelimitService, method: "deleteOverride", permission: "ratelimit.*.delete_override",
     v1: { verb: "POST", path: "/v1/ratelimits.deleteOverride" },
+  },
+  // A Keyward extension: v2 and the RPC protocols only.
+  "ratelimit.listNamespaces": {
+    name: "ratelimit.listNamespaces", service: RatelimitService, method: "listNamespaces", permission: "ratelimit.*.read_namespace",
   },
   // RBAC (v1 shapes differ: the v1 dialect maps roleId/permissionId and {id|name} entries).
   "permissions.createPermission": {

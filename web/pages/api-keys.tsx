@@ -2,7 +2,6 @@ import { useState } from "preact/hooks";
 import { api } from "../api.js";
 import { navigate } from "../router.js";
 import { ConfirmButton, ErrorNote, formatTime, Guarded, Loading, OneTimeSecret, Page, Pager, useAction, useAsync, useCursorPages } from "../ui.js";
-import { rememberApi } from "./apis.js";
 
 function CreateKey({ apiId, onCreated }: { apiId: string; onCreated: () => void }) {
   const [form, setForm] = useState({ name: "", prefix: "", externalId: "", credits: "" });
@@ -44,11 +43,7 @@ function CreateKey({ apiId, onCreated }: { apiId: string; onCreated: () => void 
 }
 
 export function ApiKeysPage({ apiId }: { apiId: string }) {
-  const info = useAsync(async () => {
-    const found = await api.apis.getApi({ apiId });
-    rememberApi(found.id, found.name);
-    return found;
-  }, [apiId]);
+  const info = useAsync(() => api.apis.getApi({ apiId }), [apiId]);
   const [filter, setFilter] = useState("");
   const [externalId, setExternalId] = useState<string>();
   const pages = useCursorPages();

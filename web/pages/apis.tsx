@@ -1,52 +1,77 @@
 import { useState } from "preact/hooks";
-import { api } from "../api.js";
+import { api, can, session } from "../api.js";
 import { navigate } from "../router.js";
-import { ErrorNote, Guarded, Page, useAction } from "../ui.js";
+import { ErrorNote, formatTime, Guarded, Loading, Page, Pager, SearchBox, useAction, useAsync, useCursorPages } from "../ui.js";
 
-// Keyward's API has no "list apis" operation yet; the dashboard can only do what the API can, so apis are
-// opened by id. Those opened or created in this tab are remembered in memory (not in browser storage).
-const recent: { id: string; name: string }[] = [];
-
-/** Remembers an api for the "Opened in this tab" list. */
-export function rememberApi(id: string, name: string): void {
-  const at = recent.findIndex((r) => r.id === id);
-  if (at >= 0) recent.splice(at, 1);
-  recent.unshift({ id, name });
-}
-
-export function ApisPage() {
+function CreateApi() {
   const [name, setName] = useState("");
-  const [openId, setOpenId] = useState("");
   const create = useAction();
   const submit = async (e: Event) => {
     e.preventDefault();
     const created = await create.run(() => api.apis.createApi({ name: name.trim() }));
-    if (created) {
-      rememberApi(created.apiId, name.trim());
-      navigate(`/apis/${created.apiId}`);
-    }
+    if (created) navigate(`/apis/${created.apiId}`);
   };
   return (
-    <Page title="APIs" intro="An api groups keys. Open one to list, search and manage its keys.">
-      <div class="grid2">
-        <form class="card" onSubmit={(e) => { e.preventDefault(); if (openId.trim()) navigate(`/apis/${openId.trim()}`); }} aria-label="Open an api">
-          <h2>Open an api</h2>
-          <label>Api id <input value={openId} placeholder="api_…" required onInput={(e) => setOpenId((e.target as HTMLInputElement).value)} /></label>
-          <Guarded type="submit" need={["api", "read_api"]}>Open</Guarded>
-        </form>
-        <form class="card" onSubmit={submit} aria-label="Create an api">
-          <h2>Create an api</h2>
-          <label>Name <input value={name} required minLength={3} maxLength={256} placeholder="my-api"
-            onInput={(e) => setName((e.target as HTMLInputElement).value)} /></label>
-          <p class="hint">3–256 characters.</p>
-          <ErrorNote message={create.error} />
-          <Guarded type="submit" need={["api", "create_api"]} busy={create.busy}>Create api</Guarded>
-        </form>
+    <form class="card" onSubmit={submit} aria-label="Create an api">
+      <h2>Create an api</h2>
+      <div class="inline-row">
+        <label>Name <input value={name} required minLength={3} maxLength={256} placeholder="my-api"
+          onInput={(e) => setName((e.target as HTMLInputElement).value)} /></label>
+        <Guarded type="submit" need={["api", "create_api"]} busy={create.busy}>Create api</Guarded>
       </div>
-      <h2>Opened in this tab</h2>
-      {recent.length === 0 ? <p class="muted">None yet. (Listing all apis needs an API operation Keyward does not have yet.)</p> : (
-        <ul class="links">{recent.map((r) => <li key={r.id}><a href={`#/apis/${r.id}`}>{r.name}</a> <span class="muted mono">{r.id}</span></li>)}</ul>
+      <p class="hint">3–256 characters. The new api opens at once.</p>
+      <ErrorNote message={create.error} />
+    </form>
+  );
+}
+
+/** The workspace's apis (those the root key may read), searched by name, 20 a page; each opens its keys. */
+function ApiList() {
+  const [search, setSearch] = useState<string>();
+  const pages = useCursorPages();
+  const allowed = can("api", "read_api");
+  const list = useAsync(
+    async () => (allowed ? api.apis.listApis({ limit: 20, cursor: pages.cursor, search }) : undefined),
+    [pages.cursor, search, allowed],
+  );
+  const some = allowed && !session()?.permissions.includes("api.*.read_api");
+  return (
+    <>
+      <h2>Apis</h2>
+      <SearchBox label="Search apis" placeholder="part of a name" need={["api", "read_api"]} onSearch={(text) => { pages.first(); setSearch(text); list.reload(); }} />
+      {!allowed && <p class="hint">Your root key lacks api.*.read_api: the list is not available.</p>}
+      {some && <p class="hint">Your root key may read only some apis: the list shows those.</p>}
+      <ErrorNote message={list.error} />
+      {list.loading && <Loading what="Loading apis" />}
+      {list.data && (
+        <>
+          <div class="table-wrap">
+            <table>
+              <thead><tr><th>Name</th><th>Id</th><th>Created</th></tr></thead>
+              <tbody>
+                {list.data.data.length === 0 && <tr><td colSpan={3}>{search === undefined ? "No apis yet." : `No api name contains “${search}”.`}</td></tr>}
+                {list.data.data.map((a) => (
+                  <tr key={a.id}>
+                    <td data-label="Name" class="name"><a href={`#/apis/${encodeURIComponent(a.id)}`}>{a.name}</a></td>
+                    <td data-label="Id" class="mono">{a.id}</td>
+                    <td data-label="Created">{formatTime(a.createdAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pager page={pages.page} hasMore={list.data.pagination?.hasMore ?? false} onFirst={pages.first} onNext={() => pages.next(list.data?.pagination?.cursor)} />
+        </>
       )}
+    </>
+  );
+}
+
+export function ApisPage() {
+  return (
+    <Page title="APIs" intro="An api groups keys. Open one to list, search and manage its keys.">
+      <CreateApi />
+      <ApiList />
     </Page>
   );
 }

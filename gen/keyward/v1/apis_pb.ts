@@ -17,7 +17,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file keyward/v1/apis.proto.
  */
 export const file_keyward_v1_apis: GenFile = /*@__PURE__*/
-  fileDesc("ChVrZXl3YXJkL3YxL2FwaXMucHJvdG8SCmtleXdhcmQudjEingEKEENyZWF0ZUFwaVJlcXVlc3QSGAoEbmFtZRgBIAEoCUIKukgHcgUQAxiAAhIeChFkZWxldGVfcHJvdGVjdGlvbhgCIAEoCEgAiAEBEiEKFHN0b3JlX2VuY3J5cHRlZF9rZXlzGAMgASgISAGIAQFCFAoSX2RlbGV0ZV9wcm90ZWN0aW9uQhcKFV9zdG9yZV9lbmNyeXB0ZWRfa2V5cyIjChFDcmVhdGVBcGlSZXNwb25zZRIOCgZhcGlfaWQYASABKAkiPAoNR2V0QXBpUmVxdWVzdBIrCgZhcGlfaWQYASABKAlCG7pIGHIWEAgY/wEyD15bYS16QS1aMC05X10rJCJACg5HZXRBcGlSZXNwb25zZRIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEhQKDHdvcmtzcGFjZV9pZBgDIAEoCSI/ChBEZWxldGVBcGlSZXF1ZXN0EisKBmFwaV9pZBgBIAEoCUIbukgYchYQCBj/ATIPXlthLXpBLVowLTlfXSskIhMKEURlbGV0ZUFwaVJlc3BvbnNlIsYCCg9MaXN0S2V5c1JlcXVlc3QSGgoGYXBpX2lkGAEgASgJQgq6SAdyBRABGP8BEh0KBWxpbWl0GAIgASgFQgm6SAYaBBhkKAFIAIgBARIdCgZjdXJzb3IYAyABKAlCCLpIBXIDGIAISAGIAQESJAoLZXh0ZXJuYWxfaWQYBCABKAlCCrpIB3IFEAEY/wFIAogBARIhCghvd25lcl9pZBgFIAEoCUIKukgHcgUQARj/AUgDiAEBEhQKB2RlY3J5cHQYBiABKAhIBIgBARIiChVyZXZhbGlkYXRlX2tleXNfY2FjaGUYByABKAhIBYgBAUIICgZfbGltaXRCCQoHX2N1cnNvckIOCgxfZXh0ZXJuYWxfaWRCCwoJX293bmVyX2lkQgoKCF9kZWNyeXB0QhgKFl9yZXZhbGlkYXRlX2tleXNfY2FjaGUibAoQTGlzdEtleXNSZXNwb25zZRIdCgRkYXRhGAEgAygLMg8ua2V5d2FyZC52MS5LZXkSKgoKcGFnaW5hdGlvbhgCIAEoCzIWLmtleXdhcmQudjEuUGFnaW5hdGlvbhINCgV0b3RhbBgDIAEoAzLPBAoLQXBpc1NlcnZpY2USlQEKCUNyZWF0ZUFwaRIcLmtleXdhcmQudjEuQ3JlYXRlQXBpUmVxdWVzdBodLmtleXdhcmQudjEuQ3JlYXRlQXBpUmVzcG9uc2UiS8rzGBESA2FwaRoKY3JlYXRlX2FwaYLT5JMCMDoBKloXOgEqIhIvdjEvYXBpcy5jcmVhdGVBcGkiEi92Mi9hcGlzLmNyZWF0ZUFwaRKBAQoGR2V0QXBpEhkua2V5d2FyZC52MS5HZXRBcGlSZXF1ZXN0Ghoua2V5d2FyZC52MS5HZXRBcGlSZXNwb25zZSJAyvMYDxIDYXBpGghyZWFkX2FwaYLT5JMCJzoBKloREg8vdjEvYXBpcy5nZXRBcGkiDy92Mi9hcGlzLmdldEFwaRKVAQoJRGVsZXRlQXBpEhwua2V5d2FyZC52MS5EZWxldGVBcGlSZXF1ZXN0Gh0ua2V5d2FyZC52MS5EZWxldGVBcGlSZXNwb25zZSJLyvMYERIDYXBpGgpkZWxldGVfYXBpgtPkkwIwOgEqWhc6ASoiEi92MS9hcGlzLmRlbGV0ZUFwaSISL3YyL2FwaXMuZGVsZXRlQXBpEosBCghMaXN0S2V5cxIbLmtleXdhcmQudjEuTGlzdEtleXNSZXF1ZXN0Ghwua2V5d2FyZC52MS5MaXN0S2V5c1Jlc3BvbnNlIkTK8xgPEgNhcGkaCHJlYWRfa2V5gtPkkwIrOgEqWhMSES92MS9hcGlzLmxpc3RLZXlzIhEvdjIvYXBpcy5saXN0S2V5c0J0Cg5kZXYua2V5d2FyZC52MUIJQXBpc1Byb3RvUAFaJ2tleXdhcmQuZGV2L2dlbi9nby9rZXl3YXJkL3YxO2tleXdhcmR2MaICA0tXWKoCCktleXdhcmQuVjHKAgpLZXl3YXJkXFYx6gILS2V5d2FyZDo6VjFiBnByb3RvMw", [file_buf_validate_validate, file_google_api_annotations, file_keyward_v1_common, file_keyward_v1_keys, file_keyward_v1_options]);
+  fileDesc("ChVrZXl3YXJkL3YxL2FwaXMucHJvdG8SCmtleXdhcmQudjEingEKEENyZWF0ZUFwaVJlcXVlc3QSGAoEbmFtZRgBIAEoCUIKukgHcgUQAxiAAhIeChFkZWxldGVfcHJvdGVjdGlvbhgCIAEoCEgAiAEBEiEKFHN0b3JlX2VuY3J5cHRlZF9rZXlzGAMgASgISAGIAQFCFAoSX2RlbGV0ZV9wcm90ZWN0aW9uQhcKFV9zdG9yZV9lbmNyeXB0ZWRfa2V5cyIjChFDcmVhdGVBcGlSZXNwb25zZRIOCgZhcGlfaWQYASABKAkiPAoNR2V0QXBpUmVxdWVzdBIrCgZhcGlfaWQYASABKAlCG7pIGHIWEAgY/wEyD15bYS16QS1aMC05X10rJCJACg5HZXRBcGlSZXNwb25zZRIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEhQKDHdvcmtzcGFjZV9pZBgDIAEoCSI/ChBEZWxldGVBcGlSZXF1ZXN0EisKBmFwaV9pZBgBIAEoCUIbukgYchYQCBj/ATIPXlthLXpBLVowLTlfXSskIhMKEURlbGV0ZUFwaVJlc3BvbnNlIsYCCg9MaXN0S2V5c1JlcXVlc3QSGgoGYXBpX2lkGAEgASgJQgq6SAdyBRABGP8BEh0KBWxpbWl0GAIgASgFQgm6SAYaBBhkKAFIAIgBARIdCgZjdXJzb3IYAyABKAlCCLpIBXIDGIAISAGIAQESJAoLZXh0ZXJuYWxfaWQYBCABKAlCCrpIB3IFEAEY/wFIAogBARIhCghvd25lcl9pZBgFIAEoCUIKukgHcgUQARj/AUgDiAEBEhQKB2RlY3J5cHQYBiABKAhIBIgBARIiChVyZXZhbGlkYXRlX2tleXNfY2FjaGUYByABKAhIBYgBAUIICgZfbGltaXRCCQoHX2N1cnNvckIOCgxfZXh0ZXJuYWxfaWRCCwoJX293bmVyX2lkQgoKCF9kZWNyeXB0QhgKFl9yZXZhbGlkYXRlX2tleXNfY2FjaGUibAoQTGlzdEtleXNSZXNwb25zZRIdCgRkYXRhGAEgAygLMg8ua2V5d2FyZC52MS5LZXkSKgoKcGFnaW5hdGlvbhgCIAEoCzIWLmtleXdhcmQudjEuUGFnaW5hdGlvbhINCgV0b3RhbBgDIAEoAyKQAQoPTGlzdEFwaXNSZXF1ZXN0Eh0KBWxpbWl0GAEgASgFQgm6SAYaBBhkKAFIAIgBARIdCgZjdXJzb3IYAiABKAlCCLpIBXIDGIAISAGIAQESHwoGc2VhcmNoGAMgASgJQgq6SAdyBRABGIACSAKIAQFCCAoGX2xpbWl0QgkKB19jdXJzb3JCCQoHX3NlYXJjaCJJCgNBcGkSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIUCgx3b3Jrc3BhY2VfaWQYAyABKAkSEgoKY3JlYXRlZF9hdBgEIAEoAyJdChBMaXN0QXBpc1Jlc3BvbnNlEh0KBGRhdGEYASADKAsyDy5rZXl3YXJkLnYxLkFwaRIqCgpwYWdpbmF0aW9uGAIgASgLMhYua2V5d2FyZC52MS5QYWdpbmF0aW9uMscFCgtBcGlzU2VydmljZRKVAQoJQ3JlYXRlQXBpEhwua2V5d2FyZC52MS5DcmVhdGVBcGlSZXF1ZXN0Gh0ua2V5d2FyZC52MS5DcmVhdGVBcGlSZXNwb25zZSJLyvMYERIDYXBpGgpjcmVhdGVfYXBpgtPkkwIwOgEqWhc6ASoiEi92MS9hcGlzLmNyZWF0ZUFwaSISL3YyL2FwaXMuY3JlYXRlQXBpEoEBCgZHZXRBcGkSGS5rZXl3YXJkLnYxLkdldEFwaVJlcXVlc3QaGi5rZXl3YXJkLnYxLkdldEFwaVJlc3BvbnNlIkDK8xgPEgNhcGkaCHJlYWRfYXBpgtPkkwInOgEqWhESDy92MS9hcGlzLmdldEFwaSIPL3YyL2FwaXMuZ2V0QXBpEpUBCglEZWxldGVBcGkSHC5rZXl3YXJkLnYxLkRlbGV0ZUFwaVJlcXVlc3QaHS5rZXl3YXJkLnYxLkRlbGV0ZUFwaVJlc3BvbnNlIkvK8xgREgNhcGkaCmRlbGV0ZV9hcGmC0+STAjA6ASpaFzoBKiISL3YxL2FwaXMuZGVsZXRlQXBpIhIvdjIvYXBpcy5kZWxldGVBcGkSiwEKCExpc3RLZXlzEhsua2V5d2FyZC52MS5MaXN0S2V5c1JlcXVlc3QaHC5rZXl3YXJkLnYxLkxpc3RLZXlzUmVzcG9uc2UiRMrzGA8SA2FwaRoIcmVhZF9rZXmC0+STAis6ASpaExIRL3YxL2FwaXMubGlzdEtleXMiES92Mi9hcGlzLmxpc3RLZXlzEnYKCExpc3RBcGlzEhsua2V5d2FyZC52MS5MaXN0QXBpc1JlcXVlc3QaHC5rZXl3YXJkLnYxLkxpc3RBcGlzUmVzcG9uc2UiL8rzGA8SA2FwaRoIcmVhZF9hcGmC0+STAhY6ASoiES92Mi9hcGlzLmxpc3RBcGlzQnQKDmRldi5rZXl3YXJkLnYxQglBcGlzUHJvdG9QAVona2V5d2FyZC5kZXYvZ2VuL2dvL2tleXdhcmQvdjE7a2V5d2FyZHYxogIDS1dYqgIKS2V5d2FyZC5WMcoCCktleXdhcmRcVjHqAgtLZXl3YXJkOjpWMWIGcHJvdG8z", [file_buf_validate_validate, file_google_api_annotations, file_keyward_v1_common, file_keyward_v1_keys, file_keyward_v1_options]);
 
 /**
  * The new api's settings.
@@ -266,6 +266,111 @@ export const ListKeysResponseSchema: GenMessage<ListKeysResponse> = /*@__PURE__*
   messageDesc(file_keyward_v1_apis, 7);
 
 /**
+ * A page of the workspace's apis.
+ *
+ * @generated from message keyward.v1.ListApisRequest
+ */
+export type ListApisRequest = Message<"keyward.v1.ListApisRequest"> & {
+  /**
+   * Page size, 1-100; default 100.
+   *
+   * @generated from field: optional int32 limit = 1;
+   */
+  limit?: number | undefined;
+
+  /**
+   * The `cursor` of the previous page; absent for the first page.
+   *
+   * @generated from field: optional string cursor = 2;
+   */
+  cursor?: string | undefined;
+
+  /**
+   * Only apis whose name contains this text, ignoring case (1-256 characters); absent: every api.
+   *
+   * @generated from field: optional string search = 3;
+   */
+  search?: string | undefined;
+};
+
+/**
+ * Describes the message keyward.v1.ListApisRequest.
+ * Use `create(ListApisRequestSchema)` to create a new message.
+ */
+export const ListApisRequestSchema: GenMessage<ListApisRequest> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_apis, 8);
+
+/**
+ * An api as listed.
+ *
+ * @generated from message keyward.v1.Api
+ */
+export type Api = Message<"keyward.v1.Api"> & {
+  /**
+   * The api id (api_...).
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * The api's name.
+   *
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * The workspace it belongs to (ws_...).
+   *
+   * @generated from field: string workspace_id = 3;
+   */
+  workspaceId: string;
+
+  /**
+   * Creation time, unix milliseconds.
+   *
+   * @generated from field: int64 created_at = 4;
+   */
+  createdAt: bigint;
+};
+
+/**
+ * Describes the message keyward.v1.Api.
+ * Use `create(ApiSchema)` to create a new message.
+ */
+export const ApiSchema: GenMessage<Api> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_apis, 9);
+
+/**
+ * A page of apis.
+ *
+ * @generated from message keyward.v1.ListApisResponse
+ */
+export type ListApisResponse = Message<"keyward.v1.ListApisResponse"> & {
+  /**
+   * The apis of this page, ordered by id.
+   *
+   * @generated from field: repeated keyward.v1.Api data = 1;
+   */
+  data: Api[];
+
+  /**
+   * Cursor of the next page, if any.
+   *
+   * @generated from field: keyward.v1.Pagination pagination = 2;
+   */
+  pagination?: Pagination | undefined;
+};
+
+/**
+ * Describes the message keyward.v1.ListApisResponse.
+ * Use `create(ListApisResponseSchema)` to create a new message.
+ */
+export const ListApisResponseSchema: GenMessage<ListApisResponse> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_apis, 10);
+
+/**
  * ApisService manages apis: the namespaces keys belong to.
  *
  * @generated from service keyward.v1.ApisService
@@ -311,6 +416,18 @@ export const ApisService: GenService<{
     methodKind: "unary";
     input: typeof ListKeysRequestSchema;
     output: typeof ListKeysResponseSchema;
+  },
+  /**
+   * Lists the workspace's live apis, ordered by id, one page at a time (Keyward extension, like RootKeysService; no v1
+   * binding). A root key holding api.*.read_api sees every api of its workspace; one holding only
+   * api.<apiId>.read_api grants sees exactly those apis; one holding neither is PERMISSION_DENIED.
+   *
+   * @generated from rpc keyward.v1.ApisService.ListApis
+   */
+  listApis: {
+    methodKind: "unary";
+    input: typeof ListApisRequestSchema;
+    output: typeof ListApisResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_keyward_v1_apis, 0);

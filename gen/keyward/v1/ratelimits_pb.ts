@@ -15,7 +15,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file keyward/v1/ratelimits.proto.
  */
 export const file_keyward_v1_ratelimits: GenFile = /*@__PURE__*/
-  fileDesc("ChtrZXl3YXJkL3YxL3JhdGVsaW1pdHMucHJvdG8SCmtleXdhcmQudjEi3wEKDExpbWl0UmVxdWVzdBIdCgluYW1lc3BhY2UYASABKAlCCrpIB3IFEAEYgAQSHgoKaWRlbnRpZmllchgCIAEoCUIKukgHcgUQARiABBIfCgVsaW1pdBgDIAEoA0IQukgNIgsY/////////w8oARIjCghkdXJhdGlvbhgEIAEoA0IRukgOIgwY/////////w8o6AcSIwoEY29zdBgFIAEoA0IQukgNIgsY/////////w8oAEgAiAEBEhIKBWFzeW5jGAYgASgISAGIAQFCBwoFX2Nvc3RCCAoGX2FzeW5jInsKDUxpbWl0UmVzcG9uc2USDQoFbGltaXQYASABKAMSEQoJcmVtYWluaW5nGAIgASgDEg0KBXJlc2V0GAMgASgDEg8KB3N1Y2Nlc3MYBCABKAgSGAoLb3ZlcnJpZGVfaWQYBSABKAlIAIgBAUIOCgxfb3ZlcnJpZGVfaWQiSQoRTXVsdGlMaW1pdFJlcXVlc3QSNAoGbGltaXRzGAEgAygLMhgua2V5d2FyZC52MS5MaW1pdFJlcXVlc3RCCrpIB5IBBAgBEGQiowEKD011bHRpTGltaXRDaGVjaxIRCgluYW1lc3BhY2UYASABKAkSEgoKaWRlbnRpZmllchgCIAEoCRINCgVsaW1pdBgDIAEoAxIRCglyZW1haW5pbmcYBCABKAMSDQoFcmVzZXQYBSABKAMSDgoGcGFzc2VkGAYgASgIEhgKC292ZXJyaWRlX2lkGAcgASgJSACIAQFCDgoMX292ZXJyaWRlX2lkIlEKEk11bHRpTGltaXRSZXNwb25zZRIOCgZwYXNzZWQYASABKAgSKwoGbGltaXRzGAIgAygLMhsua2V5d2FyZC52MS5NdWx0aUxpbWl0Q2hlY2siuwIKElNldE92ZXJyaWRlUmVxdWVzdBIbCgluYW1lc3BhY2UYASABKAlCCLpIBXIDGIAEEiUKDG5hbWVzcGFjZV9pZBgCIAEoCUIKukgHcgUQARiABEgAiAEBEicKDm5hbWVzcGFjZV9uYW1lGAMgASgJQgq6SAdyBRABGIAESAGIAQESHgoKaWRlbnRpZmllchgEIAEoCUIKukgHcgUQARiABBInCgVsaW1pdBgFIAEoA0ITukgQyAEBIgsY/////////w8oAEgCiAEBEiMKCGR1cmF0aW9uGAYgASgDQhG6SA4iDBj/////////DyjoBxISCgVhc3luYxgHIAEoCEgDiAEBQg8KDV9uYW1lc3BhY2VfaWRCEQoPX25hbWVzcGFjZV9uYW1lQggKBl9saW1pdEIICgZfYXN5bmMiKgoTU2V0T3ZlcnJpZGVSZXNwb25zZRITCgtvdmVycmlkZV9pZBgBIAEoCSJdChFSYXRlbGltaXRPdmVycmlkZRITCgtvdmVycmlkZV9pZBgBIAEoCRISCgppZGVudGlmaWVyGAIgASgJEg0KBWxpbWl0GAMgASgDEhAKCGR1cmF0aW9uGAQgASgDIsUBChJHZXRPdmVycmlkZVJlcXVlc3QSGwoJbmFtZXNwYWNlGAEgASgJQgi6SAVyAxiABBIlCgxuYW1lc3BhY2VfaWQYAiABKAlCCrpIB3IFEAEYgARIAIgBARInCg5uYW1lc3BhY2VfbmFtZRgDIAEoCUIKukgHcgUQARiABEgBiAEBEh4KCmlkZW50aWZpZXIYBCABKAlCCrpIB3IFEAEYgARCDwoNX25hbWVzcGFjZV9pZEIRCg9fbmFtZXNwYWNlX25hbWUiRgoTR2V0T3ZlcnJpZGVSZXNwb25zZRIvCghvdmVycmlkZRgBIAEoCzIdLmtleXdhcmQudjEuUmF0ZWxpbWl0T3ZlcnJpZGUi+gEKFExpc3RPdmVycmlkZXNSZXF1ZXN0EhsKCW5hbWVzcGFjZRgBIAEoCUIIukgFcgMYgAQSJQoMbmFtZXNwYWNlX2lkGAIgASgJQgq6SAdyBRABGIAESACIAQESJwoObmFtZXNwYWNlX25hbWUYAyABKAlCCrpIB3IFEAEYgARIAYgBARIdCgVsaW1pdBgEIAEoBUIJukgGGgQYZCgBSAKIAQESHQoGY3Vyc29yGAUgASgJQgi6SAVyAxiACEgDiAEBQg8KDV9uYW1lc3BhY2VfaWRCEQoPX25hbWVzcGFjZV9uYW1lQggKBl9saW1pdEIJCgdfY3Vyc29yIn8KFUxpc3RPdmVycmlkZXNSZXNwb25zZRIrCgRkYXRhGAEgAygLMh0ua2V5d2FyZC52MS5SYXRlbGltaXRPdmVycmlkZRIqCgpwYWdpbmF0aW9uGAIgASgLMhYua2V5d2FyZC52MS5QYWdpbmF0aW9uEg0KBXRvdGFsGAMgASgDIsgBChVEZWxldGVPdmVycmlkZVJlcXVlc3QSGwoJbmFtZXNwYWNlGAEgASgJQgi6SAVyAxiABBIlCgxuYW1lc3BhY2VfaWQYAiABKAlCCrpIB3IFEAEYgARIAIgBARInCg5uYW1lc3BhY2VfbmFtZRgDIAEoCUIKukgHcgUQARiABEgBiAEBEh4KCmlkZW50aWZpZXIYBCABKAlCCrpIB3IFEAEYgARCDwoNX25hbWVzcGFjZV9pZEIRCg9fbmFtZXNwYWNlX25hbWUiGAoWRGVsZXRlT3ZlcnJpZGVSZXNwb25zZTKwCAoQUmF0ZWxpbWl0U2VydmljZRKNAQoFTGltaXQSGC5rZXl3YXJkLnYxLkxpbWl0UmVxdWVzdBoZLmtleXdhcmQudjEuTGltaXRSZXNwb25zZSJPyvMYEhIJcmF0ZWxpbWl0GgVsaW1pdILT5JMCMzoBKloZOgEqIhQvdjEvcmF0ZWxpbWl0cy5saW1pdCITL3YyL3JhdGVsaW1pdC5saW1pdBKLAQoKTXVsdGlMaW1pdBIdLmtleXdhcmQudjEuTXVsdGlMaW1pdFJlcXVlc3QaHi5rZXl3YXJkLnYxLk11bHRpTGltaXRSZXNwb25zZSI+yvMYEhIJcmF0ZWxpbWl0GgVsaW1pdILT5JMCIjoGbGltaXRzIhgvdjIvcmF0ZWxpbWl0Lm11bHRpTGltaXQSsgEKC1NldE92ZXJyaWRlEh4ua2V5d2FyZC52MS5TZXRPdmVycmlkZVJlcXVlc3QaHy5rZXl3YXJkLnYxLlNldE92ZXJyaWRlUmVzcG9uc2UiYsrzGBkSCXJhdGVsaW1pdBoMc2V0X292ZXJyaWRlgtPkkwI/OgEqWh86ASoiGi92MS9yYXRlbGltaXRzLnNldE92ZXJyaWRlIhkvdjIvcmF0ZWxpbWl0LnNldE92ZXJyaWRlEsQBCgtHZXRPdmVycmlkZRIeLmtleXdhcmQudjEuR2V0T3ZlcnJpZGVSZXF1ZXN0Gh8ua2V5d2FyZC52MS5HZXRPdmVycmlkZVJlc3BvbnNlInTK8xgaEglyYXRlbGltaXQaDXJlYWRfb3ZlcnJpZGWC0+STAlA6ASpaJmIIb3ZlcnJpZGUSGi92MS9yYXRlbGltaXRzLmdldE92ZXJyaWRlYghvdmVycmlkZSIZL3YyL3JhdGVsaW1pdC5nZXRPdmVycmlkZRK6AQoNTGlzdE92ZXJyaWRlcxIgLmtleXdhcmQudjEuTGlzdE92ZXJyaWRlc1JlcXVlc3QaIS5rZXl3YXJkLnYxLkxpc3RPdmVycmlkZXNSZXNwb25zZSJkyvMYGhIJcmF0ZWxpbWl0Gg1yZWFkX292ZXJyaWRlgtPkkwJAOgEqWh4SHC92MS9yYXRlbGltaXRzLmxpc3RPdmVycmlkZXMiGy92Mi9yYXRlbGltaXQubGlzdE92ZXJyaWRlcxLEAQoORGVsZXRlT3ZlcnJpZGUSIS5rZXl3YXJkLnYxLkRlbGV0ZU92ZXJyaWRlUmVxdWVzdBoiLmtleXdhcmQudjEuRGVsZXRlT3ZlcnJpZGVSZXNwb25zZSJryvMYHBIJcmF0ZWxpbWl0Gg9kZWxldGVfb3ZlcnJpZGWC0+STAkU6ASpaIjoBKiIdL3YxL3JhdGVsaW1pdHMuZGVsZXRlT3ZlcnJpZGUiHC92Mi9yYXRlbGltaXQuZGVsZXRlT3ZlcnJpZGVCegoOZGV2LmtleXdhcmQudjFCD1JhdGVsaW1pdHNQcm90b1ABWidrZXl3YXJkLmRldi9nZW4vZ28va2V5d2FyZC92MTtrZXl3YXJkdjGiAgNLV1iqAgpLZXl3YXJkLlYxygIKS2V5d2FyZFxWMeoCC0tleXdhcmQ6OlYxYgZwcm90bzM", [file_buf_validate_validate, file_google_api_annotations, file_keyward_v1_common, file_keyward_v1_options]);
+  fileDesc("ChtrZXl3YXJkL3YxL3JhdGVsaW1pdHMucHJvdG8SCmtleXdhcmQudjEi3wEKDExpbWl0UmVxdWVzdBIdCgluYW1lc3BhY2UYASABKAlCCrpIB3IFEAEYgAQSHgoKaWRlbnRpZmllchgCIAEoCUIKukgHcgUQARiABBIfCgVsaW1pdBgDIAEoA0IQukgNIgsY/////////w8oARIjCghkdXJhdGlvbhgEIAEoA0IRukgOIgwY/////////w8o6AcSIwoEY29zdBgFIAEoA0IQukgNIgsY/////////w8oAEgAiAEBEhIKBWFzeW5jGAYgASgISAGIAQFCBwoFX2Nvc3RCCAoGX2FzeW5jInsKDUxpbWl0UmVzcG9uc2USDQoFbGltaXQYASABKAMSEQoJcmVtYWluaW5nGAIgASgDEg0KBXJlc2V0GAMgASgDEg8KB3N1Y2Nlc3MYBCABKAgSGAoLb3ZlcnJpZGVfaWQYBSABKAlIAIgBAUIOCgxfb3ZlcnJpZGVfaWQiSQoRTXVsdGlMaW1pdFJlcXVlc3QSNAoGbGltaXRzGAEgAygLMhgua2V5d2FyZC52MS5MaW1pdFJlcXVlc3RCCrpIB5IBBAgBEGQiowEKD011bHRpTGltaXRDaGVjaxIRCgluYW1lc3BhY2UYASABKAkSEgoKaWRlbnRpZmllchgCIAEoCRINCgVsaW1pdBgDIAEoAxIRCglyZW1haW5pbmcYBCABKAMSDQoFcmVzZXQYBSABKAMSDgoGcGFzc2VkGAYgASgIEhgKC292ZXJyaWRlX2lkGAcgASgJSACIAQFCDgoMX292ZXJyaWRlX2lkIlEKEk11bHRpTGltaXRSZXNwb25zZRIOCgZwYXNzZWQYASABKAgSKwoGbGltaXRzGAIgAygLMhsua2V5d2FyZC52MS5NdWx0aUxpbWl0Q2hlY2siuwIKElNldE92ZXJyaWRlUmVxdWVzdBIbCgluYW1lc3BhY2UYASABKAlCCLpIBXIDGIAEEiUKDG5hbWVzcGFjZV9pZBgCIAEoCUIKukgHcgUQARiABEgAiAEBEicKDm5hbWVzcGFjZV9uYW1lGAMgASgJQgq6SAdyBRABGIAESAGIAQESHgoKaWRlbnRpZmllchgEIAEoCUIKukgHcgUQARiABBInCgVsaW1pdBgFIAEoA0ITukgQyAEBIgsY/////////w8oAEgCiAEBEiMKCGR1cmF0aW9uGAYgASgDQhG6SA4iDBj/////////DyjoBxISCgVhc3luYxgHIAEoCEgDiAEBQg8KDV9uYW1lc3BhY2VfaWRCEQoPX25hbWVzcGFjZV9uYW1lQggKBl9saW1pdEIICgZfYXN5bmMiKgoTU2V0T3ZlcnJpZGVSZXNwb25zZRITCgtvdmVycmlkZV9pZBgBIAEoCSJdChFSYXRlbGltaXRPdmVycmlkZRITCgtvdmVycmlkZV9pZBgBIAEoCRISCgppZGVudGlmaWVyGAIgASgJEg0KBWxpbWl0GAMgASgDEhAKCGR1cmF0aW9uGAQgASgDIsUBChJHZXRPdmVycmlkZVJlcXVlc3QSGwoJbmFtZXNwYWNlGAEgASgJQgi6SAVyAxiABBIlCgxuYW1lc3BhY2VfaWQYAiABKAlCCrpIB3IFEAEYgARIAIgBARInCg5uYW1lc3BhY2VfbmFtZRgDIAEoCUIKukgHcgUQARiABEgBiAEBEh4KCmlkZW50aWZpZXIYBCABKAlCCrpIB3IFEAEYgARCDwoNX25hbWVzcGFjZV9pZEIRCg9fbmFtZXNwYWNlX25hbWUiRgoTR2V0T3ZlcnJpZGVSZXNwb25zZRIvCghvdmVycmlkZRgBIAEoCzIdLmtleXdhcmQudjEuUmF0ZWxpbWl0T3ZlcnJpZGUi+gEKFExpc3RPdmVycmlkZXNSZXF1ZXN0EhsKCW5hbWVzcGFjZRgBIAEoCUIIukgFcgMYgAQSJQoMbmFtZXNwYWNlX2lkGAIgASgJQgq6SAdyBRABGIAESACIAQESJwoObmFtZXNwYWNlX25hbWUYAyABKAlCCrpIB3IFEAEYgARIAYgBARIdCgVsaW1pdBgEIAEoBUIJukgGGgQYZCgBSAKIAQESHQoGY3Vyc29yGAUgASgJQgi6SAVyAxiACEgDiAEBQg8KDV9uYW1lc3BhY2VfaWRCEQoPX25hbWVzcGFjZV9uYW1lQggKBl9saW1pdEIJCgdfY3Vyc29yIn8KFUxpc3RPdmVycmlkZXNSZXNwb25zZRIrCgRkYXRhGAEgAygLMh0ua2V5d2FyZC52MS5SYXRlbGltaXRPdmVycmlkZRIqCgpwYWdpbmF0aW9uGAIgASgLMhYua2V5d2FyZC52MS5QYWdpbmF0aW9uEg0KBXRvdGFsGAMgASgDIsgBChVEZWxldGVPdmVycmlkZVJlcXVlc3QSGwoJbmFtZXNwYWNlGAEgASgJQgi6SAVyAxiABBIlCgxuYW1lc3BhY2VfaWQYAiABKAlCCrpIB3IFEAEYgARIAIgBARInCg5uYW1lc3BhY2VfbmFtZRgDIAEoCUIKukgHcgUQARiABEgBiAEBEh4KCmlkZW50aWZpZXIYBCABKAlCCrpIB3IFEAEYgARCDwoNX25hbWVzcGFjZV9pZEIRCg9fbmFtZXNwYWNlX25hbWUiGAoWRGVsZXRlT3ZlcnJpZGVSZXNwb25zZSKWAQoVTGlzdE5hbWVzcGFjZXNSZXF1ZXN0Eh0KBWxpbWl0GAEgASgFQgm6SAYaBBhkKAFIAIgBARIdCgZjdXJzb3IYAiABKAlCCLpIBXIDGIAISAGIAQESHwoGc2VhcmNoGAMgASgJQgq6SAdyBRABGIACSAKIAQFCCAoGX2xpbWl0QgkKB19jdXJzb3JCCQoHX3NlYXJjaCJCChJSYXRlbGltaXROYW1lc3BhY2USCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRISCgpjcmVhdGVkX2F0GAMgASgDInIKFkxpc3ROYW1lc3BhY2VzUmVzcG9uc2USLAoEZGF0YRgBIAMoCzIeLmtleXdhcmQudjEuUmF0ZWxpbWl0TmFtZXNwYWNlEioKCnBhZ2luYXRpb24YAiABKAsyFi5rZXl3YXJkLnYxLlBhZ2luYXRpb24y0gkKEFJhdGVsaW1pdFNlcnZpY2USjQEKBUxpbWl0Ehgua2V5d2FyZC52MS5MaW1pdFJlcXVlc3QaGS5rZXl3YXJkLnYxLkxpbWl0UmVzcG9uc2UiT8rzGBISCXJhdGVsaW1pdBoFbGltaXSC0+STAjM6ASpaGToBKiIUL3YxL3JhdGVsaW1pdHMubGltaXQiEy92Mi9yYXRlbGltaXQubGltaXQSiwEKCk11bHRpTGltaXQSHS5rZXl3YXJkLnYxLk11bHRpTGltaXRSZXF1ZXN0Gh4ua2V5d2FyZC52MS5NdWx0aUxpbWl0UmVzcG9uc2UiPsrzGBISCXJhdGVsaW1pdBoFbGltaXSC0+STAiI6BmxpbWl0cyIYL3YyL3JhdGVsaW1pdC5tdWx0aUxpbWl0ErIBCgtTZXRPdmVycmlkZRIeLmtleXdhcmQudjEuU2V0T3ZlcnJpZGVSZXF1ZXN0Gh8ua2V5d2FyZC52MS5TZXRPdmVycmlkZVJlc3BvbnNlImLK8xgZEglyYXRlbGltaXQaDHNldF9vdmVycmlkZYLT5JMCPzoBKlofOgEqIhovdjEvcmF0ZWxpbWl0cy5zZXRPdmVycmlkZSIZL3YyL3JhdGVsaW1pdC5zZXRPdmVycmlkZRLEAQoLR2V0T3ZlcnJpZGUSHi5rZXl3YXJkLnYxLkdldE92ZXJyaWRlUmVxdWVzdBofLmtleXdhcmQudjEuR2V0T3ZlcnJpZGVSZXNwb25zZSJ0yvMYGhIJcmF0ZWxpbWl0Gg1yZWFkX292ZXJyaWRlgtPkkwJQOgEqWiZiCG92ZXJyaWRlEhovdjEvcmF0ZWxpbWl0cy5nZXRPdmVycmlkZWIIb3ZlcnJpZGUiGS92Mi9yYXRlbGltaXQuZ2V0T3ZlcnJpZGUSugEKDUxpc3RPdmVycmlkZXMSIC5rZXl3YXJkLnYxLkxpc3RPdmVycmlkZXNSZXF1ZXN0GiEua2V5d2FyZC52MS5MaXN0T3ZlcnJpZGVzUmVzcG9uc2UiZMrzGBoSCXJhdGVsaW1pdBoNcmVhZF9vdmVycmlkZYLT5JMCQDoBKloeEhwvdjEvcmF0ZWxpbWl0cy5saXN0T3ZlcnJpZGVzIhsvdjIvcmF0ZWxpbWl0Lmxpc3RPdmVycmlkZXMSxAEKDkRlbGV0ZU92ZXJyaWRlEiEua2V5d2FyZC52MS5EZWxldGVPdmVycmlkZVJlcXVlc3QaIi5rZXl3YXJkLnYxLkRlbGV0ZU92ZXJyaWRlUmVzcG9uc2Uia8rzGBwSCXJhdGVsaW1pdBoPZGVsZXRlX292ZXJyaWRlgtPkkwJFOgEqWiI6ASoiHS92MS9yYXRlbGltaXRzLmRlbGV0ZU92ZXJyaWRlIhwvdjIvcmF0ZWxpbWl0LmRlbGV0ZU92ZXJyaWRlEp8BCg5MaXN0TmFtZXNwYWNlcxIhLmtleXdhcmQudjEuTGlzdE5hbWVzcGFjZXNSZXF1ZXN0GiIua2V5d2FyZC52MS5MaXN0TmFtZXNwYWNlc1Jlc3BvbnNlIkbK8xgbEglyYXRlbGltaXQaDnJlYWRfbmFtZXNwYWNlgtPkkwIhOgEqIhwvdjIvcmF0ZWxpbWl0Lmxpc3ROYW1lc3BhY2VzQnoKDmRldi5rZXl3YXJkLnYxQg9SYXRlbGltaXRzUHJvdG9QAVona2V5d2FyZC5kZXYvZ2VuL2dvL2tleXdhcmQvdjE7a2V5d2FyZHYxogIDS1dYqgIKS2V5d2FyZC5WMcoCCktleXdhcmRcVjHqAgtLZXl3YXJkOjpWMWIGcHJvdG8z", [file_buf_validate_validate, file_google_api_annotations, file_keyward_v1_common, file_keyward_v1_options]);
 
 /**
  * One rate-limit check.
@@ -567,6 +567,104 @@ export const DeleteOverrideResponseSchema: GenMessage<DeleteOverrideResponse> = 
   messageDesc(file_keyward_v1_ratelimits, 13);
 
 /**
+ * A page of the workspace's rate-limit namespaces.
+ *
+ * @generated from message keyward.v1.ListNamespacesRequest
+ */
+export type ListNamespacesRequest = Message<"keyward.v1.ListNamespacesRequest"> & {
+  /**
+   * Page size, 1-100; default 100.
+   *
+   * @generated from field: optional int32 limit = 1;
+   */
+  limit?: number | undefined;
+
+  /**
+   * The `cursor` of the previous page; absent for the first page.
+   *
+   * @generated from field: optional string cursor = 2;
+   */
+  cursor?: string | undefined;
+
+  /**
+   * Only namespaces whose name contains this text, ignoring case (1-256 characters); absent: every namespace.
+   *
+   * @generated from field: optional string search = 3;
+   */
+  search?: string | undefined;
+};
+
+/**
+ * Describes the message keyward.v1.ListNamespacesRequest.
+ * Use `create(ListNamespacesRequestSchema)` to create a new message.
+ */
+export const ListNamespacesRequestSchema: GenMessage<ListNamespacesRequest> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_ratelimits, 14);
+
+/**
+ * A rate-limit namespace, created by its first limit call.
+ *
+ * @generated from message keyward.v1.RatelimitNamespace
+ */
+export type RatelimitNamespace = Message<"keyward.v1.RatelimitNamespace"> & {
+  /**
+   * The namespace id (rlns_...).
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * The namespace's name, unique in its workspace.
+   *
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * Creation time, unix milliseconds.
+   *
+   * @generated from field: int64 created_at = 3;
+   */
+  createdAt: bigint;
+};
+
+/**
+ * Describes the message keyward.v1.RatelimitNamespace.
+ * Use `create(RatelimitNamespaceSchema)` to create a new message.
+ */
+export const RatelimitNamespaceSchema: GenMessage<RatelimitNamespace> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_ratelimits, 15);
+
+/**
+ * A page of rate-limit namespaces.
+ *
+ * @generated from message keyward.v1.ListNamespacesResponse
+ */
+export type ListNamespacesResponse = Message<"keyward.v1.ListNamespacesResponse"> & {
+  /**
+   * The namespaces of this page, ordered by id.
+   *
+   * @generated from field: repeated keyward.v1.RatelimitNamespace data = 1;
+   */
+  data: RatelimitNamespace[];
+
+  /**
+   * Cursor of the next page, if any.
+   *
+   * @generated from field: keyward.v1.Pagination pagination = 2;
+   */
+  pagination?: Pagination | undefined;
+};
+
+/**
+ * Describes the message keyward.v1.ListNamespacesResponse.
+ * Use `create(ListNamespacesResponseSchema)` to create a new message.
+ */
+export const ListNamespacesResponseSchema: GenMessage<ListNamespacesResponse> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_ratelimits, 16);
+
+/**
  * RatelimitService: standalone rate limits on any identifier, grouped in namespaces, with per-identifier
  * overrides (exact identifiers and `*` patterns). Namespaces are named by id or name and are created on first use.
  *
@@ -634,6 +732,19 @@ export const RatelimitService: GenService<{
     methodKind: "unary";
     input: typeof DeleteOverrideRequestSchema;
     output: typeof DeleteOverrideResponseSchema;
+  },
+  /**
+   * Lists the workspace's rate-limit namespaces, ordered by id, one page at a time (Keyward extension; no v1
+   * binding). A root key holding ratelimit.*.read_namespace sees every namespace; one holding only
+   * ratelimit.<namespaceId>.read_namespace grants sees exactly those namespaces; one holding neither is
+   * PERMISSION_DENIED.
+   *
+   * @generated from rpc keyward.v1.RatelimitService.ListNamespaces
+   */
+  listNamespaces: {
+    methodKind: "unary";
+    input: typeof ListNamespacesRequestSchema;
+    output: typeof ListNamespacesResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_keyward_v1_ratelimits, 0);

@@ -4,6 +4,7 @@ import { dashboardSessionsCollection, dashboardSessionStoreOver } from "./dashbo
 import { identitiesCollection, identityStoreOver } from "./identities.js";
 import { openJournal, type CollectionSpec, type Journal } from "./journal.js";
 import { keysCollection, keyStoreOver } from "./keys.js";
+import { scanNamed } from "./named-pages.js";
 import { liveOf, markDeletedIn } from "./owned.js";
 import { ratelimitNamespacesCollection, ratelimitNamespaceStoreOver, ratelimitOverridesCollection, ratelimitOverrideStoreOver } from "./ratelimits.js";
 import { permissionsCollection, permissionStoreOver, rolesCollection, roleStoreOver } from "./rbac.js";
@@ -15,7 +16,8 @@ import { permissionsCollection, permissionStoreOver, rolesCollection, roleStoreO
 export const embeddedCollections: Record<string, CollectionSpec> = {
   workspaces: {},
   root_keys: { unique: { hash: (d) => d.hash }, indexes: { workspace: (d) => d.workspaceId } },
-  apis: {},
+  // Live apis by workspace: what a listing walks (a deleted api leaves the index).
+  apis: { indexes: { live: (d) => (d.deletedAt == null ? d.workspaceId : undefined) } },
   keys: keysCollection,
   identities: identitiesCollection,
   ratelimit_namespaces: ratelimitNamespacesCollection,
@@ -61,6 +63,7 @@ export function documentStoreOver(journal: Journal): DocumentStore {
       insert: (record: ApiRecord) => journal.commit([{ op: "insert", collection: "apis", doc: record }]),
       get: async (workspaceId, id) => liveOf<ApiRecord>(journal, "apis", workspaceId, id),
       markDeleted: async (workspaceId, id, at) => markDeletedIn(journal, "apis", workspaceId, id, at),
+      list: async (workspaceId, page) => scanNamed<ApiRecord>(journal, "apis", "live", workspaceId, page),
     },
     keys: keyStoreOver(journal),
     identities: identityStoreOver(journal),

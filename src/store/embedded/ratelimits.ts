@@ -1,6 +1,7 @@
 import type { RatelimitNamespaceRecord, RatelimitNamespaceStore, RatelimitOverrideRecord, RatelimitOverrideStore } from "../ports.js";
 import { isPattern } from "../../domain/override-match.js";
 import type { CollectionSpec, Journal } from "./journal.js";
+import { scanNamed } from "./named-pages.js";
 import { countIndexed, liveOf } from "./owned.js";
 
 const NAMESPACES = "ratelimit_namespaces";
@@ -18,6 +19,7 @@ const identifierKey = (workspaceId: string, namespaceId: string, identifier: str
 
 export const ratelimitNamespacesCollection: CollectionSpec = {
   unique: { [NAMESPACE_NAME]: (d) => nameKey(d.workspaceId, d.name) },
+  indexes: { workspace: (d) => d.workspaceId },
 };
 
 /** Overrides by namespace (lists, counts) and, separately, the namespace's patterns (what a limit call scans). */
@@ -36,6 +38,7 @@ export function ratelimitNamespaceStoreOver(journal: Journal): RatelimitNamespac
     get: async (workspaceId, id) => liveOf<RatelimitNamespaceRecord>(journal, NAMESPACES, workspaceId, id),
     findByName: async (workspaceId, name) =>
       journal.findUnique<RatelimitNamespaceRecord>(NAMESPACES, NAMESPACE_NAME, nameKey(workspaceId, name)),
+    list: async (workspaceId, page) => scanNamed<RatelimitNamespaceRecord>(journal, NAMESPACES, "workspace", workspaceId, page),
   };
 }
 

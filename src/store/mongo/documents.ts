@@ -15,7 +15,8 @@ import { withOutagesTranslated } from "./outage.js";
 import { collectionNames, documentIndexes } from "./indexes.js";
 import { mongoKeyStore } from "./keys.js";
 import { mongoPermissionStore, mongoRoleStore } from "./rbac.js";
-import { scoped, write } from "./scoped.js";
+import { apisPageQuery } from "./named-filters.js";
+import { scoped, untypedCollection, write } from "./scoped.js";
 import { mongoDashboardSessionStore } from "./dashboard-sessions.js";
 import { mongoRatelimitNamespaceStore, mongoRatelimitOverrideStore } from "./ratelimits.js";
 
@@ -132,7 +133,17 @@ function storeOver(client: MongoClient, db: Db, transactional: boolean): Documen
         return (await rootKeyDocs.findOne(query.filter, query.options)) !== null;
       },
     },
-    apis: { get: apis.get, insert: apis.insert, markDeleted: apis.markDeleted },
+    apis: {
+      get: apis.get,
+      insert: apis.insert,
+      markDeleted: apis.markDeleted,
+      async list(workspaceId, page) {
+        const query = apisPageQuery(workspaceId, page);
+        if (!query) return [];
+        const found = await untypedCollection(apiDocs).find(query.filter, query.options).toArray();
+        return found.map((doc) => fromDocument<ApiRecord>(doc as StoredDocument<ApiRecord>));
+      },
+    },
     keys: mongoKeyStore(keyDocs),
     identities: mongoIdentityStore(db.collection<StoredDocument<IdentityRecord>>(collectionNames.identities)),
     ratelimitNamespaces: mongoRatelimitNamespaceStore(db.collection(collectionNames.ratelimitNamespaces)),

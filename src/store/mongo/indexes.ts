@@ -40,6 +40,7 @@ export function documentIndexes(): CollectionIndexes[] {
     },
     {
       collection: collectionNames.apis,
+      // get, and list: equality on workspaceId, then keyset pagination on _id (the name search filters what it reads).
       indexes: [{ name: "workspace_id", key: { workspaceId: 1, _id: 1 } }],
     },
     {
@@ -71,8 +72,12 @@ export function documentIndexes(): CollectionIndexes[] {
     },
     {
       collection: collectionNames.ratelimitNamespaces,
-      // Names are unique per workspace: two first uses at once create one namespace.
-      indexes: [{ name: "workspace_name", key: { workspaceId: 1, name: 1 }, unique: true }],
+      indexes: [
+        // Names are unique per workspace: two first uses at once create one namespace.
+        { name: "workspace_name", key: { workspaceId: 1, name: 1 }, unique: true },
+        // list: equality on workspaceId, then keyset pagination on _id (the name search filters what it reads).
+        { name: "workspace_id", key: { workspaceId: 1, _id: 1 } },
+      ],
     },
     {
       collection: collectionNames.ratelimitOverrides,

@@ -14,6 +14,7 @@ import {
   toOverrideDocument,
   type StoredOverride,
 } from "./ratelimit-filters.js";
+import { namespacesPageQuery } from "./named-filters.js";
 import { untypedCollection, write } from "./scoped.js";
 
 /** RatelimitNamespaceStore over `ratelimit_namespaces`; the unique {workspaceId, name} index refuses a second one. */
@@ -27,6 +28,11 @@ export function mongoRatelimitNamespaceStore(docs: Collection<StoredDocument<Rat
     },
     get: async (workspaceId, id) => toRecord(await untyped.findOne(namespaceByIdFilter(workspaceId, id))),
     findByName: async (workspaceId, name) => toRecord(await untyped.findOne(namespaceByNameFilter(workspaceId, name))),
+    async list(workspaceId, page) {
+      const query = namespacesPageQuery(workspaceId, page);
+      if (!query) return [];
+      return (await untyped.find(query.filter, query.options).toArray()).map((doc) => toRecord(doc)!);
+    },
   };
 }
 

@@ -33,6 +33,15 @@ describe("REST routing", () => {
     }
   });
 
+  it("the Keyward list extensions have no v1 binding: /v1/apis.listApis and /v1/ratelimits.listNamespaces are 404", async () => {
+    for (const path of ["/v1/apis.listApis", "/v1/ratelimits.listNamespaces", "/v1/ratelimit.listNamespaces"]) {
+      for (const method of ["GET", "POST"]) {
+        const response = await send(path, { method, headers: { authorization: `Bearer ${harness.keyward.rootKey}` } });
+        expect({ path, method, status: response.status, code: response.body.error?.code }).toEqual({ path, method, status: 404, code: "NOT_FOUND" });
+      }
+    }
+  });
+
   it("answers any other unknown path (including an unknown RPC) with 404 and the v2 error body", async () => {
     for (const path of ["/", "/favicon.ico", "/keyward.v1.ApisService/Nope", "/v3/apis.getApi"]) {
       const response = await send(path);
@@ -47,6 +56,8 @@ describe("REST routing", () => {
     const cases: [string, string, string, "v1" | "v2"][] = [
       ["GET", "/v2/apis.createApi", "POST", "v2"],
       ["PUT", "/v2/rootKeys.listRootKeys", "POST", "v2"],
+      ["GET", "/v2/apis.listApis", "POST", "v2"],
+      ["GET", "/v2/ratelimit.listNamespaces", "POST", "v2"],
       ["POST", "/v2/liveness", "GET", "v2"],
       ["POST", "/v1/apis.getApi", "GET", "v1"],
       ["DELETE", "/v1/apis.deleteApi", "POST", "v1"],

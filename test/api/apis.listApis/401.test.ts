@@ -1,0 +1,14 @@
+import { describe } from "vitest";
+import { authMatrix } from "../../support/auth-matrix.js";
+import { useKeyward } from "../../support/use-keyward.js";
+
+describe("apis.listApis", () => {
+  const harness = useKeyward();
+  authMatrix(harness, "apis.listApis", {
+    validInput: async () => ({ limit: 10, search: "api" }),
+    badInputs: {
+      rest: ["{not json", "null", { limit: 0 }, { limit: "5" }, { cursor: "not-a-cursor" }, { search: "" }],
+      rpc: [{ limit: 0 }, { limit: 101 }, { search: "" }],
+    },
+  });
+});
