@@ -5,7 +5,7 @@ import { readConfig } from "../config.js";
 import { systemClock, type Clock } from "../domain/clock.js";
 import type { RandomBytes } from "../domain/ids.js";
 import { CLI_AUDIT_ACTIONS } from "../domain/audit-actions.js";
-import { newId } from "../domain/ids.js";
+import { monotonicIds } from "../domain/ids.js";
 import { openAuditLogs, openDocumentStore } from "../open-stores.js";
 import { auditedDocuments } from "../store/audit/audited-documents.js";
 import { DataDirLockedError } from "../store/embedded/lock-file.js";
@@ -102,13 +102,14 @@ export async function runCli(options: RunCliOptions): Promise<number> {
     let store = documents;
     if (action) {
       audit = await openAuditLogs(config, documents);
+      const auditId = monotonicIds("log", randomBytes);
       store = auditedDocuments(documents, audit.auditLogs, {
         workspaceId: "workspaceId" in command ? command.workspaceId : undefined,
         actor: "cli",
         action,
         newRecord: () => {
           const time = clock.now();
-          return { id: newId("log", time, randomBytes), time };
+          return { id: auditId(time), time };
         },
       }).documents;
     }

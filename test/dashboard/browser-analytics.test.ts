@@ -31,7 +31,7 @@ const settled = () => expect.poll(() => page.getByRole("status").count()).toBe(0
 describe("analytics and audit log in a real browser", () => {
   it("charts the verifications made, by outcome, tag and key, and lists the changes with their actions", { timeout: 90_000 }, async () => {
     // Every change of the scenario is made by one root key, so its audit records can be picked by actor; each
-    // one second after the last (records of the same millisecond have no defined order).
+    // one second after the last, so the page shows them at distinct times.
     const auditor = await h.seed.rootKey(allPermissions(), { name: "auditor" });
     const by = auditor.key;
     const tick = () => h.clock.advance(1000);

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { encodeBase58 } from "../../src/domain/base58.js";
-import { newId, type IdPrefix } from "../../src/domain/ids.js";
+import { monotonicIds, newId, type IdPrefix } from "../../src/domain/ids.js";
 
 const fixed = (byte: number) => (size: number) => new Uint8Array(size).fill(byte);
 const ID = /^([a-z]+)_([1-9A-HJ-NP-Za-km-z]{22})$/;
@@ -53,5 +53,35 @@ describe("newId", () => {
   it("clamps negative and fractional times to whole milliseconds from 0", () => {
     expect(newId("log", -5, fixed(1))).toBe(newId("log", 0, fixed(1)));
     expect(newId("log", 10.9, fixed(1))).toBe(newId("log", 10, fixed(1)));
+  });
+});
+
+describe("monotonicIds", () => {
+  const random = (size: number) => crypto.getRandomValues(new Uint8Array(size));
+
+  it("sorts in call order within one millisecond, across milliseconds and when the clock steps back", () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1_700_000_000_000, max: 1_700_000_000_005 }), { minLength: 2, maxLength: 200 }), (times) => {
+        const next = monotonicIds("log", random);
+        const ids = times.map((time) => next(time));
+        expect([...ids].sort()).toEqual(ids);
+        expect(new Set(ids).size).toBe(ids.length);
+      }),
+    );
+  });
+
+  it("adds 1 to the random part within a millisecond, and starts from new random bytes in the next one", () => {
+    const next = monotonicIds("log", fixed(0));
+    expect(next(1_000)).toBe(newId("log", 1_000, fixed(0)));
+    const second = next(1_000);
+    expect(second).toBe(`log_${encodeBase58(Uint8Array.from([0, 0, 0, 0, 0x03, 0xe8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]), 22)}`);
+    expect(next(999)).toBe(`log_${encodeBase58(Uint8Array.from([0, 0, 0, 0, 0x03, 0xe8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2]), 22)}`);
+    expect(next(1_001)).toBe(newId("log", 1_001, fixed(0)));
+  });
+
+  it("moves to the next millisecond when the random part would wrap", () => {
+    const next = monotonicIds("log", fixed(0xff));
+    expect(next(5)).toBe(newId("log", 5, fixed(0xff)));
+    expect(next(5)).toBe(newId("log", 6, fixed(0xff)));
   });
 });

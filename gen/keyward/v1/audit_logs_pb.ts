@@ -229,7 +229,8 @@ export const AuditResourceSchema: GenMessage<AuditResource> = /*@__PURE__*/
  */
 export const AuditLogsService: GenService<{
   /**
-   * Audit records of the workspace, ascending by id (= by time), filtered; paginated like every v2 list.
+   * Audit records of the workspace, ascending by id: by time, and within one millisecond in the order one instance
+   * wrote them; filtered; paginated like every v2 list.
    * Needs `workspace.*.read_audit_log`.
    *
    * @generated from rpc keyward.v1.AuditLogsService.ListAuditLogs

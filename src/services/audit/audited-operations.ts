@@ -1,7 +1,7 @@
 import type { DescMessage, DescService } from "@bufbuild/protobuf";
 import { AUDIT_ACTIONS, changesState } from "../../domain/audit-actions.js";
 import type { Clock } from "../../domain/clock.js";
-import { newId, type RandomBytes } from "../../domain/ids.js";
+import { monotonicIds, type RandomBytes } from "../../domain/ids.js";
 import { auditedDocuments } from "../../store/audit/audited-documents.js";
 import type { AuditLogStore, AuditResource, DocumentStore } from "../../store/ports.js";
 import type { Operation } from "../../transport/pipeline.js";
@@ -31,6 +31,7 @@ export function auditOperations(
     randomBytes: RandomBytes;
   },
 ): Operation[] {
+  const auditId = monotonicIds("log", deps.randomBytes);
   return operations.map((operation) => {
     if (!changesState(operation.access)) return operation;
     const action = AUDIT_ACTIONS[rpcName(operation)];
@@ -47,7 +48,7 @@ export function auditOperations(
         ...clientOf(context.origin),
         newRecord: () => {
           const time = deps.clock.now();
-          return { id: newId("log", time, deps.randomBytes), time };
+          return { id: auditId(time), time };
         },
       });
       const service = factory(scope.documents) as Record<string, (request: never, context: CallContext) => Promise<unknown>>;
