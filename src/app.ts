@@ -25,7 +25,7 @@ import { createIdentitiesService } from "./services/identities-service.js";
 import type { AuditLogStore, CounterStore, DocumentStore, VerificationEventStore } from "./store/ports.js";
 import { AuditLogsService } from "../gen/keyward/v1/audit_logs_pb.js";
 import { createAuditLogsService } from "./services/audit/audit-logs-service.js";
-import { auditOperations, type ServiceFactory } from "./services/audit/audited-operations.js";
+import { auditOperations, auditScopes, type ServiceFactory } from "./services/audit/audited-operations.js";
 import { createAuthenticator, createRootKeyLookup, ROOT_KEY_CACHE_TTL_MS, type CachedRootKey } from "./transport/auth.js";
 import { assignRequestId, observeCalls, registerOperations, requestIdValues } from "./transport/connect.js";
 import { createObservability, type ObservabilityOptions } from "./observability/observability.js";
@@ -94,6 +94,7 @@ export function createApp(options: AppOptions) {
   const keysDeps = {
     ...deps, counters, events: options.events, cache, encryptionKey: options.encryptionKey, onVerified: observed.metrics.verified,
   };
+  const audit = auditScopes({ documents, auditLogs, clock, randomBytes });
   // Each service from a factory over a document store: the shared one here, an audited view per state-changing call.
   const factories = new Map<DescService, ServiceFactory>([
     [KeysService, (documents) => createKeysService({ ...keysDeps, documents })],
@@ -107,14 +108,14 @@ export function createApp(options: AppOptions) {
     [WorkspacesService, (documents) => createWorkspacesService({ ...deps, documents })],
     [LivenessService, () => createLivenessService()],
     [IdentitiesService, (documents) => createIdentitiesService({ ...keysDeps, documents })],
-    [RatelimitService, (documents) => createRatelimitService({ ...deps, documents, counters, limitCache })],
+    [RatelimitService, (documents) => createRatelimitService({ ...deps, documents, counters, limitCache, audit })],
     [PermissionsService, (documents) => createPermissionsService({ ...deps, documents, cache })],
     [AnalyticsService, (documents) => createAnalyticsService({ ...deps, documents, events: options.events })],
     [AuditLogsService, () => createAuditLogsService({ auditLogs })],
   ]);
   const operations = auditOperations(
     [...factories].flatMap(([service, make]) => operationsOf(service, make(documents))),
-    { factories, documents, auditLogs, clock, randomBytes },
+    { factories, scopes: audit },
   );
   const authDeps = { rootKeys: documents.rootKeys, clock, cache: rootKeyCache };
   const authenticate = createAuthenticator(authDeps);

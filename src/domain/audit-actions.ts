@@ -39,7 +39,10 @@ export const CLI_AUDIT_ACTIONS = {
   "root-key-revoke": "rootKey.delete",
 } as const;
 
-/** Actions that never change documents: reads, verification and rate-limit checks (counters only). */
+/** A rate-limit namespace created by its first `limit` or `multiLimit` call (those calls are otherwise not audited). */
+export const NAMESPACE_CREATE_ACTION = "ratelimitNamespace.create";
+
+/** Actions that change no documents: reads, verification and rate-limit checks (counters; see NAMESPACE_CREATE_ACTION). */
 const NON_CHANGING = /^(read_.*|verify_key|limit)$/;
 
 /**

@@ -21,8 +21,8 @@ export function createRatelimitService(deps: RatelimitServiceDeps): ServiceHandl
   const { documents, clock } = deps;
 
   return {
-    async limit(request, { principal }) {
-      const { results } = await runLimits(deps, principal, [request]);
+    async limit(request, call) {
+      const { results } = await runLimits(deps, call, [request]);
       const result = results[0]!;
       return {
         limit: BigInt(result.limit),
@@ -33,8 +33,8 @@ export function createRatelimitService(deps: RatelimitServiceDeps): ServiceHandl
       };
     },
 
-    async multiLimit(request, { principal }) {
-      const { passed, results } = await runLimits(deps, principal, request.limits);
+    async multiLimit(request, call) {
+      const { passed, results } = await runLimits(deps, call, request.limits);
       return {
         passed,
         limits: results.map((r) => ({

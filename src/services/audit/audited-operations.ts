@@ -2,7 +2,7 @@ import type { DescMessage, DescService } from "@bufbuild/protobuf";
 import { AUDIT_ACTIONS, changesState } from "../../domain/audit-actions.js";
 import type { Clock } from "../../domain/clock.js";
 import { monotonicIds, type RandomBytes } from "../../domain/ids.js";
-import { auditedDocuments } from "../../store/audit/audited-documents.js";
+import { auditedDocuments, type AuditScope } from "../../store/audit/audited-documents.js";
 import type { AuditLogStore, AuditResource, DocumentStore } from "../../store/ports.js";
 import type { Operation } from "../../transport/pipeline.js";
 import type { CallContext, RequestOrigin } from "../context.js";
@@ -12,6 +12,26 @@ export type ServiceFactory = (documents: DocumentStore) => object;
 
 /** The key of an RPC in AUDIT_ACTIONS. */
 export const rpcName = (operation: Operation): string => `${operation.method.parent.typeName}.${operation.method.name}`;
+
+/** Opens the audit scope of one call: each document write through its view is recorded as `action` of the call. */
+export type AuditScopes = (context: CallContext, action: string) => AuditScope;
+
+/** The process's audit scopes: records by the call's root key, with its request id and client, ids in write order. */
+export function auditScopes(deps: { documents: DocumentStore; auditLogs: AuditLogStore; clock: Clock; randomBytes: RandomBytes }): AuditScopes {
+  const auditId = monotonicIds("log", deps.randomBytes);
+  return (context, action) =>
+    auditedDocuments(deps.documents, deps.auditLogs, {
+      workspaceId: context.principal.workspaceId,
+      actor: context.principal.rootKeyId,
+      action,
+      requestId: context.requestId,
+      ...clientOf(context.origin),
+      newRecord: () => {
+        const time = deps.clock.now();
+        return { id: auditId(time), time };
+      },
+    });
+}
 
 /**
  * Wraps every state-changing operation so that each of its document writes carries an audit record (same commit
@@ -23,15 +43,8 @@ export const rpcName = (operation: Operation): string => `${operation.method.par
  */
 export function auditOperations(
   operations: Operation[],
-  deps: {
-    factories: ReadonlyMap<DescService, ServiceFactory>;
-    documents: DocumentStore;
-    auditLogs: AuditLogStore;
-    clock: Clock;
-    randomBytes: RandomBytes;
-  },
+  deps: { factories: ReadonlyMap<DescService, ServiceFactory>; scopes: AuditScopes },
 ): Operation[] {
-  const auditId = monotonicIds("log", deps.randomBytes);
   return operations.map((operation) => {
     if (!changesState(operation.access)) return operation;
     const action = AUDIT_ACTIONS[rpcName(operation)];
@@ -40,17 +53,7 @@ export function auditOperations(
     if (!factory) throw new Error(`${rpcName(operation)}: no service factory to audit it with`);
     const { localName, input } = operation.method;
     const handler = async (request: never, context: CallContext) => {
-      const scope = auditedDocuments(deps.documents, deps.auditLogs, {
-        workspaceId: context.principal.workspaceId,
-        actor: context.principal.rootKeyId,
-        action,
-        requestId: context.requestId,
-        ...clientOf(context.origin),
-        newRecord: () => {
-          const time = deps.clock.now();
-          return { id: auditId(time), time };
-        },
-      });
+      const scope = deps.scopes(context, action);
       const service = factory(scope.documents) as Record<string, (request: never, context: CallContext) => Promise<unknown>>;
       const result = await service[localName](request, context);
       if (scope.recorded() === 0) await scope.record(resourcesNamedBy(input, request));

@@ -3,7 +3,9 @@ import { invalid, notFound } from "../../domain/errors.js";
 import { newId, type RandomBytes } from "../../domain/ids.js";
 import { UniqueViolationError } from "../../store/errors.js";
 import type { DocumentStore, RatelimitNamespaceRecord } from "../../store/ports.js";
-import { authorize, type Principal } from "../context.js";
+import { NAMESPACE_CREATE_ACTION } from "../../domain/audit-actions.js";
+import type { AuditScopes } from "../audit/audited-operations.js";
+import { authorize, type CallContext, type Principal } from "../context.js";
 import type { LimitConfigCache } from "./limit-config-cache.js";
 
 export interface NamespaceDeps {
@@ -11,6 +13,8 @@ export interface NamespaceDeps {
   clock: Clock;
   randomBytes: RandomBytes;
   limitCache: LimitConfigCache;
+  /** Namespaces created by a limit call are written through the call's audit scope. */
+  audit: AuditScopes;
 }
 
 const NAMESPACE_ID = /^rlns_[1-9A-HJ-NP-Za-km-z]+$/;
@@ -53,13 +57,14 @@ export async function loadNamespaceFor(deps: NamespaceDeps, principal: Principal
  * which needs `ratelimit.*.create_namespace` (and `ratelimit.*.limit`, as no id can be granted yet); a ref shaped like
  * a namespace id that names none is 404, never created as a name. Every check
  * runs before the first creation, so a refused call creates nothing. Two first uses at once create one namespace:
- * the loser of the insert reads the winner's.
+ * the loser of the insert reads the winner's. A creation is audited (`ratelimitNamespace.create`); the limit call is not.
  */
 export async function namespacesForLimit(
   deps: NamespaceDeps,
-  principal: Principal,
+  call: CallContext,
   refs: readonly string[],
 ): Promise<Map<string, RatelimitNamespaceRecord>> {
+  const { principal } = call;
   const found = new Map<string, RatelimitNamespaceRecord | undefined>();
   for (const ref of new Set(refs)) {
     const namespace = await findNamespace(deps, principal.workspaceId, ref);
@@ -73,15 +78,16 @@ export async function namespacesForLimit(
     found.set(ref, namespace);
   }
   const resolved = new Map<string, RatelimitNamespaceRecord>();
-  for (const [ref, namespace] of found) resolved.set(ref, namespace ?? (await createNamespace(deps, principal.workspaceId, ref)));
+  for (const [ref, namespace] of found) resolved.set(ref, namespace ?? (await createNamespace(deps, call, ref)));
   return resolved;
 }
 
-async function createNamespace(deps: NamespaceDeps, workspaceId: string, name: string): Promise<RatelimitNamespaceRecord> {
+async function createNamespace(deps: NamespaceDeps, call: CallContext, name: string): Promise<RatelimitNamespaceRecord> {
+  const { workspaceId } = call.principal;
   const now = deps.clock.now();
   const record: RatelimitNamespaceRecord = { id: newId("rlns", now, deps.randomBytes), workspaceId, name, createdAt: now };
   try {
-    await deps.documents.ratelimitNamespaces.insert(record);
+    await deps.audit(call, NAMESPACE_CREATE_ACTION).documents.ratelimitNamespaces.insert(record);
     return record;
   } catch (error) {
     if (!(error instanceof UniqueViolationError)) throw error;

@@ -3,7 +3,7 @@ import type { LimitRequestSchema } from "../../../gen/keyward/v1/ratelimits_pb.j
 import { invalid } from "../../domain/errors.js";
 import { selectOverride } from "../../domain/override-match.js";
 import type { CounterStore, LimitCheck } from "../../store/ports.js";
-import type { Principal } from "../context.js";
+import type { CallContext } from "../context.js";
 import { withCounters } from "../keys/key-context.js";
 import { namespacesForLimit, type NamespaceDeps } from "./namespaces.js";
 
@@ -43,12 +43,13 @@ export function standaloneBucket(namespaceId: string, identifier: string): strin
  */
 export async function runLimits(
   deps: LimitDeps,
-  principal: Principal,
+  call: CallContext,
   checks: readonly MessageShape<typeof LimitRequestSchema>[],
 ): Promise<{ passed: boolean; results: CheckResult[] }> {
   // One bucket twice in a step would be judged twice against the same count and could over-admit.
   refuseRepeats(checks, (check) => JSON.stringify([check.namespace, check.identifier]));
-  const namespaces = await namespacesForLimit(deps, principal, checks.map((c) => c.namespace));
+  const { principal } = call;
+  const namespaces = await namespacesForLimit(deps, call, checks.map((c) => c.namespace));
   // A namespace named once by name and once by id: both refs existed, so nothing was created for them.
   refuseRepeats(checks, (check) => standaloneBucket(namespaces.get(check.namespace)!.id, check.identifier));
   const planned = await Promise.all(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AUDIT_ACTIONS, changesState } from "../../../src/domain/audit-actions.js";
+import { AUDIT_ACTIONS, changesState, NAMESPACE_CREATE_ACTION } from "../../../src/domain/audit-actions.js";
 import { allPermissions } from "../../../src/domain/permissions.js";
 import { rpcName } from "../../../src/services/audit/audited-operations.js";
 import { useKeyward, type Harness } from "../../support/use-keyward.js";
@@ -11,7 +11,7 @@ type Case = (h: Harness) => Promise<{ op: string; body: Record<string, unknown>;
 
 let counter = 0;
 const unique = (prefix: string) => `${prefix}-${++counter}`;
-/** Namespaces are created on first use, by a limit call (not audited: limit checks change counters only). */
+/** Namespaces are created on first use, by a limit call (audited as ratelimitNamespace.create; see the last test). */
 const namespace = (h: Harness) => h.rest.v2("ratelimit.limit", { namespace: "audited-ns", identifier: "seed", limit: 10, duration: 1000 }, h.keyward.rootKey);
 const keyOf = async (h: Harness, fields: Record<string, unknown> = {}) => h.seed.key(await h.seed.api(), fields);
 
@@ -139,5 +139,32 @@ describe("audit log: every state-changing RPC", () => {
       if (typeof response.body.data?.rootKey?.key === "string") expect(text).not.toContain(response.body.data.rootKey.key);
     });
   }
+
+  it("a limit or multiLimit call that creates a namespace writes one ratelimitNamespace.create record; later calls write none", async () => {
+    const { keyId: actor, key: rootKey } = await harness.seed.rootKey(allPermissions());
+    const limit = (namespace: string) => ({ namespace, identifier: "u1", limit: 10, duration: 60_000 });
+    const first = await harness.rest.v2("ratelimit.limit", limit("created-by-limit"), rootKey, { "user-agent": AGENT });
+    expect(first.body.data.success).toBe(true);
+    const multi = await harness.rest.v2("ratelimit.multiLimit", { limits: [limit("created-by-limit"), limit("created-by-multi")] }, rootKey);
+    expect(multi.body.data.passed).toBe(true);
+    for (let i = 0; i < 3; i++) expect((await harness.rest.v2("ratelimit.limit", limit("created-by-multi"), rootKey)).status).toBe(200);
+
+    const namespaces = (await harness.rest.v2("ratelimit.listNamespaces", { search: "created-by-" }, rootKey)).body.data;
+    const idOf = (name: string) => namespaces.find((n: any) => n.name === name).id;
+    const records = (await harness.rest.v2("auditLogs.list", { actor }, harness.keyward.rootKey)).body.data;
+    expect(records.map((r: any) => [r.action, r.requestId, r.resources])).toEqual([
+      [NAMESPACE_CREATE_ACTION, first.headers.get("x-request-id"), [{ type: "ratelimitNamespace", id: idOf("created-by-limit") }]],
+      [NAMESPACE_CREATE_ACTION, multi.headers.get("x-request-id"), [{ type: "ratelimitNamespace", id: idOf("created-by-multi") }]],
+    ]);
+    expect(records[0]).toMatchObject({ workspaceId: harness.keyward.workspaceId, remoteAddress: expect.stringMatching(/127\.0\.0\.1$/), userAgent: AGENT });
+  });
+
+  it("a limit call refused for a missing permission creates no namespace and writes no record", async () => {
+    const { keyId: actor, key: rootKey } = await harness.seed.rootKey(["ratelimit.*.limit"]);
+    const refused = await harness.rest.v2("ratelimit.limit", { namespace: "never-created", identifier: "u1", limit: 10, duration: 60_000 }, rootKey);
+    expect({ status: refused.status, detail: refused.body.error?.detail }).toEqual({ status: 403, detail: expect.stringContaining("ratelimit.*.create_namespace") });
+    expect((await harness.rest.v2("auditLogs.list", { actor }, harness.keyward.rootKey)).body.data).toEqual([]);
+    expect((await harness.rest.v2("ratelimit.listNamespaces", { search: "never-created" }, harness.keyward.rootKey)).body.data).toEqual([]);
+  });
 });
 
