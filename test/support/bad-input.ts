@@ -68,11 +68,17 @@ export function badRpcCases(harness: Harness, name: OperationName, cases: BadRpc
 }
 
 /**
- * The bad input every searchable v2-style listing (limit, cursor, search) refuses, over REST and RPC; `unknown` is a
- * field of the neighbouring operations that this one does not take.
+ * The bad input every paged v2-style listing (limit, cursor; with `search`, a name search too) refuses, over REST
+ * and RPC; `unknown` is a field this operation does not take.
  */
-export function searchableListCases(harness: Harness, name: OperationName, unknown: { field: string; value: unknown }): void {
+export function pagedListCases(
+  harness: Harness,
+  name: OperationName,
+  options: { unknown: { field: string; value: unknown }; search?: boolean },
+): void {
   const forged = Buffer.from("../../etc/passwd").toString("base64url");
+  const { field, value } = options.unknown;
+  const search = options.search ?? false;
   badInputCases(harness, name, [
     ...NOT_AN_OBJECT,
     { what: "limit 0", input: { limit: 0 }, locations: ["body.limit"], detail: "limit" },
@@ -83,22 +89,25 @@ export function searchableListCases(harness: Harness, name: OperationName, unkno
     { what: "a cursor of 1025 characters", input: { cursor: "c".repeat(1025) }, locations: ["body.cursor"], detail: "cursor" },
     { what: "a cursor this service never issued", input: { cursor: "not-a-cursor" }, locations: ["body.cursor"], detail: "cursor" },
     { what: "a forged cursor", input: { cursor: forged }, locations: ["body.cursor"], detail: "cursor" },
-    { what: "a number for search", input: { search: 5 }, locations: ["body.search"], detail: "must be a string" },
-    { what: "an array for search", input: { search: ["shop"] }, locations: ["body.search"], detail: "must be a string" },
-    { what: "an empty search", input: { search: "" }, locations: ["body.search"], detail: "search" },
-    { what: "a search of 257 characters", input: { search: "x".repeat(257) }, locations: ["body.search"], detail: "search" },
-    {
-      what: "an unknown field",
-      input: { limit: 5, [unknown.field]: unknown.value },
-      locations: [`body.${unknown.field}`],
-      detail: `body.${unknown.field}`,
-    },
+    ...(search
+      ? [
+          { what: "a number for search", input: { search: 5 }, locations: ["body.search"], detail: "must be a string" },
+          { what: "an array for search", input: { search: ["shop"] }, locations: ["body.search"], detail: "must be a string" },
+          { what: "an empty search", input: { search: "" }, locations: ["body.search"], detail: "search" },
+          { what: "a search of 257 characters", input: { search: "x".repeat(257) }, locations: ["body.search"], detail: "search" },
+        ]
+      : []),
+    { what: "an unknown field", input: { limit: 5, [field]: value }, locations: [`body.${field}`], detail: `body.${field}` },
   ]);
   badRpcCases(harness, name, [
     { what: "limit 0", input: { limit: 0 }, field: "limit:" },
     { what: "limit 101", input: { limit: 101 }, field: "limit:" },
     { what: "a cursor this service never issued", input: { cursor: "not-a-cursor" }, field: "cursor" },
-    { what: "an empty search", input: { search: "" }, field: "search:" },
-    { what: "a search of 257 characters", input: { search: "x".repeat(257) }, field: "search:" },
+    ...(search
+      ? [
+          { what: "an empty search", input: { search: "" }, field: "search:" },
+          { what: "a search of 257 characters", input: { search: "x".repeat(257) }, field: "search:" },
+        ]
+      : []),
   ]);
 }

@@ -1,7 +1,7 @@
 import { describe } from "vitest";
-import { searchableListCases } from "../../support/bad-input.js";
+import { pagedListCases } from "../../support/bad-input.js";
 import { useKeyward } from "../../support/use-keyward.js";
 
 describe("apis.listApis", () => {
-  searchableListCases(useKeyward(), "apis.listApis", { field: "apiId", value: "api_123456789" });
+  pagedListCases(useKeyward(), "apis.listApis", { unknown: { field: "apiId", value: "api_123456789" }, search: true });
 });

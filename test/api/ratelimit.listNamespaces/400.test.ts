@@ -1,7 +1,7 @@
 import { describe } from "vitest";
-import { searchableListCases } from "../../support/bad-input.js";
+import { pagedListCases } from "../../support/bad-input.js";
 import { useKeyward } from "../../support/use-keyward.js";
 
 describe("ratelimit.listNamespaces", () => {
-  searchableListCases(useKeyward(), "ratelimit.listNamespaces", { field: "namespace", value: "email" });
+  pagedListCases(useKeyward(), "ratelimit.listNamespaces", { unknown: { field: "namespace", value: "email" }, search: true });
 });
