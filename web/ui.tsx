@@ -102,12 +102,14 @@ export function OneTimeSecret({ label, value, onDone }: { label: string; value: 
 }
 
 /** First/next paging; `label` names it where a page has more than one list. */
-export function Pager(props: { page: number; hasMore: boolean; onFirst: () => void; onNext: () => void; label?: string }) {
+/** First/next page buttons of a cursor-paged list: `pages` from useCursorPages, `pagination` from its last answer. */
+export function Pager(props: { pages: CursorPages; pagination?: { cursor?: string; hasMore: boolean }; label?: string }) {
+  const { pages, pagination } = props;
   return (
     <nav class="pager" aria-label={props.label ?? "Pages"}>
-      <button type="button" disabled={props.page === 0} onClick={props.onFirst}>First page</button>
-      <span>Page {props.page + 1}</span>
-      <button type="button" disabled={!props.hasMore} onClick={props.onNext}>Next page</button>
+      <button type="button" disabled={pages.page === 0} onClick={pages.first}>First page</button>
+      <span>Page {pages.page + 1}</span>
+      <button type="button" disabled={!pagination?.hasMore} onClick={() => pages.next(pagination?.cursor)}>Next page</button>
     </nav>
   );
 }
@@ -127,6 +129,8 @@ export function SearchBox(props: { label: string; placeholder: string; need: [st
 }
 
 /** Cursor paging: the cursor of each page seen so far, so "first" and "next" need no server-side state. */
+export type CursorPages = ReturnType<typeof useCursorPages>;
+
 export function useCursorPages() {
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const page = cursors.length - 1;

@@ -91,7 +91,7 @@ export function ApiKeysPage({ apiId }: { apiId: string }) {
               </tbody>
             </table>
           </div>
-          <Pager page={pages.page} hasMore={keys.data.pagination?.hasMore ?? false} onFirst={pages.first} onNext={() => pages.next(keys.data?.pagination?.cursor)} />
+          <Pager pages={pages} pagination={keys.data.pagination} />
         </>
       )}
       <p><a href="#/apis">← All apis</a></p>

@@ -60,7 +60,7 @@ function ApiList() {
               </tbody>
             </table>
           </div>
-          <Pager page={pages.page} hasMore={list.data.pagination?.hasMore ?? false} onFirst={pages.first} onNext={() => pages.next(list.data?.pagination?.cursor)} />
+          <Pager pages={pages} pagination={list.data.pagination} />
         </>
       )}
     </>

@@ -49,7 +49,7 @@ function Overrides({ namespace }: { namespace: string }) {
               </tbody>
             </table>
           </div>
-          <Pager page={pages.page} hasMore={list.data.pagination?.hasMore ?? false} onFirst={pages.first} onNext={() => pages.next(list.data?.pagination?.cursor)} label="Override pages" />
+          <Pager pages={pages} pagination={list.data.pagination} label="Override pages" />
         </>
       )}
     </>
@@ -97,7 +97,7 @@ function NamespaceList({ opened, onOpen }: { opened?: string; onOpen: (name: str
               </tbody>
             </table>
           </div>
-          <Pager page={pages.page} hasMore={list.data.pagination?.hasMore ?? false} onFirst={pages.first} onNext={() => pages.next(list.data?.pagination?.cursor)} label="Namespace pages" />
+          <Pager pages={pages} pagination={list.data.pagination} label="Namespace pages" />
         </>
       )}
     </>

@@ -113,7 +113,7 @@ export function RootKeysPage() {
               </tbody>
             </table>
           </div>
-          <Pager page={pages.page} hasMore={list.data.pagination?.hasMore ?? false} onFirst={pages.first} onNext={() => pages.next(list.data?.pagination?.cursor)} />
+          <Pager pages={pages} pagination={list.data.pagination} />
         </>
       )}
     </Page>
