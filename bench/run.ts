@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { ensureH2load, runH2load, sendCounted, type LoadResult } from "./h2load.js";
 import { probe } from "./probe.js";
 import { startRedisServer } from "../scripts/redis-server.mjs";
-import { cpuTimeMs, repoRoot, startServer, tail, tempDir, type ServerSpec } from "./servers.js";
+import { cpuTimeMs, envNumber, repoRoot, startServer, tail, tempDir, type ServerSpec } from "./servers.js";
 import { bareH2Name, baselineName, servers, targets, type ServerName, type Target } from "./targets.js";
 
 interface Row extends LoadResult {
@@ -38,14 +38,6 @@ async function requestsCounted(baseUrl: string): Promise<number> {
   let sum = 0;
   for (const line of text.split("\n")) if (line.startsWith("keyward_requests_total{")) sum += Number(line.slice(line.lastIndexOf(" ") + 1));
   return sum;
-}
-
-function envNumber(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got ${raw}`);
-  return value;
 }
 
 type Config = ReturnType<typeof readConfig>;

@@ -14,12 +14,12 @@ import { startRedisCluster } from "../scripts/redis-cluster.mjs";
 import { startRedisServer } from "../scripts/redis-server.mjs";
 import { startMongoEmulator } from "../test/scale/fleet.js";
 import { ensureH2load, runH2load, type LoadResult } from "./h2load.js";
-import { startServer, tempDir, type RunningServer } from "./servers.js";
+import { envNumber, startServer, tempDir, type RunningServer } from "./servers.js";
 import { seedKey, servers } from "./targets.js";
 
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 48);
-const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-const warmUpSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+const connections = envNumber("BENCH_CONNECTIONS", 48);
+const seconds = envNumber("BENCH_SECONDS", 10);
+const warmUpSeconds = envNumber("BENCH_WARMUP_SECONDS", 2);
 
 interface Row {
   name: string;

@@ -188,3 +188,12 @@ export function tail(path: string, bytes = 4_000): string {
     return "(no log)";
   }
 }
+
+/** A positive number from the environment, or `fallback` when unset; throws on anything else. */
+export function envNumber(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got ${raw}`);
+  return value;
+}
