@@ -47,10 +47,20 @@ export class H2Response implements ExchangeResponse {
 
   end(body: string | Uint8Array): void {
     if (this.stream.destroyed || this.stream.closed) return;
-    this.stream.end(body);
-    // Answered before the body was read (413): stop the upload with RST_STREAM(NO_ERROR) once the answer is out,
-    // as HTTP/2 allows, instead of reading what nobody will use.
-    if (!this.stream.readableEnded) this.stream.close(constants.NGHTTP2_NO_ERROR);
+    if (!this.stream.readableEnded) {
+      // Answered before the body was read (413): stop the upload with RST_STREAM(NO_ERROR) once the answer is out,
+      // as HTTP/2 allows, instead of reading what nobody will use.
+      this.stream.end(body);
+      this.stream.close(constants.NGHTTP2_NO_ERROR);
+    } else {
+      // Ending with the body lets nghttp2 close the stream before Node reports the write done, and Node 20 then
+      // builds an ERR_STREAM_DESTROYED error (stack trace and all) for every response, for nobody: 15 % of a bare
+      // handler's CPU. Ending once the write is done costs an empty DATA frame instead.
+      const stream = this.stream;
+      stream.write(body, (error) => {
+        if (!error) stream.end();
+      });
+    }
   }
 }
 
