@@ -27,7 +27,7 @@ import { AuditLogsService } from "../gen/keyward/v1/audit_logs_pb.js";
 import { createAuditLogsService } from "./services/audit/audit-logs-service.js";
 import { auditOperations, auditScopes, type ServiceFactory } from "./services/audit/audited-operations.js";
 import { createAuthenticator, createRootKeyLookup, ROOT_KEY_CACHE_TTL_MS, type CachedRootKey } from "./transport/auth.js";
-import { assignRequestId, observeCalls, registerOperations, requestIdValues } from "./transport/connect.js";
+import { assignRequestId, observeCalls, registerOperations, requestValues } from "./transport/connect.js";
 import { createObservability, type ObservabilityOptions } from "./observability/observability.js";
 import { createDashboardHandler } from "./dashboard/handler.js";
 import { createDashboardSessions } from "./dashboard/sessions.js";
@@ -139,7 +139,7 @@ export function createApp(options: AppOptions) {
       registerReflection(router, [...SERVICES, Health]);
     },
     readMaxBytes: MAX_BODY_BYTES,
-    contextValues: requestIdValues,
+    contextValues: requestValues,
     interceptors: [observeCalls(tallies, done)],
     fallback: (req, res) => void rest(req, res),
   });

@@ -4,11 +4,13 @@ import {
 } from "@connectrpc/connect";
 import type { RequestDone } from "../observability/request-observer.js";
 import type { RequestTallies, TransportName } from "../observability/route-tally.js";
+import type { RequestOrigin } from "../services/context.js";
 import type { Invoke, Operation } from "./pipeline.js";
 import { newRequestId, REQUEST_ID_HEADER } from "./request-id.js";
 import { rpcFailureOf, toConnectError } from "./rpc-error.js";
 
 const REQUEST_ID = createContextKey<string | undefined>(undefined, { description: "the request id of this RPC" });
+const SOCKET = createContextKey<RequestOrigin["socket"]>(undefined, { description: "the connection the RPC came on" });
 const assigned = new WeakMap<object, string>();
 
 /**
@@ -21,9 +23,12 @@ export function assignRequestId(req: object, res: { setHeader(name: string, valu
   res.setHeader(REQUEST_ID_HEADER, requestId);
 }
 
-/** The Connect adapter's `contextValues`: hands the id `assignRequestId` gave the request to its handler. */
-export function requestIdValues(req: object): ContextValues {
-  return createContextValues().set(REQUEST_ID, assigned.get(req));
+/**
+ * The Connect adapter's `contextValues`: hands the id `assignRequestId` gave the request, and the connection for
+ * the audit log's peer address, to its handler.
+ */
+export function requestValues(req: { socket?: RequestOrigin["socket"] }): ContextValues {
+  return createContextValues().set(REQUEST_ID, assigned.get(req)).set(SOCKET, req.socket);
 }
 
 /**
@@ -42,7 +47,7 @@ export function registerOperations(router: ConnectRouter, services: DescService[
             authorization: context.requestHeader.get("authorization"),
             requestId,
             decode: () => request as never,
-            origin: { headers: { "user-agent": context.requestHeader.get("user-agent") ?? undefined } },
+            origin: { headers: { "user-agent": context.requestHeader.get("user-agent") ?? undefined }, socket: context.values.get(SOCKET) },
           });
         } catch (error) {
           throw toConnectError(rpcFailureOf(error), error);

@@ -2,6 +2,9 @@ import { describe, expect, it } from "vitest";
 import { AUDIT_ACTIONS, changesState, NAMESPACE_CREATE_ACTION } from "../../../src/domain/audit-actions.js";
 import { allPermissions } from "../../../src/domain/permissions.js";
 import { rpcName } from "../../../src/services/audit/audited-operations.js";
+import { createClient } from "@connectrpc/connect";
+import { ApisService } from "../../../gen/keyward/v1/apis_pb.js";
+import { rpcTransports } from "../../support/rpc.js";
 import { useKeyward, type Harness } from "../../support/use-keyward.js";
 
 const AGENT = "keyward-audit-test/1.0";
@@ -139,6 +142,21 @@ describe("audit log: every state-changing RPC", () => {
       if (typeof response.body.data?.rootKey?.key === "string") expect(text).not.toContain(response.body.data.rootKey.key);
     });
   }
+
+  it("records address and agent over Connect, gRPC and gRPC-Web too (whichever server path serves the call)", async () => {
+    const { keyId: actor, key: rootKey } = await harness.seed.rootKey(allPermissions());
+    const transports = rpcTransports(harness.keyward.baseUrl);
+    const created: Record<string, string> = {};
+    for (const via of ["connect", "grpc", "grpcWeb"] as const) {
+      const { apiId } = await createClient(ApisService, transports[via])
+        .createApi({ name: `audited-${via}` }, { headers: { authorization: `Bearer ${rootKey}`, "user-agent": AGENT } });
+      created[apiId] = via;
+    }
+    const records = (await harness.rest.v2("auditLogs.list", { actor }, harness.keyward.rootKey)).body.data;
+    const seen = records.map((r: any) => ({ via: created[r.resources[0].id], remoteAddress: r.remoteAddress, userAgent: r.userAgent }));
+    const expected = (via: string) => ({ via, remoteAddress: expect.stringMatching(/127\.0\.0\.1$/), userAgent: expect.stringContaining(AGENT) });
+    expect(seen.sort((a: any, b: any) => a.via.localeCompare(b.via))).toEqual([expected("connect"), expected("grpc"), expected("grpcWeb")]);
+  });
 
   it("a limit or multiLimit call that creates a namespace writes one ratelimitNamespace.create record; later calls write none", async () => {
     const { keyId: actor, key: rootKey } = await harness.seed.rootKey(allPermissions());
