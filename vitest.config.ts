@@ -2,7 +2,8 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
+    // The bench's own unit tests (result parsing, framing, medians) too; the load runs themselves are `npm run bench`.
+    include: ["test/**/*.test.ts", "bench/**/*.test.ts"],
     // One private redis-server per run; see test/setup/redis.ts.
     // The log-secret check: every log line of the run is searched for every secret the tests saw (test/setup/log-capture.ts).
     globalSetup: ["test/setup/redis.ts", "test/setup/mongo.ts", "test/setup/log-capture.ts"],

@@ -1,4 +1,3 @@
-// Run with: npx vitest run --config bench/vitest.config.ts (the root config only collects test/**)
 import { describe, expect, it } from "vitest";
 import { parseH2loadSummary, percentile, summariseRequestLog } from "./h2load.js";
 import { grpcFrame } from "./targets.js";

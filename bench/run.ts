@@ -4,30 +4,18 @@
  * Exits non-zero if any target answered anything but 2xx (or a gRPC probe a non-zero grpc-status).
  *
  * Env: BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (50),
+ *      BENCH_ROUNDS (1; with more, every server is measured once per round and the table shows each target's median),
  *      BENCH_ONLY (comma-separated parts of target names; the two bare references always run).
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus } from "node:os";
 import { join } from "node:path";
-import { ensureH2load, runH2load, sendCounted, type LoadResult } from "./h2load.js";
+import { ensureH2load, runH2load, sendCounted } from "./h2load.js";
 import { probe } from "./probe.js";
 import { startRedisServer } from "../scripts/redis-server.mjs";
 import { cpuTimeMs, envNumber, repoRoot, startServer, tail, tempDir, type ServerSpec } from "./servers.js";
+import { medianOfRounds, setRatios, type Row } from "./rows.js";
 import { bareH2Name, baselineName, servers, targets, type ServerName, type Target } from "./targets.js";
-
-interface Row extends LoadResult {
-  name: string;
-  protocol: string;
-  streams: number;
-  path: string;
-  /** Server CPU per request in µs (estimated over warm-up and load). */
-  cpuUsPerRequest: number | null;
-  ratioToBare: number | null;
-  /** Against the bare node:http2 gRPC handler: the reference for HTTP/2 rows. */
-  ratioToBareH2: number | null;
-  /** Keyward rows: requests sent by a counted run after the load, and what `/metrics` counted meanwhile. */
-  metrics?: { sent: number; counted: number };
-}
 
 /** Requests of the counted run that follows each Keyward target (its `/metrics` must count exactly these). */
 const COUNTED_REQUESTS = 5_000;
@@ -47,6 +35,7 @@ function readConfig() {
     connections: envNumber("BENCH_CONNECTIONS", 50),
     seconds: envNumber("BENCH_SECONDS", 10),
     warmUpSeconds: envNumber("BENCH_WARMUP_SECONDS", 2),
+    rounds: Math.floor(envNumber("BENCH_ROUNDS", 1)),
     streamsPerConnection: 1,
   };
 }
@@ -151,25 +140,25 @@ async function main(): Promise<void> {
     platform: `${process.platform}-${process.arch}`,
   };
   const workDir = tempDir("keyward-h2load-");
-  const rows: Row[] = [];
+  const rounds: Row[][] = [];
   try {
-    for (const [name, group] of byServer(selectTargets())) rows.push(...(await measureServer(name, group, config, workDir)));
+    // Rounds visit every server in turn, so a stretch of a slower machine falls on all targets alike.
+    for (let round = 1; round <= config.rounds; round++) {
+      if (config.rounds > 1) console.log(`\nbench: round ${round} of ${config.rounds}`);
+      const rows: Row[] = [];
+      for (const [name, group] of byServer(selectTargets())) rows.push(...(await measureServer(name, group, config, workDir)));
+      rounds.push(setRatios(rows));
+    }
   } finally {
     rmSync(workDir, { recursive: true, force: true });
   }
-
-  const bare = rows.find((r) => r.name === baselineName);
-  for (const r of rows) r.ratioToBare = bare && bare.reqPerSec > 0 ? r.reqPerSec / bare.reqPerSec : null;
-  // HTTP/2 rows against the bare HTTP/2 handler at the same -m.
-  for (const r of rows.filter((row) => row.protocol === "h2c")) {
-    const bareH2 = rows.find((row) => row.name.startsWith(bareH2Name) && row.streams === r.streams);
-    r.ratioToBareH2 = bareH2 && bareH2.reqPerSec > 0 ? r.reqPerSec / bareH2.reqPerSec : null;
-  }
+  const rows = medianOfRounds(rounds);
 
   console.log(
     `\n${machine.cores} cores (${machine.cpu}), node ${machine.node}, ${machine.h2load}, ` +
       `${config.connections} connections x ${config.streamsPerConnection} stream (unless -m says otherwise), ` +
-      `${config.seconds}s per target after ${config.warmUpSeconds}s warm-up\n`,
+      `${config.seconds}s per target after ${config.warmUpSeconds}s warm-up` +
+      (config.rounds > 1 ? `; median of ${config.rounds} rounds (ratios taken within each round)\n` : "\n"),
   );
   console.log(formatTable(rows));
   const checked = rows.filter((r) => r.metrics);
@@ -181,7 +170,7 @@ async function main(): Promise<void> {
   const resultsDir = join(repoRoot, "bench", "results");
   mkdirSync(resultsDir, { recursive: true });
   const outPath = join(resultsDir, "latest.json");
-  writeFileSync(outPath, JSON.stringify({ finishedAt: new Date().toISOString(), machine, config, results: rows }, null, 2) + "\n");
+  writeFileSync(outPath, JSON.stringify({ finishedAt: new Date().toISOString(), machine, config, results: rows, rounds }, null, 2) + "\n");
   console.log(`\nbench: wrote ${outPath}`);
 
   const broken = rows.filter((r) => r.non2xx > 0 || r.failed > 0 || r.requests === 0 || (r.metrics && r.metrics.sent !== r.metrics.counted));

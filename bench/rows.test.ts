@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { medianOf, medianOfRounds, setRatios, type Row } from "./rows.js";
+import { bareH2Name, baselineName } from "./targets.js";
+
+const row = (name: string, reqPerSec: number, extra: Partial<Row> = {}): Row => ({
+  name, protocol: "h1", streams: 1, path: "/", requests: reqPerSec * 10, reqPerSec, p50Ms: 1, p99Ms: 2, meanMs: 1.5,
+  non2xx: 0, failed: 0, cpuUsPerRequest: 100, ratioToBare: null, ratioToBareH2: null, ...extra,
+});
+
+describe("bench rows", () => {
+  it("medianOf: the middle value, the mean of the two middle ones, null when a value is missing", () => {
+    expect(medianOf([3, 1, 2])).toBe(2);
+    expect(medianOf([4, 1, 3, 2])).toBe(2.5);
+    expect(medianOf([1, null, 3])).toBeNull();
+    expect(medianOf([])).toBeNull();
+  });
+
+  it("setRatios: against the bare handler, and h2c rows against the bare HTTP/2 handler at the same -m", () => {
+    const rows = setRatios([
+      row(baselineName, 20_000),
+      row(`${bareH2Name} -m1`, 10_000, { protocol: "h2c" }),
+      row(`${bareH2Name} -m10`, 25_000, { protocol: "h2c", streams: 10 }),
+      row("gRPC -m10", 5_000, { protocol: "h2c", streams: 10 }),
+      row("REST h1", 8_000),
+    ]);
+    expect(rows.map((r) => [r.name, r.ratioToBare, r.ratioToBareH2])).toEqual([
+      [baselineName, 1, null],
+      [`${bareH2Name} -m1`, 0.5, 1],
+      [`${bareH2Name} -m10`, 1.25, 1],
+      ["gRPC -m10", 0.25, 0.2],
+      ["REST h1", 0.4, null],
+    ]);
+  });
+
+  it("medianOfRounds: medians of measures and of per-round ratios, errors and counted requests summed", () => {
+    // Round 2 ran on a slower machine: the target and its reference dropped together, so its ratio held.
+    const rounds = [
+      setRatios([row(baselineName, 20_000), row("target", 10_000, { p99Ms: 9, non2xx: 1, metrics: { sent: 5, counted: 5 } })]),
+      setRatios([row(baselineName, 10_000), row("target", 5_000, { p99Ms: 30, metrics: { sent: 5, counted: 4 } })]),
+      setRatios([row(baselineName, 21_000), row("target", 9_000, { p99Ms: 10, failed: 2, metrics: { sent: 5, counted: 5 } })]),
+    ];
+    const [bare, target] = medianOfRounds(rounds);
+    expect(bare).toMatchObject({ reqPerSec: 20_000, ratioToBare: 1 });
+    expect(target).toMatchObject({
+      reqPerSec: 9_000, p99Ms: 10, ratioToBare: 0.5, non2xx: 1, failed: 2, requests: 240_000, metrics: { sent: 15, counted: 14 },
+    });
+  });
+
+  it("medianOfRounds refuses a round that lacks a target", () => {
+    expect(() => medianOfRounds([[row("a", 1)], [row("b", 1)]])).toThrow(/a is missing from a round/);
+  });
+});
