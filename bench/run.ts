@@ -35,9 +35,15 @@ function readConfig() {
     connections: envNumber("BENCH_CONNECTIONS", 50),
     seconds: envNumber("BENCH_SECONDS", 10),
     warmUpSeconds: envNumber("BENCH_WARMUP_SECONDS", 2),
-    rounds: Math.floor(envNumber("BENCH_ROUNDS", 1)),
+    rounds: envInteger("BENCH_ROUNDS", 1),
     streamsPerConnection: 1,
   };
+}
+
+function envInteger(name: string, fallback: number): number {
+  const value = envNumber(name, fallback);
+  if (!Number.isInteger(value)) throw new Error(`${name} must be a whole number, got ${process.env[name]}`);
+  return value;
 }
 
 function selectTargets(): Target[] {
