@@ -1,10 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { ApisService } from "../../../gen/keyward/v1/apis_pb.js";
 import { AUDIT_ACTIONS, changesState, NAMESPACE_CREATE_ACTION } from "../../../src/domain/audit-actions.js";
 import { allPermissions } from "../../../src/domain/permissions.js";
 import { rpcName } from "../../../src/services/audit/audited-operations.js";
-import { createClient } from "@connectrpc/connect";
-import { ApisService } from "../../../gen/keyward/v1/apis_pb.js";
-import { rpcTransports } from "../../support/rpc.js";
+import { bearer, rpcClient, rpcTransports } from "../../support/rpc.js";
 import { useKeyward, type Harness } from "../../support/use-keyward.js";
 
 const AGENT = "keyward-audit-test/1.0";
@@ -148,8 +147,8 @@ describe("audit log: every state-changing RPC", () => {
     const transports = rpcTransports(harness.keyward.baseUrl);
     const created: Record<string, string> = {};
     for (const via of ["connect", "grpc", "grpcWeb"] as const) {
-      const { apiId } = await createClient(ApisService, transports[via])
-        .createApi({ name: `audited-${via}` }, { headers: { authorization: `Bearer ${rootKey}`, "user-agent": AGENT } });
+      const { apiId } = await rpcClient(ApisService, transports[via])
+        .createApi({ name: `audited-${via}` }, { headers: { ...bearer(rootKey).headers, "user-agent": AGENT } });
       created[apiId] = via;
     }
     const records = (await harness.rest.v2("auditLogs.list", { actor }, harness.keyward.rootKey)).body.data;
