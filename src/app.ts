@@ -157,6 +157,7 @@ export function createApp(options: AppOptions) {
     maxBytes: MAX_BODY_BYTES,
     tallies,
     done,
+    clock,
   });
   // REST paths, the dashboard (src/dashboard) and Connect unary calls skip the Connect adapter; everything else
   // (gRPC-Web, streams, unknown paths) goes through it. /metrics is outside the REST namespaces: /v1/metrics and

@@ -1,4 +1,6 @@
 import { Code, ConnectError } from "@connectrpc/connect";
+import { clientOfAddress, createAttemptThrottle, type AttemptThrottleOptions } from "../domain/attempt-throttle.js";
+import type { Clock } from "../domain/clock.js";
 import { KeywardError } from "../domain/errors.js";
 import type { Authenticate } from "../transport/auth.js";
 import { createConnectUnaryHandler } from "../transport/connect-unary.js";
@@ -7,10 +9,11 @@ import { createPipeline, type Operation } from "../transport/pipeline.js";
 import { createBundleLoader, type DashboardBundle } from "./bundle.js";
 import { crossOriginRefusal, csrfRefusal } from "./guards.js";
 import { INDEX_HTML } from "./index-html.js";
-import { json, parseSignIn, rpcError, sessionView } from "./responses.js";
+import { json, parseSignIn, rpcError, sessionView, tooManySignIns } from "./responses.js";
 import { clearedSessionCookie, CSRF_HEADER, DASHBOARD_PATH, sessionCookie, sessionTokenFromCookies } from "./session-token.js";
 import type { RequestDone } from "../observability/request-observer.js";
 import type { RequestTallies } from "../observability/route-tally.js";
+import type { Principal } from "../services/context.js";
 import type { DashboardSessions } from "./sessions.js";
 
 const RPC_PREFIX = `${DASHBOARD_PATH}/rpc`;
@@ -23,6 +26,13 @@ const SECURITY_HEADERS: Record<string, string> = {
   "referrer-policy": "no-referrer",
 };
 
+/**
+ * Sign-in throttling per client address (IPv6 by /64): 5 failed sign-ins within a minute lock the address out for a
+ * minute. Counted in each instance's memory: behind a load balancer an address gets this allowance per instance,
+ * which still turns a burst of guesses into a handful per minute.
+ */
+export const SIGN_IN_THROTTLE: AttemptThrottleOptions = { maxFailures: 5, windowMs: 60_000, lockoutMs: 60_000, maxClients: 10_000 };
+
 export interface DashboardDeps {
   sessions: DashboardSessions;
   /** The bearer authenticator of the API: sign-in accepts exactly the root keys the API accepts. */
@@ -32,6 +42,8 @@ export interface DashboardDeps {
   /** Metrics and the request log: dashboard RPCs count as Connect calls. */
   tallies: RequestTallies;
   done: RequestDone;
+  /** Times sign-in throttling. */
+  clock: Clock;
 }
 
 /**
@@ -47,6 +59,7 @@ export function createDashboardHandler(deps: DashboardDeps) {
     operations: deps.operations, invoke, maxBytes: deps.maxBytes, tallies: deps.tallies, done: deps.done,
   });
   const loadBundle = createBundleLoader();
+  const signInThrottle = createAttemptThrottle(SIGN_IN_THROTTLE);
 
   function rpc(req: ExchangeRequest, res: ExchangeResponse, path: string): void {
     const token = sessionTokenFromCookies(req.headers.cookie);
@@ -63,6 +76,32 @@ export function createDashboardHandler(deps: DashboardDeps) {
     if (!connect(view, res)) rpcError(res, new ConnectError("Only unary Connect calls with JSON or proto bodies are served here.", Code.Unimplemented));
   }
 
+  /**
+   * Exchanges a root key for a session. Failed sign-ins are throttled per client address (SIGN_IN_THROTTLE); a locked
+   * out address is answered 429 before its key is even read, so the answer tells nothing about the key.
+   */
+  async function signIn(req: ExchangeRequest, res: ExchangeResponse): Promise<void> {
+    if (!req.headers[CSRF_HEADER]) return json(res, 403, { error: { code: "permission_denied", message: `The ${CSRF_HEADER} header is missing.` } });
+    // The connection's peer: no proxy header is trusted, since any client could send one.
+    const client = clientOfAddress((req as { socket?: { remoteAddress?: string } | null }).socket?.remoteAddress);
+    const admission = signInThrottle.admit(client, deps.clock.now());
+    if (!admission.admitted) return tooManySignIns(res, admission.retryAfterMs);
+    let rootKey: string;
+    let principal: Principal;
+    try {
+      rootKey = parseSignIn(await readBody(req, 16 * 1024));
+      principal = await deps.authenticate(`Bearer ${rootKey}`);
+    } catch (error) {
+      // Only a refused key counts against the address; a malformed body or a server failure was no guess.
+      if (!(error instanceof KeywardError && error.kind === "unauthenticated")) signInThrottle.withdrawn(client);
+      throw error;
+    }
+    signInThrottle.succeeded(client);
+    const { token, record } = await deps.sessions.signIn(rootKey, principal);
+    res.setHeader("set-cookie", sessionCookie(token, Math.floor((record.expiresAt - record.createdAt) / 1000)));
+    json(res, 200, sessionView(token, record.expiresAt, principal));
+  }
+
   async function sessionApi(req: ExchangeRequest, res: ExchangeResponse, path: string): Promise<void> {
     const refusal = crossOriginRefusal(req.headers);
     if (refusal) return json(res, 403, { error: { code: "permission_denied", message: refusal } });
@@ -73,14 +112,7 @@ export function createDashboardHandler(deps: DashboardDeps) {
         const { record, principal } = await deps.sessions.describe(token);
         return json(res, 200, sessionView(token, record.expiresAt, principal));
       }
-      if (path === `${DASHBOARD_PATH}/api/sign-in` && req.method === "POST") {
-        if (!req.headers[CSRF_HEADER]) return json(res, 403, { error: { code: "permission_denied", message: `The ${CSRF_HEADER} header is missing.` } });
-        const rootKey = parseSignIn(await readBody(req, 16 * 1024));
-        const principal = await deps.authenticate(`Bearer ${rootKey}`);
-        const { token: fresh, record } = await deps.sessions.signIn(rootKey, principal);
-        res.setHeader("set-cookie", sessionCookie(fresh, Math.floor((record.expiresAt - record.createdAt) / 1000)));
-        return json(res, 200, sessionView(fresh, record.expiresAt, principal));
-      }
+      if (path === `${DASHBOARD_PATH}/api/sign-in` && req.method === "POST") return await signIn(req, res);
       if (path === `${DASHBOARD_PATH}/api/sign-out` && req.method === "POST") {
         if (token !== undefined) {
           const csrf = csrfRefusal(req.headers, token);

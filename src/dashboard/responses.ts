@@ -36,6 +36,18 @@ export function json(res: ExchangeResponse, status: number, body: unknown): void
   res.end(text);
 }
 
+/**
+ * The answer to a sign-in from a locked-out address: 429 with `Retry-After` in whole seconds (at least 1) and the
+ * same wait in words for the sign-in form, which shows the message as it comes.
+ */
+export function tooManySignIns(res: ExchangeResponse, retryAfterMs: number): void {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  res.setHeader("retry-after", String(seconds));
+  json(res, 429, {
+    error: { code: "rate_limited", message: `Too many failed sign-in attempts from this address; try again in ${seconds} s.` },
+  });
+}
+
 /** A Connect error answer, as the API's Connect handler writes them. */
 export function rpcError(res: ExchangeResponse, error: ConnectError): void {
   const body = errorToJsonBytes(error, {});
