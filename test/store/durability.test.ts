@@ -74,7 +74,7 @@ describe("embedded store durability across SIGKILL", () => {
       const acked = await writeThenKill(dir, first, 400 + round * 700);
       allAcked.push(...acked);
 
-      // The dead writer's LOCK is stale: reopening takes it over.
+      // The dead writer's lock died with it: reopening takes it.
       const store = await createEmbeddedDocumentStore({ dir });
       await expectAllThere(store, allAcked);
 
