@@ -2,7 +2,7 @@ import { applyRefill, type CreditsState } from "../../domain/refill-calendar.js"
 import { evaluateWindow, windowOf } from "../../domain/sliding-window.js";
 import type { ConsumeResult, CounterStore, LimitResult } from "../ports.js";
 import { checkCount, checkPlan } from "../counter-input.js";
-import { openJournal } from "./journal.js";
+import { openJournal, type JournalOptions } from "./journal.js";
 
 /** A stored balance; the id joins tag and key id, since a key moving to an identity is re-set under the new tag. */
 interface CreditsDoc extends CreditsState {
@@ -30,13 +30,22 @@ export interface EmbeddedCounterStore extends CounterStore {
  * and fdatasync follows within `syncIntervalMs` (default 50 ms), so only a power loss could lose that last
  * interval. Waiting for fdatasync on every verification would put the disk's tail latency (tens of ms) into the
  * verification's; `syncIntervalMs: 0` does exactly that for those who want it.
+ *
+ * Every credits change appends a whole balance to the journal, so the journal is compacted while running (see
+ * openJournal): its files stay under max(8 MiB, 2 × L) + L + what arrives during one compaction, L being the size of
+ * a snapshot of the live balances (docs/deploy.md, "Disk use of the embedded store"); `compaction` changes the numbers.
  */
-export async function createEmbeddedCounterStore(options: { dir: string; syncIntervalMs?: number }): Promise<EmbeddedCounterStore> {
+export async function createEmbeddedCounterStore(options: {
+  dir: string;
+  syncIntervalMs?: number;
+  compaction?: JournalOptions["compaction"];
+}): Promise<EmbeddedCounterStore> {
   const syncIntervalMs = options.syncIntervalMs ?? 50;
   const journal = await openJournal({
     dir: options.dir,
     collections: { [COLLECTION]: {} },
     sync: syncIntervalMs === 0 ? "always" : { intervalMs: syncIntervalMs },
+    compaction: options.compaction,
   });
   // The journal keeps its own copy too, but reading it clones; this map is the authoritative hot path.
   const balances = new Map<string, CreditsDoc>();
