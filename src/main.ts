@@ -29,9 +29,6 @@ async function main() {
     metricsAccess: config.metrics,
   });
   const server = await listen(app, { port: config.port, host: config.host, limits: config.limits });
-  logger.info({ storage: stores.describe, metrics: config.metrics.mode },
-    `Keyward listening on http://${server.host}:${server.port} — storage: ${stores.describe}`);
-
   let stopping = false;
   // Stop accepting, let requests already received finish (bounded), then flush and close the stores: the journal,
   // buffered verification events and the connections. A second signal does not cut this short.
@@ -46,6 +43,10 @@ async function main() {
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+  // Only now: whoever waits for this line may signal at once, and a signal that came before the handlers would end
+  // the process on the spot instead of through `stop`.
+  logger.info({ storage: stores.describe, metrics: config.metrics.mode },
+    `Keyward listening on http://${server.host}:${server.port} — storage: ${stores.describe}`);
 }
 
 main().catch((error) => {

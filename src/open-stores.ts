@@ -2,7 +2,6 @@ import { join } from "node:path";
 import { DEFAULT_EVENTS_RETENTION_DAYS, type Config } from "./config.js";
 import { createLocalInvalidationBus, type InvalidationBus } from "./services/key-cache.js";
 import type { AuditLogStore, CounterStore, DocumentStore, VerificationEventStore } from "./store/ports.js";
-import { closeRedis, createRedisConnection, pingRedis } from "./store/redis/connection.js";
 
 /** Every backend the service runs on, chosen from the configuration. */
 export interface Stores {
@@ -65,6 +64,8 @@ export async function openStores(
     let bus: InvalidationBus;
     let ready = async () => true;
     if (config.redisUrl) {
+      // Loaded only when configured, as the MongoDB adapter is: ioredis costs every other start some 100 ms.
+      const { closeRedis, createRedisConnection, pingRedis } = await import("./store/redis/connection.js");
       const redis = await createRedisConnection({ url: config.redisUrl, name: "keyward" });
       closers.push(() => closeRedis(redis));
       const { createRedisCounterStore } = await import("./store/redis/counters.js");

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
-import { fileURLToPath } from "node:url";
+import { packageFile } from "../package-file.js";
 
 /** One built asset, ready to send. */
 export interface Asset {
@@ -16,14 +16,13 @@ export interface DashboardBundle {
   "app.css": Asset;
 }
 
-const ENTRY = fileURLToPath(new URL("../../web/main.tsx", import.meta.url));
+const ENTRY = packageFile("web/main.tsx");
 
 /**
  * Builds the browser code (web/) with esbuild, in memory, the first time it is asked for, and keeps the result.
- * Built at run time rather than committed: `npm ci && npm start` serves it with no build step (esbuild comes
- * with tsx, which `npm start` runs on), there is no bundle in git to drift or conflict, and a server that never
- * serves the dashboard never loads esbuild. Everything is bundled (Preact, connect-web, the generated messages):
- * no CDN, works offline.
+ * Built at run time rather than committed: `npm ci && npm start` serves it with no build step (esbuild is a
+ * dependency), there is no bundle in git to drift or conflict, and a server that never serves the dashboard never
+ * builds it. Everything is bundled (Preact, connect-web, the generated messages): no CDN, works offline.
  */
 export function createBundleLoader(): () => Promise<DashboardBundle> {
   let building: Promise<DashboardBundle> | undefined;

@@ -8,6 +8,8 @@ import { recordSecret, recordSecretsInJson, testLogDir } from "../support/secret
 
 export const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const BIN = join(REPO_ROOT, "bin", "keyward.mjs");
+/** The server's start on Node, as `npm start` runs it: src/main.ts from its prebuilt bundle. */
+export const SERVER_BIN = join(REPO_ROOT, "bin", "keyward-server.mjs");
 
 export interface CliResult {
   code: number | null;
@@ -90,13 +92,17 @@ export interface ServerProcess {
 }
 
 /**
- * Starts the real server (`src/main.ts`) as a child on the data dir with PORT=0, and learns the port it bound
- * from its "listening" line. Gives up after `timeoutMs` if that line never comes.
+ * Starts the real server (`src/main.ts`, the way `npm start` does) as a child on the data dir with PORT=0, and learns
+ * the port it bound from its "listening" line. Gives up after `timeoutMs` if that line never comes. `root` is a copy
+ * of the repository to start instead of this one.
  */
-export function startServerProcess(options: { dataDir: string; timeoutMs?: number; env?: Record<string, string> }): Promise<ServerProcess> {
+export function startServerProcess(
+  options: { dataDir: string; timeoutMs?: number; env?: Record<string, string>; root?: string },
+): Promise<ServerProcess> {
   const env = childEnv({ KEYWARD_DATA_DIR: options.dataDir, PORT: "0", HOST: "127.0.0.1", ...options.env });
-  const child = spawn(process.execPath, ["--import", "tsx", join(REPO_ROOT, "src", "main.ts")], {
-    cwd: REPO_ROOT,
+  const root = options.root ?? REPO_ROOT;
+  const child = spawn(process.execPath, [join(root, "bin", "keyward-server.mjs")], {
+    cwd: root,
     env,
     stdio: ["ignore", "pipe", "pipe"],
   });

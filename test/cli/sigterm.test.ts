@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { restClient } from "../support/rest.js";
 import { startServerProcess, tempDataDir } from "./keyward-cli.js";
@@ -80,4 +81,20 @@ describe("SIGTERM", () => {
       expect(await second.stop()).toBe(0);
     }
   });
+
+  it("sent the moment the server reports listening: still stops through its shutdown and exits 0", async () => {
+    // A supervisor may signal as soon as it sees the line. Several servers at once, so that some are descheduled
+    // right after printing it, as on a busy machine.
+    const quick = await tempDataDir();
+    try {
+      const results = await Promise.all(Array.from({ length: 6 }, async (_, n) => {
+        const server = await startServerProcess({ dataDir: join(quick.root, `data-${n}`), timeoutMs: 60_000 });
+        const code = await server.stop();
+        return { code, stopped: server.output().includes("Keyward stopped") };
+      }));
+      expect(results).toEqual(results.map(() => ({ code: 0, stopped: true })));
+    } finally {
+      await quick.remove();
+    }
+  }, 90_000);
 });

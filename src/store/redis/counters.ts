@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Redis } from "ioredis";
+import { packageFile } from "../../package-file.js";
 import { atTurnEnd } from "../../turn-end.js";
 import { evaluateWindow, windowOf } from "../../domain/sliding-window.js";
 import type { ConsumeResult, CounterStore, CreditsOperation, LimitResult } from "../ports.js";
@@ -9,8 +10,8 @@ import { defineScript, pingRedis, type RedisScript } from "./connection.js";
 import { keyUnder, tagPrefix } from "./keys.js";
 import { createReplicaAcks } from "./replica-acks.js";
 
-const CONSUME_LUA = readFileSync(new URL("./consume.lua", import.meta.url), "utf8");
-const CREDITS_LUA = readFileSync(new URL("./credits.lua", import.meta.url), "utf8");
+const CONSUME_LUA = readFileSync(packageFile("src/store/redis/consume.lua"), "utf8");
+const CREDITS_LUA = readFileSync(packageFile("src/store/redis/credits.lua"), "utf8");
 const OUTCOMES: ConsumeResult["outcome"][] = ["VALID", "RATE_LIMITED", "USAGE_EXCEEDED"];
 
 export interface RedisCounterStoreOptions {

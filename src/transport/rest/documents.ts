@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { KeywardError } from "../../domain/errors.js";
 import { DOCUMENT_PATHS } from "../../openapi/paths.js";
+import { packageFile } from "../../package-file.js";
 import type { ExchangeRequest, ExchangeResponse } from "../exchange.js";
 import { REQUEST_ID_HEADER } from "../request-id.js";
 
@@ -18,7 +19,7 @@ export interface ServedDocument {
 export function loadOpenApiDocuments(): Map<string, ServedDocument> {
   const documents = new Map<string, ServedDocument>();
   for (const [dialect, path] of Object.entries(DOCUMENT_PATHS)) {
-    const body = readFileSync(new URL(`../../../gen/openapi/${dialect}.json`, import.meta.url));
+    const body = readFileSync(packageFile(`gen/openapi/${dialect}.json`));
     documents.set(path, { body, etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"` });
   }
   return documents;
