@@ -1,4 +1,8 @@
-/** The kinds of failure an operation can report; each dialect maps them to its statuses in one place. */
+/**
+ * The kinds of failure an operation can report; each dialect maps them to its statuses in one place. `conflict`: the
+ * request can never succeed as it stands (a name already taken). `aborted`: a concurrent change won the race and the
+ * request wrote nothing; the same request may well succeed when retried.
+ */
 export type ErrorKind =
   | "invalid"
   | "unauthenticated"
@@ -6,8 +10,10 @@ export type ErrorKind =
   | "not_found"
   | "method_not_allowed"
   | "conflict"
+  | "aborted"
   | "precondition"
   | "payload_too_large"
+  | "unsupported_media_type"
   | "rate_limited"
   | "unavailable"
   | "internal";
@@ -44,4 +50,6 @@ export class KeywardError extends Error {
 export const invalid = (detail: string, violations: Violation[] = []) =>
   new KeywardError("invalid", detail, { violations });
 export const notFound = (detail: string) => new KeywardError("not_found", detail);
+/** A concurrent change won; nothing was written, and retrying the same request may succeed. */
+export const aborted = (detail: string) => new KeywardError("aborted", detail);
 export const unauthenticated = (detail: string) => new KeywardError("unauthenticated", detail);

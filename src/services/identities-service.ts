@@ -6,7 +6,7 @@ import type { IdentityRecord } from "../store/ports.js";
 import { authorize, type Principal, type ServiceHandlers } from "./context.js";
 import { paginate } from "./pagination.js";
 import { replaceWithRetry } from "./replace-with-retry.js";
-import { detachKeys } from "./keys/identities.js";
+import { moveCredits } from "./keys/identities.js";
 import { checkedMeta, ratelimitRecords } from "./keys/key-input.js";
 import type { KeysDeps } from "./keys/key-context.js";
 import { identityView } from "./keys/key-view.js";
@@ -97,12 +97,13 @@ export function createIdentitiesService(deps: KeysDeps): ServiceHandlers<typeof 
 
     async deleteIdentity(request, { principal }) {
       const identity = await loadIdentityFor(principal, request, "delete_identity");
-      // Keys first: should this stop half-way, the identity is still there and a retry finishes the job.
-      await detachKeys(deps, identity);
-      if (!(await documents.identities.markDeleted(principal.workspaceId, identity.id, clock.now()))) {
-        throw notFound(`The identity ${identity.id} does not exist.`);
-      }
+      // One conditional write deletes the identity and unlinks its keys: of concurrent deletes exactly one gets the
+      // keys, the others have written nothing and answer 404. Each unlinked key then verifies on its own limits, and
+      // its balance follows it from the identity's counter tag to its own.
+      const unlinked = await documents.identities.markDeleted(principal.workspaceId, identity.id, clock.now());
+      if (unlinked === false) throw notFound(`The identity ${identity.id} does not exist.`);
       cache.invalidate({ kind: "all" });
+      for (const key of unlinked) await moveCredits(deps, key, undefined);
       return {};
     },
   };

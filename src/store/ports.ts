@@ -185,8 +185,11 @@ export interface KeyStore {
    * Compare-and-swap of a live key's record (same id, workspace, api and hash): writes only while the stored
    * revision still equals `record.revision` (the one the caller read), and stores revision + 1. False when the key
    * is gone or was changed since it was read; the caller re-reads to tell which (see updateKeyWithRetry).
+   * With `newIdentity` (the identity `record` now links to, not stored yet), the same atomic write inserts it: both or
+   * neither, so a replace that loses its race leaves no identity behind. UniqueViolationError, the key unchanged, when
+   * the identity's external id is taken by a live identity of the workspace.
    */
-  replace(record: KeyRecord): Promise<boolean>;
+  replace(record: KeyRecord, options?: { newIdentity?: IdentityRecord }): Promise<boolean>;
   /** Soft delete; false when no live key with this id exists in the workspace. */
   markDeleted(workspaceId: string, id: string, at: number): Promise<boolean>;
   /** Erases the record, deleted or not; false when there was none. */
@@ -209,7 +212,13 @@ export interface IdentityStore {
    * is taken by another live identity.
    */
   replace(record: IdentityRecord): Promise<boolean>;
-  markDeleted(workspaceId: string, id: string, at: number): Promise<boolean>;
+  /**
+   * Soft delete that unlinks every live key of the identity in the same atomic write, bumping each key's revision (so
+   * a key replace that read the link fails its compare-and-swap). Resolves to those keys as they were before, whose
+   * credits the caller moves to their own counter tags; false, having written nothing, when no live identity with
+   * this id exists in the workspace (of concurrent deletes exactly one gets the keys, the others false).
+   */
+  markDeleted(workspaceId: string, id: string, at: number): Promise<KeyRecord[] | false>;
   list(workspaceId: string, page: PageQuery): Promise<IdentityRecord[]>;
   count(workspaceId: string): Promise<number>;
   /** Live identities whose id or external id contains `text`, ignoring case; ascending by id. */

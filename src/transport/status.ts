@@ -21,11 +21,16 @@ export const STATUS_BY_KIND: Record<ErrorKind, KindStatus> = {
     http: 405, v1Code: "METHOD_NOT_ALLOWED", title: "Method Not Allowed", slug: "method_not_allowed", grpc: Code.Unimplemented,
   },
   conflict: { http: 409, v1Code: "CONFLICT", title: "Conflict", slug: "conflict", grpc: Code.AlreadyExists },
+  // REST has one 409 for both; gRPC tells the caller that a retry may succeed (ABORTED) from "already exists".
+  aborted: { http: 409, v1Code: "CONFLICT", title: "Conflict", slug: "conflict", grpc: Code.Aborted },
   precondition: {
     http: 412, v1Code: "PRECONDITION_FAILED", title: "Precondition Failed", slug: "precondition_failed", grpc: Code.FailedPrecondition,
   },
   payload_too_large: {
     http: 413, v1Code: "BAD_REQUEST", title: "Payload Too Large", slug: "payload_too_large", grpc: Code.ResourceExhausted,
+  },
+  unsupported_media_type: {
+    http: 415, v1Code: "BAD_REQUEST", title: "Unsupported Media Type", slug: "unsupported_media_type", grpc: Code.InvalidArgument,
   },
   rate_limited: { http: 429, v1Code: "TOO_MANY_REQUESTS", title: "Too Many Requests", slug: "too_many_requests", grpc: Code.ResourceExhausted },
   unavailable: { http: 503, v1Code: "INTERNAL_SERVER_ERROR", title: "Service Unavailable", slug: "service_unavailable", grpc: Code.Unavailable },

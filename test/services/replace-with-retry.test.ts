@@ -45,7 +45,7 @@ describe("replaceWithRetry (on the embedded store's compare-and-swap)", () => {
     expect(written).toEqual(stored);
   });
 
-  it("resolves undefined when the record is gone, and answers conflict when it keeps losing", async () => {
+  it("resolves undefined when the record is gone, and answers aborted (retry) when it keeps losing", async () => {
     await expect(retrying(async (current) => {
       await store.roles.delete("ws_1", "role_1");
       return current;
@@ -57,6 +57,6 @@ describe("replaceWithRetry (on the embedded store's compare-and-swap)", () => {
       return current;
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(KeywardError);
-    expect(error).toMatchObject({ kind: "conflict", message: "The role role_1 is being changed concurrently; retry the request." });
+    expect(error).toMatchObject({ kind: "aborted", message: "The role role_1 is being changed concurrently; retry the request." });
   });
 });

@@ -51,11 +51,11 @@ describe("updateKeyWithRetry", () => {
     expect(idle.invalidated).toEqual([]);
   });
 
-  it("gives up with a conflict when it loses every attempt", async () => {
+  it("gives up, aborted (the caller may retry), when it loses every attempt", async () => {
     const store = oneKey({ interfere: (s) => ({ ...s, revision: (s.revision ?? 0) + 1 }) });
     const error = await updateKeyWithRetry(store.deps, "ws_1", "key_1", (k) => ({ ...k, name: "x" })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(KeywardError);
-    expect((error as KeywardError).kind).toBe("conflict");
+    expect((error as KeywardError).kind).toBe("aborted");
     expect(store.stored()?.name).toBeUndefined();
   });
 });

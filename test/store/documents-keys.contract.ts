@@ -267,7 +267,7 @@ export function keyAndIdentityContract(fresh: () => Promise<DocumentStore>): voi
   it("a deleted identity is hidden and frees its external id for a new identity", async () => {
     const store = await fresh();
     await store.identities.insert(identity(1, "ws_a", "user_1"));
-    expect(await store.identities.markDeleted("ws_a", "id_0001", T + 9)).toBe(true);
+    expect(await store.identities.markDeleted("ws_a", "id_0001", T + 9)).toEqual([]);
     expect(await store.identities.markDeleted("ws_a", "id_0001", T + 10)).toBe(false);
     expect(await store.identities.get("ws_a", "id_0001")).toBeUndefined();
     expect(await store.identities.findByExternalId("ws_a", "user_1")).toBeUndefined();

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { UniqueViolationError } from "../../src/store/errors.js";
 import type { ApiRecord, DocumentStore, RootKeyRecord, WorkspaceRecord } from "../../src/store/ports.js";
+import { identityLinkContract } from "./documents-identity-links.contract.js";
 import { keyAndIdentityContract } from "./documents-keys.contract.js";
 import { identitySearchContract } from "./identity-search.contract.js";
 import { namedListsContract } from "./named-lists.contract.js";
@@ -213,6 +214,7 @@ export function runDocumentStoreContract(
     });
 
     keyAndIdentityContract(fresh);
+    identityLinkContract(fresh, gaps);
     identitySearchContract(fresh);
     namedListsContract(fresh);
     ratelimitContract(fresh);

@@ -11,7 +11,7 @@ export function identitySearchContract(fresh: () => Promise<DocumentStore>): voi
     const externalIds = ["Acme.Admin", "acme-billing", "globex", "ACME_ops", "initech", "user(acme)+1"];
     for (const [i, externalId] of externalIds.entries()) await store.identities.insert(identity(i + 1, "ws_a", externalId));
     await store.identities.insert(identity(7, "ws_a", "acme_gone"));
-    expect(await store.identities.markDeleted("ws_a", "id_0007", T + 9)).toBe(true);
+    expect(await store.identities.markDeleted("ws_a", "id_0007", T + 9)).toEqual([]);
     await store.identities.insert(identity(8, "ws_b", "acme_elsewhere"));
 
     const found = async (text: string, page: { limit: number; after?: string } = { limit: 100 }) =>

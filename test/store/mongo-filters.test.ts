@@ -20,6 +20,7 @@ import {
   keysByApiFilter,
   keysByApiPageQuery,
   keysByIdentityPageQuery,
+  keysOfIdentityFilter,
   liveByExternalIdFilter,
   liveByHashFilter,
   liveByIdFilter,
@@ -30,6 +31,7 @@ import {
   pageQuery,
   toDocument,
   toIdentityDocument,
+  unlinkIdentityUpdate,
 } from "../../src/store/mongo/filters.js";
 import { withoutId } from "../../src/store/mongo/scoped.js";
 import { collectionNames, documentIndexes } from "../../src/store/mongo/indexes.js";
@@ -315,6 +317,12 @@ describe("mongo identity filters and mapping", () => {
 
   it("markIdentityDeletedUpdate sets deletedAt and unsets live in one update", () => {
     expect(markIdentityDeletedUpdate(30)).toStrictEqual({ $set: { deletedAt: 30 }, $unset: { live: "" } });
+  });
+
+  it("an identity delete unlinks the live keys of that identity in its workspace, each as an edit at a new revision", () => {
+    expect(keysOfIdentityFilter("ws_1", "id_1")).toStrictEqual({ workspaceId: "ws_1", identityId: "id_1", deletedAt: { $exists: false } });
+    // $inc of a missing revision stores 1: a key stored before revisions existed was at 0.
+    expect(unlinkIdentityUpdate(30)).toStrictEqual({ $unset: { identityId: "" }, $set: { updatedAt: 30 }, $inc: { revision: 1 } });
   });
 
   it("liveInWorkspaceFilter is what identities count, and livePageQuery pages", () => {

@@ -130,7 +130,7 @@ export function createKeysService(deps: KeysDeps): ServiceHandlers<typeof KeysSe
         await withCounters(() => counters.setCredits(tag, key.id, value, now));
         // The balance went to `key`'s counter tag, once; a key that changed identity meanwhile would not find it.
         const update = await updateKeyWithRetry(deps, principal.workspaceId, key.id, (current) => {
-          if (current.identityId !== key.identityId) throw new KeywardError("conflict", `The key ${key.id} changed its identity concurrently; retry the request.`);
+          if (current.identityId !== key.identityId) throw new KeywardError("aborted", `The key ${key.id} changed its identity concurrently; retry the request.`);
           return current.credits ? undefined : { ...current, credits: {}, updatedAt: now };
         }, { read: key });
         if (!update) throw notFound(`The key ${key.id} does not exist.`);

@@ -1,5 +1,5 @@
-import { KeywardError } from "../../domain/errors.js";
-import type { KeyRecord } from "../../store/ports.js";
+import { aborted } from "../../domain/errors.js";
+import type { IdentityRecord, KeyRecord } from "../../store/ports.js";
 import type { KeysDeps } from "./key-context.js";
 
 /**
@@ -19,29 +19,32 @@ export interface KeyUpdate {
  * one and must be pure: when `replace` finds that someone wrote the key after it was read, the key is read again and
  * `change` runs again on the fresh record. Side effects (counters, creating references) belong before or after the
  * call, never inside `change`. `change` may throw (e.g. a conflict it cannot rebase) or return undefined when there is
- * nothing to write. `options.read` is a record the caller has just read, saving the first read.
+ * nothing to write. `options.read` is a record the caller has just read, saving the first read. `options.newIdentity`
+ * is an identity the changed key links to that is not stored yet: the winning write stores it, a losing one does not.
  *
  * Resolves to the update (with the cache told to forget the key), or undefined when the key is gone: unknown,
- * deleted, or of another workspace. Throws `conflict` when it keeps losing the race.
+ * deleted, or of another workspace. Throws `aborted` when it keeps losing the race; UniqueViolationError, having
+ * written nothing, when `newIdentity`'s external id was taken meanwhile.
  */
 export async function updateKeyWithRetry(
   deps: Pick<KeysDeps, "documents" | "cache">,
   workspaceId: string,
   keyId: string,
   change: (current: KeyRecord) => KeyRecord | undefined,
-  options: { read?: KeyRecord } = {},
+  options: { read?: KeyRecord; newIdentity?: IdentityRecord } = {},
 ): Promise<KeyUpdate | undefined> {
+  const { newIdentity } = options;
   let current = options.read ?? (await deps.documents.keys.get(workspaceId, keyId));
   for (let attempt = 1; current; attempt++) {
     const next = change(current);
     if (!next) return { before: current, after: current };
     // The revision is the one read, whatever `change` returned: it is what the store compares.
     const written: KeyRecord = { ...next, revision: current.revision };
-    if (await deps.documents.keys.replace(written)) {
+    if (await (newIdentity ? deps.documents.keys.replace(written, { newIdentity }) : deps.documents.keys.replace(written))) {
       deps.cache.invalidate({ kind: "hash", hash: current.hash });
       return { before: current, after: { ...written, revision: (current.revision ?? 0) + 1 } };
     }
-    if (attempt >= MAX_ATTEMPTS) throw new KeywardError("conflict", `The key ${keyId} is being changed concurrently; retry the request.`);
+    if (attempt >= MAX_ATTEMPTS) throw aborted(`The key ${keyId} is being changed concurrently; retry the request.`);
     current = await deps.documents.keys.get(workspaceId, keyId);
   }
   return undefined;

@@ -11,6 +11,11 @@ export interface AuditContext {
   userAgent?: string;
   /** Mints a record id and time: `log_...` ids sort by time. */
   newRecord(): { id: string; time: number };
+  /**
+   * The call's commit gate (its deadline), passed before every write: a write it refuses is not attempted and records
+   * nothing. Absent: the call has no deadline (the CLI's never do).
+   */
+  gate?: { beginCommit(): void };
 }
 
 type Resources = (args: any[]) => AuditResource[];
@@ -24,7 +29,13 @@ const byId = (type: string): Resources => ([, id]) => [{ type, id }];
 export const AUDITED_WRITES: Record<string, Record<string, Resources>> = {
   rootKeys: { insert: byRecord("rootKey"), markDeleted: byId("rootKey") },
   apis: { insert: byRecord("api"), markDeleted: byId("api") },
-  keys: { insert: byRecord("key"), replace: byRecord("key"), markDeleted: byId("key"), erase: byId("key") },
+  keys: {
+    insert: byRecord("key"),
+    // One write, one record: a replace that links a new identity names it too.
+    replace: ([record, options]) => [{ type: "key", id: record.id }, ...(options?.newIdentity ? [{ type: "identity", id: options.newIdentity.id }] : [])],
+    markDeleted: byId("key"),
+    erase: byId("key"),
+  },
   identities: { insert: byRecord("identity"), replace: byRecord("identity"), markDeleted: byId("identity") },
   ratelimitNamespaces: { insert: byRecord("ratelimitNamespace") },
   ratelimitOverrides: {
@@ -47,9 +58,10 @@ export interface AuditScope {
 }
 
 /**
- * A view of `documents` whose every write also writes an audit record (reads pass through): inside the same
- * commit where the store offers one (embedded), else right after the write succeeded (AuditLogStore.append).
- * A write that changed nothing (a soft delete answering false) or failed records nothing.
+ * A view of `documents` whose every write first passes the call's commit gate and also writes an audit record
+ * (reads pass through): inside the same commit where the store offers one (embedded), else right after the write
+ * succeeded (AuditLogStore.append). A write that changed nothing (a soft delete answering false) or failed records
+ * nothing.
  */
 export function auditedDocuments(documents: DocumentStore, auditLogs: AuditLogStore, context: AuditContext): AuditScope {
   let recorded = 0;
@@ -65,6 +77,7 @@ export function auditedDocuments(documents: DocumentStore, auditLogs: AuditLogSt
   });
 
   async function audited<T>(resources: AuditResource[], write: () => Promise<T>): Promise<T> {
+    context.gate?.beginCommit();
     const record = recordOf(resources);
     const { result, taken } = auditLogs.inCommit(record, write);
     const value = await result;

@@ -1,8 +1,10 @@
-import type { IdentityRecord, IdentityStore } from "../ports.js";
-import type { CollectionSpec, Journal } from "./journal.js";
-import { countIndexed, liveOf, markDeletedIn, replaceLive, revisionOf } from "./owned.js";
+import type { IdentityRecord, IdentityStore, KeyRecord } from "../ports.js";
+import type { CollectionSpec, Journal, Mutation } from "./journal.js";
+import { liveKeysOfIdentity } from "./keys.js";
+import { countIndexed, liveOf, replaceLive, revisionOf } from "./owned.js";
 
 const IDENTITIES = "identities";
+const KEYS = "keys";
 
 /** Named after the fields it covers, as the MongoDB adapter reports its compound index in UniqueViolationError. */
 const EXTERNAL_ID = "workspaceId,externalId";
@@ -41,7 +43,20 @@ export function identityStoreOver(journal: Journal): IdentityStore {
       const read = revisionOf(record);
       return replaceLive(journal, IDENTITIES, { ...record, revision: read + 1 }, (stored) => revisionOf(stored) === read);
     },
-    markDeleted: async (workspaceId, id, at) => markDeletedIn(journal, IDENTITIES, workspaceId, id, at),
+    // Read, plan and commit in one synchronous stretch: of concurrent deletes one commits, the others find no live
+    // identity; the unlinked keys move to their next revision, as a replace of theirs would.
+    async markDeleted(workspaceId, id, at) {
+      const identity = liveOf<IdentityRecord>(journal, IDENTITIES, workspaceId, id);
+      if (!identity) return false;
+      const linked = liveKeysOfIdentity(journal, workspaceId, id);
+      const unlink = linked.map(({ identityId: _identityId, ...key }): Mutation => {
+        const doc: KeyRecord = { ...key, updatedAt: at, revision: revisionOf(key) + 1 };
+        return { op: "put", collection: KEYS, doc };
+      });
+      const deleted: IdentityRecord = { ...identity, deletedAt: at };
+      await journal.commit([{ op: "put", collection: IDENTITIES, doc: deleted }, ...unlink]);
+      return linked;
+    },
     list: async (workspaceId, page) =>
       journal.scan<IdentityRecord>(IDENTITIES, {
         index: { name: "workspace", value: workspaceId },

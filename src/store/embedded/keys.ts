@@ -1,8 +1,10 @@
 import type { KeyRecord, KeyStore, PageQuery } from "../ports.js";
 import type { CollectionSpec, Journal } from "./journal.js";
-import { countIndexed, liveOf, markDeletedIn, replaceLive, revisionOf } from "./owned.js";
+import { countIndexed, liveOf, markDeletedIn, revisionOf } from "./owned.js";
 
 const KEYS = "keys";
+/** identities.ts's collection: a replace may insert the identity its key now links to. */
+const IDENTITIES = "identities";
 
 /** Index value of the keys of one api; workspace ids never contain ":", so the pair is unambiguous. */
 const byApi = (workspaceId: string, apiId: string) => `${workspaceId}:${apiId}`;
@@ -32,11 +34,19 @@ export function keyStoreOver(journal: Journal): KeyStore {
     },
     get: async (workspaceId, id) => liveOf<KeyRecord>(journal, KEYS, workspaceId, id),
     // The caller may change anything but the key's identity: id, workspace, api and hash must match the stored key,
-    // and so must the revision it read (the check and the commit run in one synchronous stretch, see replaceLive).
-    async replace(record) {
+    // and so must the revision it read. Check and commit run in one synchronous stretch (as in replaceLive), and a new
+    // identity is inserted by the same commit, which the identities' unique index checks before anything is applied.
+    async replace(record, options = {}) {
       const read = revisionOf(record);
+      const stored = liveOf<KeyRecord>(journal, KEYS, record.workspaceId, record.id);
+      if (!stored || stored.apiId !== record.apiId || stored.hash !== record.hash || revisionOf(stored) !== read) return false;
+      const { newIdentity } = options;
       const next: KeyRecord = { ...record, revision: read + 1 };
-      return replaceLive(journal, KEYS, next, (s) => s.apiId === record.apiId && s.hash === record.hash && revisionOf(s) === read);
+      await journal.commit([
+        ...(newIdentity ? [{ op: "insert" as const, collection: IDENTITIES, doc: newIdentity }] : []),
+        { op: "put", collection: KEYS, doc: next },
+      ]);
+      return true;
     },
     markDeleted: async (workspaceId, id, at) => markDeletedIn(journal, KEYS, workspaceId, id, at),
     async erase(workspaceId, id) {
@@ -72,4 +82,9 @@ export function keyStoreOver(journal: Journal): KeyStore {
         limit: page.limit,
       }),
   };
+}
+
+/** Every live key linked to an identity, as copies: what deleting the identity unlinks in its own commit. */
+export function liveKeysOfIdentity(journal: Journal, workspaceId: string, identityId: string): KeyRecord[] {
+  return journal.scan<KeyRecord>(KEYS, { index: { name: "identity", value: byIdentity(workspaceId, identityId) }, filter: isLive });
 }

@@ -76,6 +76,7 @@ function storeOver(client: MongoClient, db: Db, transactional: boolean): Documen
   const apiDocs = db.collection<StoredDocument<ApiRecord>>(collectionNames.apis);
   const keyDocs = db.collection<StoredDocument<KeyRecord>>(collectionNames.keys);
   const roleDocs = db.collection<StoredDocument<RoleRecord>>(collectionNames.roles);
+  const identityDocs = db.collection<StoredDocument<IdentityRecord>>(collectionNames.identities);
   const rootKeys = scoped<RootKeyRecord>(rootKeyDocs);
   const apis = scoped<ApiRecord>(apiDocs);
   const atomic = atomicWritesOver(client, transactional);
@@ -144,8 +145,8 @@ function storeOver(client: MongoClient, db: Db, transactional: boolean): Documen
         return found.map((doc) => fromDocument<ApiRecord>(doc as StoredDocument<ApiRecord>));
       },
     },
-    keys: mongoKeyStore(keyDocs),
-    identities: mongoIdentityStore(db.collection<StoredDocument<IdentityRecord>>(collectionNames.identities)),
+    keys: mongoKeyStore(keyDocs, identityDocs, atomic),
+    identities: mongoIdentityStore(identityDocs, keyDocs, atomic),
     ratelimitNamespaces: mongoRatelimitNamespaceStore(db.collection(collectionNames.ratelimitNamespaces)),
     ratelimitOverrides: mongoRatelimitOverrideStore(db.collection(collectionNames.ratelimitOverrides)),
     permissions: mongoPermissionStore(db.collection<StoredDocument<PermissionRecord>>(collectionNames.permissions), roleDocs, keyDocs, atomic),

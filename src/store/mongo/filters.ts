@@ -172,6 +172,19 @@ export function keysByIdentityPageQuery(
   return keysetPage({ workspaceId, identityId, deletedAt: live }, page);
 }
 
+/** The live keys linked to an identity, served by the {workspaceId, identityId, _id} index: what deleting it unlinks. */
+export function keysOfIdentityFilter(
+  workspaceId: string,
+  identityId: string,
+): { workspaceId: string; identityId: string; deletedAt: { $exists: false } } {
+  return { workspaceId, identityId, deletedAt: live };
+}
+
+/** Unlinks a key from its identity as an edit at `at`, moving its revision so a replace that read the link fails. */
+export function unlinkIdentityUpdate(at: number): { $unset: { identityId: "" }; $set: { updatedAt: number }; $inc: { revision: 1 } } {
+  return { $unset: { identityId: "" }, $set: { updatedAt: at }, $inc: { revision: 1 } };
+}
+
 // --- identities ---------------------------------------------------------------------------------------------------
 // A partial index cannot say `deletedAt: {$exists: false}`, so live identities also carry `live: true`, which the
 // unique {workspaceId, externalId} index is partial on. The field exists only in MongoDB: it is derived from

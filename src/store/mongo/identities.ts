@@ -1,7 +1,10 @@
 import type { Collection } from "mongodb";
-import type { IdentityRecord, IdentityStore } from "../ports.js";
+import type { IdentityRecord, IdentityStore, KeyRecord } from "../ports.js";
+import type { AtomicWrites } from "./atomic.js";
 import {
+  fromDocument,
   fromIdentityDocument,
+  keysOfIdentityFilter,
   liveByExternalIdFilter,
   liveByIdFilter,
   liveInWorkspaceFilter,
@@ -10,6 +13,7 @@ import {
   toIdentityDocument,
   type StoredDocument,
   type StoredIdentity,
+  unlinkIdentityUpdate,
 } from "./filters.js";
 import { identityReplaceFilter, identitySearchFilter, identitySearchPageQuery } from "./identity-filters.js";
 import { atNextRevision } from "./revision-filters.js";
@@ -17,10 +21,14 @@ import { untypedCollection, withoutId, write } from "./scoped.js";
 
 /**
  * IdentityStore over the `identities` collection. Documents carry the adapter's `live` marker (filters.ts) so the
- * unique external-id index covers live identities only; records returned never show it.
+ * unique external-id index covers live identities only; records returned never show it. A delete also unlinks the
+ * identity's keys, in one transaction where the deployment has them.
  */
-export function mongoIdentityStore(docs: Collection<StoredDocument<IdentityRecord>>): IdentityStore {
+export function mongoIdentityStore(
+  docs: Collection<StoredDocument<IdentityRecord>>, keys: Collection<StoredDocument<KeyRecord>>, atomic: AtomicWrites,
+): IdentityStore {
   const untyped = untypedCollection(docs);
+  const keyDocs = untypedCollection(keys);
   const toRecord = (doc: { _id: string }) => fromIdentityDocument<IdentityRecord>(doc as StoredIdentity<IdentityRecord>);
 
   return {
@@ -41,9 +49,24 @@ export function mongoIdentityStore(docs: Collection<StoredDocument<IdentityRecor
       const result = await write(docs.collectionName, () => untyped.replaceOne(filter, replacement));
       return result.matchedCount === 1;
     },
-    async markDeleted(workspaceId, id, at) {
-      const result = await untyped.updateOne(liveByIdFilter(workspaceId, id), markIdentityDeletedUpdate(at));
-      return result.matchedCount === 1;
+    /**
+     * The conditional soft delete decides: of concurrent deletes only one matches, and only it unlinks keys, one at a
+     * time, each returned as it was before. Standalone: a failure after the delete leaves keys linked to a deleted
+     * identity, which reads take as no identity (their credits stay under the tag the link names).
+     */
+    markDeleted(workspaceId, id, at) {
+      return atomic.run(async (session) => {
+        const deleted = await untyped.updateOne(liveByIdFilter(workspaceId, id), markIdentityDeletedUpdate(at), { session });
+        if (deleted.matchedCount !== 1) return false;
+        const unlinked: KeyRecord[] = [];
+        for (;;) {
+          const before = await keyDocs.findOneAndUpdate(keysOfIdentityFilter(workspaceId, id), unlinkIdentityUpdate(at), {
+            session, returnDocument: "before",
+          });
+          if (!before) return unlinked;
+          unlinked.push(fromDocument<KeyRecord>(before as StoredDocument<KeyRecord>));
+        }
+      });
     },
     async list(workspaceId, page) {
       const query = livePageQuery(workspaceId, page);
