@@ -10,12 +10,18 @@ export interface RequestObserverOptions {
   logger: Logger;
   /** Share of successful requests that get a log line, 0..1; failed ones are always logged. */
   sampleRate: number;
+  /** At most this many lines a second for clients' failures (4xx); the rest are counted in one line. Default 50. */
+  clientFailureLinesPerSecond?: number;
+  /** `Date.now`, for tests. */
+  now?: () => number;
 }
 
 /**
  * What every transport calls once per request, when its answer is ready: counts it (status and latency on `tally`)
- * and writes its log line. A failure (HTTP ≥ 400, RPC code ≠ OK) is always logged; a success only for the sampled
- * share. Only ids, names, status and duration are logged, never a body or a header.
+ * and writes its log line. A server failure (5xx, INTERNAL ...) is logged at error with its stack; a client's failure
+ * (4xx, INVALID_ARGUMENT ...) at info without one, at most `clientFailureLinesPerSecond` a second so that no client can
+ * fill a disk (the lines held back are counted in one warn line with the next client failure of a later second); a success only for the
+ * sampled share. Only ids, names, status and duration are logged, never a body or a header.
  */
 export function createRequestObserver(options: RequestObserverOptions) {
   const { logger } = options;
@@ -24,6 +30,8 @@ export function createRequestObserver(options: RequestObserverOptions) {
   // keep it.
   const lines = logger.child({}, { redact: [] });
   const sampleRate = Math.min(1, Math.max(0, options.sampleRate));
+  const clientBudget = createLineBudget(options.clientFailureLinesPerSecond ?? 50, options.now ?? Date.now, (held) =>
+    lines.warn({ suppressed: held }, "client failure lines held back in the last second"));
 
   /**
    * `status` is the HTTP status for REST and the numeric code for the RPC protocols (0 = OK); `startedAt` a
@@ -42,7 +50,34 @@ export function createRequestObserver(options: RequestObserverOptions) {
       durationMs: Math.round(seconds * 1e6) / 1e3,
     };
     if (serverFailure) logger.error({ ...line, err: error }, "request failed");
-    else lines.info(line, "request");
+    else if (!failed || clientBudget.take()) lines.info(line, "request");
+  };
+}
+
+/**
+ * Lines per one-second window: `take()` says whether one more line fits this window. The first `take()` of a later
+ * window reports, through `report`, how many lines the window before it held back.
+ */
+function createLineBudget(perSecond: number, now: () => number, report: (held: number) => void) {
+  let windowStart = 0;
+  let used = 0;
+  let held = 0;
+  return {
+    take(): boolean {
+      const at = now();
+      if (at - windowStart >= 1000) {
+        if (held > 0) report(held);
+        windowStart = at;
+        used = 0;
+        held = 0;
+      }
+      if (used < perSecond) {
+        used++;
+        return true;
+      }
+      held++;
+      return false;
+    },
   };
 }
 

@@ -8,7 +8,7 @@ type Dialect = "v1" | "v2";
 const V1_REASONS = ["INSUFFICIENT_PERMISSIONS", "DELETE_PROTECTED"];
 
 /**
- * The statuses a route may answer besides 200: bad input always, 413 for a body, the root-key answers (401/403) and
+ * The statuses a route may answer besides 200: bad input always, 413 and 415 for a body, the root-key answers (401/403) and
  * those of named resources and their state (404/412, 409 for writes) unless the route is public, and 503 when the
  * counter store is down for routes that count. The property test checks every answer against these.
  */
@@ -17,7 +17,7 @@ export function errorStatuses(route: Route): number[] {
   if (!route.operation.access.public) statuses.push(401, 403, 404, 412);
   // Writes may conflict: a name taken, or a concurrent change to the same record.
   if (!route.operation.access.public && /^(Create|Update|Set|Add|Remove|Reroll)/.test(route.operation.method.name)) statuses.push(409);
-  if (route.verb === "POST") statuses.push(413);
+  if (route.verb === "POST") statuses.push(413, 415);
   statuses.push(500);
   const counts = ["VerifyKey", "VerifyKeyV1", "Limit", "MultiLimit", "UpdateCredits"].includes(route.operation.method.name);
   if (counts) statuses.push(503);

@@ -25,6 +25,11 @@ export const v2Shapes: Record<string, RouteShape> = {
     response: (generated) => ({ ...generated, required: ["valid", "code"] }),
   },
   "/v2/keys.updateCredits": {
+    // `value` null sets unlimited, as Unkey's v2 takes it.
+    request: (generated) => {
+      const properties = generated.properties as Record<string, JsonSchema>;
+      return { ...generated, properties: { ...properties, value: nullable(properties.value) } };
+    },
     // Credits with `remaining` always present: null says unlimited.
     response: (_, t) => ({
       type: "object",
@@ -33,6 +38,9 @@ export const v2Shapes: Record<string, RouteShape> = {
       additionalProperties: false,
     }),
   },
+  // An absent list would read as "remove all": only an explicit [] does that.
+  "/v2/keys.setPermissions": { request: requiring("permissions") },
+  "/v2/keys.setRoles": { request: requiring("roles") },
   "/v2/identities.getIdentity": { request: only({ omit: ["identityId", "externalId"], require: ["identity"] }) },
   "/v2/keys.createKey": { request: v2KeyOrIdentityWrite },
   "/v2/keys.updateKey": { request: v2KeyOrIdentityWrite },
@@ -73,9 +81,17 @@ export const v2RequestRules: Record<string, JsonSchema> = {
   },
   // keys-service.ts: increment and decrement need a value.
   "keyward.v1.UpdateCreditsRequest": {
-    anyOf: [{ properties: { operation: { const: "set" } } }, { properties: { operation: { enum: ["increment", "decrement"] } }, required: ["value"] }],
+    anyOf: [
+      { properties: { operation: { const: "set" } } },
+      { properties: { operation: { enum: ["increment", "decrement"] }, value: { type: "integer" } }, required: ["value"] },
+    ],
   },
 };
+
+/** The generated schema with `names` added to its required fields. */
+function requiring(...names: string[]) {
+  return (generated: JsonSchema): JsonSchema => ({ ...generated, required: [...new Set([...((generated.required ?? []) as string[]), ...names])] });
+}
 
 /** The generated schema without `omit` and with `require` added to its required fields (a name must be non-empty). */
 function only(options: { omit?: string[]; require?: string[] }) {

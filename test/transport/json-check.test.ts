@@ -2,11 +2,13 @@ import { fromJson, type JsonValue } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
 import { CreateRootKeyRequestSchema } from "../../gen/keyward/v1/root_keys_pb.js";
 import { ListKeysRequestSchema } from "../../gen/keyward/v1/apis_pb.js";
-import { checkJson } from "../../src/transport/rest/json-check.js";
+import { checkJson } from "../../src/transport/json-check.js";
+import { KEY_NOT_WELL_FORMED, MAX_FREE_FORM_DEPTH, WELL_FORMED } from "../../src/domain/json-limits.js";
 import { sampleSchemas } from "./sample-schema.js";
 
 const { sample } = sampleSchemas();
 const strict = { allowUnknown: false, prefix: "" };
+const proto = { allowUnknown: true, prefix: "", dialect: "proto" as const };
 const check = (value: unknown, options = strict) => checkJson(sample, value, options);
 const locations = (value: unknown, options = strict) => check(value, options).map((v) => v.location);
 
@@ -23,8 +25,59 @@ describe("checkJson", () => {
     expect(() => fromJson(sample, valid as JsonValue)).not.toThrow();
   });
 
-  it("accepts proto field names as well as JSON names, and null as 'not set'", () => {
-    expect(check({ unsigned_big: 5, any_value: null, text: null, inner: null })).toEqual([]);
+  it("accepts proto field names as well as JSON names", () => {
+    expect(check({ unsigned_big: 5, any_value: [1] })).toEqual([]);
+  });
+
+  it("refuses null for a field on REST (leave it out instead), where proto JSON reads it as 'not set'", () => {
+    const body = { text: null, inner: null, inners: [{ label: null }] };
+    expect(check(body)).toEqual([
+      { location: "text", message: "must not be null; leave the field out instead" },
+      { location: "inner", message: "must not be null; leave the field out instead" },
+      { location: "inners[0].label", message: "must not be null; leave the field out instead" },
+    ]);
+    expect(checkJson(sample, body, proto)).toEqual([]);
+  });
+
+  it("refuses a lone surrogate in any string: a field, a list item, free-form values and keys, an unknown key", () => {
+    expect(check({ text: "\ud800", tags: ["ok", "x\udc00"], meta: { a: { b: "\udbff" } }, anyValue: ["\ud800"] })).toEqual([
+      { location: "text", message: WELL_FORMED },
+      { location: "tags[1]", message: WELL_FORMED },
+      { location: "meta.a.b", message: WELL_FORMED },
+      { location: "anyValue[0]", message: WELL_FORMED },
+    ]);
+    expect(check({ meta: { "\ud800": 1 }, counts: { "\udfff": 1 } })).toEqual([
+      { location: "meta", message: KEY_NOT_WELL_FORMED },
+      { location: "counts", message: KEY_NOT_WELL_FORMED },
+    ]);
+    expect(check({ "\ud800": 1 })).toEqual([{ location: "", message: KEY_NOT_WELL_FORMED }]);
+    // A surrogate pair is one character, and fine.
+    expect(check({ text: "\ud83d\ude00", meta: { "\ud83d\ude00": "\ud83d\ude00" } })).toEqual([]);
+  });
+
+  it(`refuses free-form JSON nested past ${MAX_FREE_FORM_DEPTH} levels and numbers that are not finite`, () => {
+    const nested = (levels: number): unknown => JSON.parse(`${'{"a":'.repeat(levels - 1)}{"x":1}${"}".repeat(levels - 1)}`);
+    expect(check({ meta: nested(MAX_FREE_FORM_DEPTH) })).toEqual([]);
+    expect(check({ meta: nested(MAX_FREE_FORM_DEPTH + 1) })).toEqual([
+      { location: `meta${".a".repeat(MAX_FREE_FORM_DEPTH)}`, message: `nests deeper than ${MAX_FREE_FORM_DEPTH} levels` },
+    ]);
+    expect(check({ meta: { n: -Infinity }, anyValue: JSON.parse("[[1e309]]") })).toEqual([
+      { location: "meta.n", message: "must be a finite number" },
+      { location: "anyValue[0][0]", message: "must be a finite number" },
+    ]);
+    // Deep enough to overflow a recursive decoder, and still one short violation.
+    expect(check({ meta: nested(100_000) })).toHaveLength(1);
+  });
+
+  it("in proto JSON takes numbers as decimal strings, but not protobuf-es' other readings (blank, hex, binary, signs)", () => {
+    expect(checkJson(sample, { small: "-5", big: "9007199254740993", unsignedBig: "18446744073709551615", ratio: "NaN", color: 1 }, proto)).toEqual([]);
+    const refused = { big: " ", small: "0x1F", unsignedBig: "0b11", bigs: ["+5", "1e2", ""] };
+    expect(checkJson(sample, refused, proto).map((v) => v.location)).toEqual(["big", "small", "unsignedBig", "bigs[0]", "bigs[1]", "bigs[2]"]);
+    expect(checkJson(sample, { big: "9223372036854775808", unsignedBig: "-1", ratio: "1.2.3" }, proto)).toEqual([
+      { location: "big", message: "must be an integer from -9223372036854775808 to 9223372036854775807" },
+      { location: "unsignedBig", message: "must be a non-negative integer below 2^53" },
+      { location: "ratio", message: "must be a number" },
+    ]);
   });
 
   it("refuses a top level that is not an object, at the prefix", () => {

@@ -7,7 +7,7 @@ import { atTurnEnd } from "../../turn-end.js";
 import type { RequestDone } from "../../observability/request-observer.js";
 import type { RequestTallies, TransportName } from "../../observability/route-tally.js";
 import { restErrorBody, type Dialect } from "./errors.js";
-import { checkJson } from "./json-check.js";
+import { checkJson } from "../json-check.js";
 import { toRestJson } from "./rest-json.js";
 import { serveDocument, type ServedDocument } from "./documents.js";
 import type { Route } from "./routes.js";
@@ -78,6 +78,7 @@ export function createRestRouter(options: {
         locationPrefix = "query";
         query = queryToJson(schema, new URLSearchParams(url.search));
       } else {
+        requireJsonBody(req.headers);
         text = (await readBody(req, MAX_BODY_BYTES)).toString("utf8");
       }
       const prefix = locationPrefix;
@@ -118,11 +119,38 @@ function splitUrl(target: string): { pathname: string; search: string } {
 
 function decodeInput(schema: DescMessage, input: unknown, options: { allowUnknown: boolean; prefix: string }) {
   input = withUpdateMask(schema, input);
-  const violations = checkJson(schema, input, { allowUnknown: options.allowUnknown, prefix: "" });
+  const violations = checkJson(schema, input, { allowUnknown: options.allowUnknown, prefix: "", dialect: "rest" });
   if (violations.length > 0) {
     throw invalid(violations.map((v) => `${options.prefix}${v.location ? "." + v.location : ""}: ${v.message}`).join("; "), violations);
   }
-  return fromJson(schema, input as JsonValue, { ignoreUnknownFields: options.allowUnknown });
+  try {
+    return fromJson(schema, input as JsonValue, { ignoreUnknownFields: options.allowUnknown });
+  } catch (error) {
+    // checkJson lets nothing through that the decoder refuses; should the two ever disagree, it is still the
+    // client's input that failed. protobuf-es names the field before " from JSON" and may quote the value after it,
+    // which is not echoed (it could be a key sent in the wrong field).
+    const what = (error as Error).message.split(" from JSON", 1)[0];
+    throw invalid(`${options.prefix}: ${what}`, [{ location: "", message: what }]);
+  }
+}
+
+/**
+ * REST bodies are JSON: a declared media type other than JSON (`application/json`, `+json` types) or a
+ * `Content-Encoding` other than identity is refused with 415 rather than read as JSON. A body with no content type
+ * at all is read as JSON, as simple clients send it.
+ */
+function requireJsonBody(headers: Request["headers"]): void {
+  const type = headers["content-type"];
+  if (type !== undefined) {
+    const media = type.split(";", 1)[0].trim().toLowerCase();
+    if (media !== "application/json" && !(media.startsWith("application/") && media.endsWith("+json"))) {
+      throw new KeywardError("unsupported_media_type", `Content-Type ${media || "(empty)"} is not supported; send application/json.`);
+    }
+  }
+  const encoding = headers["content-encoding"];
+  if (encoding !== undefined && encoding.trim().toLowerCase() !== "identity") {
+    throw new KeywardError("unsupported_media_type", `Content-Encoding ${encoding} is not supported; send the body uncompressed.`);
+  }
 }
 
 /**

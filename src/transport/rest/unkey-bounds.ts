@@ -13,6 +13,16 @@ const isObject = (value: unknown): value is Json => typeof value === "object" &&
 /** Unkey v2's external id characters on writes (lookups take any text). */
 const EXTERNAL_ID = /^[a-zA-Z0-9_.-]+$/;
 
+/**
+ * 400 naming the first of `names` that a JSON object body leaves out: a field Unkey requires whose absence the proto
+ * would read as empty (an empty list in a set* call means "remove all"). Other bodies are left to the JSON check.
+ */
+export function requirePresent(input: unknown, names: string[]): void {
+  if (!isObject(input)) return;
+  const missing = names.find((name) => input[name] === undefined);
+  if (missing !== undefined) throw invalid(`${missing} is required.`, [{ location: missing, message: "is required" }]);
+}
+
 /** 400 at `location` when `value` is a string shorter than `min` characters; other types are left to the proto. */
 export function requireMinLength(value: unknown, min: number, location: string): void {
   if (typeof value === "string" && value.length < min) {

@@ -1,6 +1,6 @@
 import { invalid } from "../../domain/errors.js";
 import { ratelimitV1Mappings, ratelimitV2Mappings } from "./ratelimit-dialect.js";
-import { requireMinLength, v2KeyOrIdentityWrite, v2RatelimitNames, v2VerifyKeyRequest } from "./unkey-bounds.js";
+import { requireMinLength, requirePresent, v2KeyOrIdentityWrite, v2RatelimitNames, v2VerifyKeyRequest } from "./unkey-bounds.js";
 import { v1RbacMappings } from "./v1-rbac-dialect.js";
 
 /**
@@ -180,21 +180,31 @@ export const v1Mappings: Record<string, DialectMapping> = {
   "/v1/identities.listIdentities": { response: v1List("identities", v1Identity) },
 };
 
+/** A request mapping that refuses a body leaving out one of `names` (unkey-bounds.ts requirePresent). */
+function requiring(...names: string[]) {
+  return (input: unknown) => {
+    requirePresent(input, names);
+    return input;
+  };
+}
+
 /** v2 routes whose JSON needs more than the envelope. */
 export const v2Mappings: Record<string, DialectMapping> = {
   ...ratelimitV2Mappings,
   // The proto lets v1 derive the slug from the name; v2 asks for it.
-  "/v2/permissions.createPermission": {
-    request: (input) => {
-      if (isObject(input) && input.slug === undefined) throw invalid("slug is required.", [{ location: "slug", message: "required" }]);
-      return input;
-    },
-  },
+  "/v2/permissions.createPermission": { request: requiring("slug") },
+  // An absent list would read as empty, which sets "none": only an explicit [] removes them all.
+  "/v2/keys.setPermissions": { request: requiring("permissions") },
+  "/v2/keys.setRoles": { request: requiring("roles") },
   "/v2/keys.verifyKey": { request: v2VerifyKeyRequest, response: withoutKeyDataWhenNotFound },
   "/v2/keys.createKey": { request: v2KeyOrIdentityWrite },
   "/v2/keys.updateKey": { request: v2KeyOrIdentityWrite },
   "/v2/identities.createIdentity": { request: v2KeyOrIdentityWrite },
   "/v2/identities.updateIdentity": { request: v2RatelimitNames },
-  // v2 KeyCreditsData requires `remaining`; null says unlimited (the proto leaves it unset).
-  "/v2/keys.updateCredits": { response: (credits) => ({ remaining: credits.remaining ?? null, ...compact({ refill: credits.refill }) }) },
+  // v2 KeyCreditsData requires `remaining`; null says unlimited (the proto leaves it unset), in the request's
+  // `value` as in the answer.
+  "/v2/keys.updateCredits": {
+    request: (input) => (isObject(input) && input.value === null ? compact({ ...input, value: undefined }) : input),
+    response: (credits) => ({ remaining: credits.remaining ?? null, ...compact({ refill: credits.refill }) }),
+  },
 };

@@ -1,5 +1,5 @@
 import { invalid } from "../../domain/errors.js";
-import { requireMinLength } from "./unkey-bounds.js";
+import { requireMinLength, requirePresent } from "./unkey-bounds.js";
 import type { DialectMapping } from "./v1-dialect.js";
 
 type Json = Record<string, any>;
@@ -27,6 +27,7 @@ function v1Reference(v1Field: string, field: string) {
  */
 function v1Assignment(field: "permissions" | "roles", options: { nameKeys: string[]; minItems: number; creates: boolean }) {
   return (input: unknown) => {
+    requirePresent(input, [field]);
     if (!isObject(input) || !Array.isArray(input[field])) return input;
     const entries = input[field] as unknown[];
     if (entries.length < options.minItems) throw invalid(`${field} needs at least ${options.minItems} entry.`, [{ location: field, message: `at least ${options.minItems} entry` }]);
