@@ -95,9 +95,10 @@ export function createApp(options: AppOptions) {
     ...deps, counters, events: options.events, cache, encryptionKey: options.encryptionKey, onVerified: observed.metrics.verified,
   };
   const audit = auditScopes({ documents, auditLogs, clock, randomBytes });
-  // Each service from a factory over a document store: the shared one here, an audited view per state-changing call.
+  // Each service from a factory over the stores: the shared ones here; per state-changing call, audited documents and
+  // both views behind the call's commit gate (audited-operations.ts).
   const factories = new Map<DescService, ServiceFactory>([
-    [KeysService, (documents) => createKeysService({ ...keysDeps, documents })],
+    [KeysService, (documents, counters) => createKeysService({ ...keysDeps, documents, counters })],
     [ApisService, (documents) => createApisService({
       ...keysDeps,
       documents,
@@ -107,15 +108,15 @@ export function createApp(options: AppOptions) {
     [RootKeysService, (documents) => createRootKeysService({ ...deps, documents, rootKeyCache })],
     [WorkspacesService, (documents) => createWorkspacesService({ ...deps, documents })],
     [LivenessService, () => createLivenessService()],
-    [IdentitiesService, (documents) => createIdentitiesService({ ...keysDeps, documents })],
-    [RatelimitService, (documents) => createRatelimitService({ ...deps, documents, counters, limitCache, audit })],
+    [IdentitiesService, (documents, counters) => createIdentitiesService({ ...keysDeps, documents, counters })],
+    [RatelimitService, (documents, counters) => createRatelimitService({ ...deps, documents, counters, limitCache, audit })],
     [PermissionsService, (documents) => createPermissionsService({ ...deps, documents, cache })],
     [AnalyticsService, (documents) => createAnalyticsService({ ...deps, documents, events: options.events })],
     [AuditLogsService, () => createAuditLogsService({ auditLogs })],
   ]);
   const operations = auditOperations(
-    [...factories].flatMap(([service, make]) => operationsOf(service, make(documents))),
-    { factories, scopes: audit },
+    [...factories].flatMap(([service, make]) => operationsOf(service, make(documents, counters))),
+    { factories, scopes: audit, counters },
   );
   const authDeps = { rootKeys: documents.rootKeys, clock, cache: rootKeyCache };
   const authenticate = createAuthenticator(authDeps);

@@ -15,11 +15,31 @@ export interface RequestOrigin {
   socket?: { remoteAddress?: string } | null;
 }
 
+/**
+ * A call's deadline as the writes see it. JS runs one turn at a time, so "answered as expired" and "committing" are
+ * two states read and set synchronously: a call is never both.
+ */
+export interface CommitGate {
+  /**
+   * Called immediately before a call's first durable write (and again, harmlessly, before later ones). Throws
+   * DEADLINE_EXCEEDED, and the call writes nothing, when its deadline has passed or it was already answered as
+   * expired; otherwise marks the call as committing, after which it is answered with its real result, however late.
+   */
+  beginCommit(): void;
+}
+
+/** A call's deadline passed before it wrote anything, and nothing was written; RPC transports answer DEADLINE_EXCEEDED. */
+export class DeadlineExceededError extends Error {
+  override name = "DeadlineExceededError";
+}
+
 /** What every operation receives besides its request. Public operations get no principal. */
 export interface CallContext {
   principal: Principal;
   requestId: string;
   origin?: RequestOrigin;
+  /** Absent when the call has no deadline. */
+  commit?: CommitGate;
 }
 
 /**

@@ -1,8 +1,10 @@
-import { create, fromBinary, fromJson, toBinary, toJsonString, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
+import { create, toBinary, toJsonString, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { codeToHttpStatus, errorToJsonBytes, parseTimeout } from "@connectrpc/connect/protocol-connect";
-import { invalid } from "../domain/errors.js";
 import { atTurnEnd } from "../turn-end.js";
+import { CallDeadline, MAX_TIMER_MS } from "./call-deadline.js";
+import { decodeProtoBinary } from "./binary-check.js";
+import { decodeProtoJson } from "./json-check.js";
 import { readBody, type ExchangeRequest, type ExchangeResponse } from "./exchange.js";
 import type { Invocation, Invoke, Operation } from "./pipeline.js";
 import { newRequestId, REQUEST_ID_HEADER } from "./request-id.js";
@@ -61,6 +63,7 @@ class ConnectCall implements Invocation {
   private body: Buffer | undefined;
   private done = false;
   origin: ExchangeRequest | undefined;
+  deadline: CallDeadline | undefined;
 
   constructor(
     private readonly res: ExchangeResponse,
@@ -76,7 +79,8 @@ class ConnectCall implements Invocation {
     try {
       if (timeout.error) throw timeout.error;
       if (timeout.timeoutMs !== undefined) {
-        timer = setTimeout(() => this.fail(new ConnectError(`the deadline of ${timeout.timeoutMs} ms expired`, Code.DeadlineExceeded)), timeout.timeoutMs);
+        this.deadline = new CallDeadline(timeout.timeoutMs);
+        if (timeout.timeoutMs <= MAX_TIMER_MS) timer = setTimeout(onDeadline, timeout.timeoutMs, this, timeout.timeoutMs);
       }
       this.origin = req;
       this.body = await readBody(req, options.maxBytes);
@@ -89,28 +93,17 @@ class ConnectCall implements Invocation {
     }
   }
 
+  /** The deadline's timer: answers DEADLINE_EXCEEDED unless the call has begun committing (its result answers then). */
+  deadlineExpired(ms: number): void {
+    if ((this.deadline as CallDeadline).expire()) this.fail(new ConnectError(`the deadline of ${ms} ms expired`, Code.DeadlineExceeded));
+  }
+
   /** Called by the pipeline once the caller is authenticated. */
   decode(): MessageShape<DescMessage> {
     const schema = this.operation.method.input;
     const body = this.body as Buffer;
-    if (this.codec === "proto") {
-      try {
-        return fromBinary(schema, body);
-      } catch (error) {
-        throw invalid(`The request message is not a valid ${schema.typeName}: ${(error as Error).message}`);
-      }
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(body.toString("utf8"));
-    } catch (error) {
-      throw invalid(`The request body is not valid JSON: ${(error as Error).message}`);
-    }
-    try {
-      return fromJson(schema, json as never, { ignoreUnknownFields: true });
-    } catch (error) {
-      throw invalid(`cannot decode message ${schema.typeName} from JSON: ${(error as Error).message}`);
-    }
+    if (this.codec === "proto") return decodeProtoBinary(schema, body);
+    return decodeProtoJson(schema, body.toString("utf8"));
   }
 
   private succeed(output: object): void {
@@ -140,4 +133,8 @@ class ConnectCall implements Invocation {
       res.end(body);
     });
   }
+}
+
+function onDeadline(call: ConnectCall, ms: number): void {
+  call.deadlineExpired(ms);
 }

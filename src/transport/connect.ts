@@ -5,6 +5,7 @@ import {
 import type { RequestDone } from "../observability/request-observer.js";
 import type { RequestTallies, TransportName } from "../observability/route-tally.js";
 import type { RequestOrigin } from "../services/context.js";
+import { CallDeadline } from "./call-deadline.js";
 import type { Invoke, Operation } from "./pipeline.js";
 import { newRequestId, REQUEST_ID_HEADER } from "./request-id.js";
 import { rpcFailureOf, toConnectError } from "./rpc-error.js";
@@ -33,7 +34,9 @@ export function requestValues(req: { socket?: RequestOrigin["socket"] }): Contex
 
 /**
  * Registers every operation on a Connect router (serving Connect, gRPC and gRPC-Web): each RPC runs the shared
- * pipeline and maps failures to the matching code, with the request id in the response headers.
+ * pipeline and maps failures to the matching code, with the request id in the response headers. The request's
+ * deadline goes to the pipeline; connect-node answers with the handler's result, never early, so the deadline
+ * acts only through the pipeline's refusal and the commit gate.
  */
 export function registerOperations(router: ConnectRouter, services: DescService[], operations: Operation[], invoke: Invoke) {
   for (const service of services) {
@@ -42,12 +45,14 @@ export function registerOperations(router: ConnectRouter, services: DescService[
       impl[operation.method.localName] = async (request, context) => {
         const requestId = context.values.get(REQUEST_ID) ?? newRequestId();
         context.responseHeader.set(REQUEST_ID_HEADER, requestId);
+        const timeoutMs = context.timeoutMs();
         try {
           return await invoke(operation, {
             authorization: context.requestHeader.get("authorization"),
             requestId,
             decode: () => request as never,
             origin: { headers: { "user-agent": context.requestHeader.get("user-agent") ?? undefined }, socket: context.values.get(SOCKET) },
+            deadline: timeoutMs === undefined ? undefined : new CallDeadline(timeoutMs),
           });
         } catch (error) {
           throw toConnectError(rpcFailureOf(error), error);

@@ -1,4 +1,4 @@
-import { constants, sensitiveHeaders, type IncomingHttpHeaders, type OutgoingHttpHeaders, type ServerHttp2Stream } from "node:http2";
+import { sensitiveHeaders, type IncomingHttpHeaders, type OutgoingHttpHeaders, type ServerHttp2Stream } from "node:http2";
 import type { ExchangeRequest, ExchangeResponse } from "./exchange.js";
 import { REQUEST_ID_HEADER } from "./request-id.js";
 
@@ -48,10 +48,9 @@ export class H2Response implements ExchangeResponse {
   end(body: string | Uint8Array): void {
     if (this.stream.destroyed || this.stream.closed) return;
     if (!this.stream.readableEnded) {
-      // Answered before the body was read (413): stop the upload with RST_STREAM(NO_ERROR) once the answer is out,
-      // as HTTP/2 allows, instead of reading what nobody will use.
+      // Answered before the body was read (413): the rest of the upload is read and dropped once the answer is out
+      // (h2-upload.ts, discardRestOfUpload), not reset, which Node's HTTP/2 clients cannot take.
       this.stream.end(body);
-      this.stream.close(constants.NGHTTP2_NO_ERROR);
     } else {
       // Ending with the body lets nghttp2 close the stream before Node reports the write done, and Node 20 then
       // builds an ERR_STREAM_DESTROYED error (stack trace and all) for every response, for nobody: 15 % of a bare

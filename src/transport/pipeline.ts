@@ -6,6 +6,8 @@ import { invalid, KeywardError } from "../domain/errors.js";
 import { holdsActionAnywhere } from "../domain/permissions.js";
 import type { CallContext, Principal, RequestOrigin } from "../services/context.js";
 import type { Authenticate } from "./auth.js";
+import { freeFormViolationsOf } from "./free-form-check.js";
+import type { CallDeadline } from "./call-deadline.js";
 
 type AnyHandler = (request: never, context: CallContext) => Promise<unknown>;
 
@@ -23,6 +25,8 @@ export interface Invocation {
   decode: () => MessageShape<DescMessage>;
   /** The request as the transport received it; handed on as is and read only by audited operations. */
   readonly origin?: RequestOrigin;
+  /** The call's deadline from the transport's header; absent when it has none (REST never has one). */
+  readonly deadline?: CallDeadline;
 }
 
 /** Pairs each RPC of `service` with its handler and the `(keyward.v1.access)` option declared in the proto. */
@@ -40,8 +44,9 @@ export function operationsOf<S extends DescService>(service: S, handlers: object
 }
 
 /**
- * The pipeline every transport runs: authenticate → check the action is held at all → decode and validate →
- * service. The service makes the resource-specific check once it knows the resource.
+ * The pipeline every transport runs: refuse a call whose deadline has passed → authenticate → check the action is
+ * held at all → decode and validate → service. The service makes the resource-specific check once it knows the
+ * resource; its writes pass the deadline's commit gate (`CallContext.commit`) before they commit.
  */
 export function createPipeline(deps: { authenticate: Authenticate }) {
   const validator = createValidator();
@@ -49,6 +54,8 @@ export function createPipeline(deps: { authenticate: Authenticate }) {
   // The handler's answer is returned as the init object it is: the Connect adapter makes the message, and REST
   // writes its JSON straight from it (rest-json.ts), which saves making a message on every REST request.
   return async function invoke(operation: Operation, invocation: Invocation): Promise<MessageInitShape<DescMessage>> {
+    const deadline = invocation.deadline;
+    if (deadline !== undefined) deadline.refuseIfPassed();
     let principal: Principal | undefined;
     if (!operation.access.public) {
       principal = await deps.authenticate(invocation.authorization);
@@ -70,7 +77,11 @@ export function createPipeline(deps: { authenticate: Authenticate }) {
       }));
       throw invalid(violations.map((v) => `${v.location}: ${v.message}`).join("; "), violations);
     }
-    const context = { principal: principal as Principal, requestId: invocation.requestId, origin: invocation.origin };
+    const freeForm = freeFormViolationsOf(operation.method.input, request);
+    if (freeForm.length > 0) throw invalid(freeForm.map((v) => `${v.location}: ${v.message}`).join("; "), freeForm);
+    const context: CallContext = {
+      principal: principal as Principal, requestId: invocation.requestId, origin: invocation.origin, commit: deadline,
+    };
     return (await operation.handler(request as never, context)) as MessageInitShape<DescMessage>;
   };
 }

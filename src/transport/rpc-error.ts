@@ -4,6 +4,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { BadRequestSchema } from "../../gen/google/rpc/error_details_pb.js";
 import { StatusSchema } from "../../gen/google/rpc/status_pb.js";
 import { KeywardError } from "../domain/errors.js";
+import { DeadlineExceededError } from "../services/context.js";
 import { STATUS_BY_KIND } from "./status.js";
 
 /** A failed RPC as both RPC protocols report it: code, message, and for invalid input a `google.rpc.BadRequest`. */
@@ -20,6 +21,7 @@ export interface RpcFailure {
  */
 export function rpcFailureOf(error: unknown): RpcFailure {
   if (error instanceof ConnectError) return { code: error.code, message: error.rawMessage };
+  if (error instanceof DeadlineExceededError) return { code: Code.DeadlineExceeded, message: error.message };
   if (!(error instanceof KeywardError)) {
     return { code: Code.Internal, message: "An internal error occurred; the request id identifies it in the logs." };
   }

@@ -1,9 +1,11 @@
 import { createServer as createHttp1Server, type IncomingMessage, type ServerResponse } from "node:http";
 import {
-  constants, createServer as createHttp2Server, type Http2ServerRequest, type Http2ServerResponse, type Http2Session, type IncomingHttpHeaders,
+  createServer as createHttp2Server, type Http2ServerRequest, type Http2ServerResponse, type Http2Session, type IncomingHttpHeaders,
   type ServerHttp2Stream,
 } from "node:http2";
 import { createServer as createNetServer, type AddressInfo, type Socket } from "node:net";
+import { noteAccepted, watchRefusals } from "./h2-refusals.js";
+import { LINGER_MAX_BYTES, watchUpload } from "./h2-upload.js";
 
 type Handler = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => void;
 
@@ -78,7 +80,8 @@ export async function listen(
   const http2 = createHttp2Server({ settings: { maxConcurrentStreams: limits.maxConcurrentStreams } });
   const takeStream = app.stream ?? (() => false);
   http2.on("stream", (stream: ServerHttp2Stream, headers: IncomingHttpHeaders, flags: number, rawHeaders: string[]) => {
-    if ((flags & END_STREAM) === 0) limitUpload(stream, limits.requestTimeoutMs);
+    noteAccepted(stream);
+    if ((flags & END_STREAM) === 0) watchUpload(stream, limits.requestTimeoutMs);
     if (!takeStream(stream, headers)) compat.emit("stream", stream, headers, flags, rawHeaders);
   });
   const sockets = new Set<Socket>();
@@ -89,6 +92,8 @@ export async function listen(
     sessions.add(session);
     session.once("close", () => sessions.delete(session));
   });
+  // A session that has stopped taking streams (Node's memory cap) gets GOAWAY rather than resetting every new one.
+  const stopRefusalWatch = watchRefusals(sessions, { periodMs: REFUSAL_CHECK_MS, graceMs: limits.requestTimeoutMs });
 
   // http.createServer turns Nagle off for its own sockets; these come from our server, so it must do the same.
   const server = createNetServer({ noDelay: true, keepAlive: true }, (socket) => {
@@ -135,6 +140,7 @@ export async function listen(
     host: options.host,
     async close({ graceMs = 0 } = {}) {
       closing = true;
+      stopRefusalWatch();
       // Resolves once the last connection is gone.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const session of sessions) session.close();
@@ -160,14 +166,16 @@ export async function listen(
  * A handler that refuses a body part-way (Connect's readMaxBytes, the REST 413) stops iterating the request; by
  * default that destroys it, and with it the HTTP/1.1 socket, often before the error response is flushed, so the
  * client sees a reset or hangs. Iterating without destroy-on-return and discarding whatever is still unread once
- * the response is finished delivers the error and keeps the connection usable.
+ * the response is finished delivers the error and keeps the connection usable. On HTTP/2 the response's own
+ * "finish" waits for the stream to close, which an unread upload holds off: there the stream's "finish" (the answer
+ * written) is the signal.
  */
 function drainUnreadBody(handler: Handler): Handler {
   return (req, res) => {
     if (typeof (req as Partial<IterableReadable>).iterator === "function") {
       Object.defineProperty(req, Symbol.asyncIterator, { value: iterateKeepingOpen });
     }
-    res.once("finish", () => {
+    ((res as Partial<Http2ServerResponse>).stream ?? res).once("finish", () => {
       if (!req.complete && !req.destroyed) req.resume();
     });
     handler(req, res);
@@ -176,30 +184,11 @@ function drainUnreadBody(handler: Handler): Handler {
 
 const END_STREAM = 0x1;
 
-const UPLOAD_TIMER = Symbol("keyward.uploadTimer");
-type TimedStream = ServerHttp2Stream & { [UPLOAD_TIMER]?: NodeJS.Timeout };
-
-/**
- * Resets an HTTP/2 stream whose request (its body) has not fully arrived within `timeoutMs`: slowloris on h2.
- * Every call with a body passes here, so it allocates only the timer: shared listener, state on the stream.
- */
-function limitUpload(stream: TimedStream, timeoutMs: number): void {
-  stream[UPLOAD_TIMER] = setTimeout(resetSlowStream, timeoutMs, stream);
-  stream.on("close", clearUploadTimer);
-}
-
-function clearUploadTimer(this: TimedStream): void {
-  clearTimeout(this[UPLOAD_TIMER]);
-}
-
-function resetSlowStream(stream: ServerHttp2Stream): void {
-  if (!stream.closed && !stream.readableEnded) stream.close(constants.NGHTTP2_CANCEL);
-}
+/** How often sessions are checked for refusing every new stream (h2-refusals.ts). */
+const REFUSAL_CHECK_MS = 1_000;
 
 /** How long a closing HTTP/1.1 connection keeps reading what its client still sends (see lingerOnLastResponse). */
 const LINGER_MS = 2_000;
-/** ... and at most how much of it. */
-const LINGER_MAX_BYTES = 64 * 1024 * 1024;
 
 /**
  * A connection's last response (Connection: close, or shutdown) may go out while the client is still sending its

@@ -3,12 +3,16 @@ import { AUDIT_ACTIONS, changesState } from "../../domain/audit-actions.js";
 import type { Clock } from "../../domain/clock.js";
 import { monotonicIds, type RandomBytes } from "../../domain/ids.js";
 import { auditedDocuments, type AuditScope } from "../../store/audit/audited-documents.js";
-import type { AuditLogStore, AuditResource, DocumentStore } from "../../store/ports.js";
+import type { AuditLogStore, AuditResource, CounterStore, DocumentStore } from "../../store/ports.js";
 import type { Operation } from "../../transport/pipeline.js";
 import type { CallContext, RequestOrigin } from "../context.js";
+import { gatedCounters } from "../gated-counters.js";
 
-/** Makes a service's handlers over a given document store (the audited view of one call). */
-export type ServiceFactory = (documents: DocumentStore) => object;
+/**
+ * Makes a service's handlers over given stores: the shared ones, or one call's views of them (audited documents,
+ * and both gated by the call's deadline). A service that writes counters must take them from here, not its deps.
+ */
+export type ServiceFactory = (documents: DocumentStore, counters: CounterStore) => object;
 
 /** The key of an RPC in AUDIT_ACTIONS. */
 export const rpcName = (operation: Operation): string => `${operation.method.parent.typeName}.${operation.method.name}`;
@@ -26,6 +30,7 @@ export function auditScopes(deps: { documents: DocumentStore; auditLogs: AuditLo
       action,
       requestId: context.requestId,
       ...clientOf(context.origin),
+      gate: context.commit,
       newRecord: () => {
         const time = deps.clock.now();
         return { id: auditId(time), time };
@@ -39,11 +44,13 @@ export function auditScopes(deps: { documents: DocumentStore; auditLogs: AuditLo
  * factories are cheap and keep no state of their own (caches come in through their deps), and reads, verification
  * and rate-limit checks are left exactly as they were, off this path. A change the documents do not see (credits
  * live in the counters) still gets one record, naming the resources the request names.
+ * This is also the one place where management writes meet the call's deadline: with one, every write of both views
+ * (documents and counters) first passes the call's commit gate, so a call whose deadline has passed writes nothing.
  * Throws when a state-changing RPC has no audit action.
  */
 export function auditOperations(
   operations: Operation[],
-  deps: { factories: ReadonlyMap<DescService, ServiceFactory>; scopes: AuditScopes },
+  deps: { factories: ReadonlyMap<DescService, ServiceFactory>; scopes: AuditScopes; counters: CounterStore },
 ): Operation[] {
   return operations.map((operation) => {
     if (!changesState(operation.access)) return operation;
@@ -54,7 +61,8 @@ export function auditOperations(
     const { localName, input } = operation.method;
     const handler = async (request: never, context: CallContext) => {
       const scope = deps.scopes(context, action);
-      const service = factory(scope.documents) as Record<string, (request: never, context: CallContext) => Promise<unknown>>;
+      const counters = context.commit ? gatedCounters(deps.counters, context.commit) : deps.counters;
+      const service = factory(scope.documents, counters) as Record<string, (request: never, context: CallContext) => Promise<unknown>>;
       const result = await service[localName](request, context);
       if (scope.recorded() === 0) await scope.record(resourcesNamedBy(input, request));
       return result;

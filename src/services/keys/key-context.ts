@@ -6,7 +6,7 @@ import { counterTag } from "../../domain/verification.js";
 import { decryptKey } from "../../domain/key-encryption.js";
 import { effectivePermissions } from "../../domain/effective-permissions.js";
 import type { CounterStore, DocumentStore, KeyRecord, VerificationEventStore } from "../../store/ports.js";
-import { authorize, type Principal } from "../context.js";
+import { authorize, DeadlineExceededError, type Principal } from "../context.js";
 import type { KeyCache } from "../key-cache.js";
 import { keyView } from "./key-view.js";
 
@@ -49,8 +49,8 @@ export async function withCounters<T>(step: () => Promise<T>): Promise<T> {
   try {
     return await step();
   } catch (error) {
-    // A RangeError is a plan we built wrong, not an outage.
-    if (error instanceof KeywardError || error instanceof RangeError) throw error;
+    // A RangeError is a plan we built wrong, not an outage; a refused commit gate never reached the counters.
+    if (error instanceof KeywardError || error instanceof RangeError || error instanceof DeadlineExceededError) throw error;
     throw new KeywardError("unavailable", "The counter store is unavailable; try again shortly.");
   }
 }

@@ -13,7 +13,7 @@ import {
   bucketOf, checkBeforeCounters, counterTag, resolveLimits, type AppliedLimit, type RequestedLimit, type VerificationCode,
 } from "../../domain/verification.js";
 import type { ConsumeResult, LimitResult } from "../../store/ports.js";
-import type { CallContext, Principal } from "../context.js";
+import type { CallContext, CommitGate, Principal } from "../context.js";
 import type { VerifiableKey } from "../key-cache.js";
 import { balanceOf, effectivePermissionsOf, refillAt, withCounters, type KeysDeps } from "./key-context.js";
 import { identityView } from "./key-view.js";
@@ -33,6 +33,8 @@ interface VerifyInput {
   tags: string[];
   /** How an unknown requested rate-limit name is refused: v1 400, v2 412. */
   unknownLimit: "invalid" | "precondition";
+  /** The call's deadline, passed before the outcome is decided (and counters consumed, the event recorded). */
+  commit: CommitGate | undefined;
 }
 
 interface Outcome {
@@ -70,6 +72,9 @@ export function createVerifier(deps: KeysDeps) {
       return { code: "NOT_FOUND", limits: [] };
     }
 
+    // From here on the verification writes (counters, a refill, its event): past the deadline it writes nothing, and
+    // once begun it is answered with its outcome. A NOT_FOUND writes nothing and needs no gate.
+    input.commit?.beginCommit();
     const { key, api, identity } = found;
     const failed = checkBeforeCounters({
       key, now, expectedApiId: input.expectedApiId, ipWhitelist: api.ipWhitelist,
@@ -129,7 +134,7 @@ export function createVerifier(deps: KeysDeps) {
       const outcome = await verify({
         plaintext: request.key, requestId: context.requestId, visibleTo: context.principal, query,
         requested: request.ratelimits.map(requestedLimit), cost: request.credits?.cost === undefined ? 1 : Number(request.credits.cost),
-        tags: request.tags, unknownLimit: "precondition",
+        tags: request.tags, unknownLimit: "precondition", commit: context.commit,
       });
       const { found } = outcome;
       if (!found) return { valid: false, code: outcome.code };
@@ -176,6 +181,7 @@ export function createVerifier(deps: KeysDeps) {
       const outcome = await verify({
         plaintext: request.key, found, requestId: context.requestId, expectedApiId: request.apiId, query, requested,
         cost: request.remaining?.cost === undefined ? 1 : Number(request.remaining.cost), tags: request.tags, unknownLimit: "invalid",
+        commit: context.commit,
       });
       if (!outcome.found) return { valid: false, code: outcome.code, requestId: context.requestId };
       const { key, identity } = outcome.found;

@@ -68,6 +68,8 @@ export async function runLimits(
     }),
   );
   const now = deps.clock.now();
+  // The consume is the call's write: past its deadline it is not made (a namespace created above passed the gate).
+  call.commit?.beginCommit();
   const result = await withCounters(() =>
     deps.counters.consume({ tag: standaloneTag(principal.workspaceId), now, limits: planned.map((p) => p.limit) }),
   );

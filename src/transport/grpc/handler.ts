@@ -1,7 +1,9 @@
-import { constants, sensitiveHeaders, type IncomingHttpHeaders, type OutgoingHttpHeaders, type ServerHttp2Stream } from "node:http2";
-import { create, fromBinary, fromJsonString, toBinary, toJsonString, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
+import { sensitiveHeaders, type IncomingHttpHeaders, type OutgoingHttpHeaders, type ServerHttp2Stream } from "node:http2";
+import { create, toBinary, toJsonString, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
 import { Code } from "@connectrpc/connect";
-import { invalid } from "../../domain/errors.js";
+import { decodeProtoJson } from "../json-check.js";
+import { decodeProtoBinary } from "../binary-check.js";
+import { CallDeadline, MAX_TIMER_MS } from "../call-deadline.js";
 import type { Invocation, Invoke, Operation } from "../pipeline.js";
 import type { RequestOrigin } from "../../services/context.js";
 import { newRequestId, REQUEST_ID_HEADER } from "../request-id.js";
@@ -16,8 +18,6 @@ export type GrpcStreamHandler = (stream: ServerHttp2Stream, headers: IncomingHtt
 type Codec = "proto" | "json";
 const CODECS: Record<string, Codec> = { "application/grpc": "proto", "application/grpc+proto": "proto", "application/grpc+json": "json" };
 
-// setTimeout's ceiling; a longer deadline is as good as none.
-const MAX_TIMER_MS = 2 ** 31 - 1;
 const OK_TRAILERS = { "grpc-status": "0" };
 // Every response carries a fresh request id. HPACK would add each one to the connection's header table, evicting
 // the entries that do repeat; marked never-indexed it is sent as a plain literal (measured: ~8 µs less per call).
@@ -66,7 +66,8 @@ export function createGrpcHandler(options: {
 }
 
 /**
- * One unary call. Its answer goes out once, whichever comes first of result, failure or deadline. The call is the
+ * One unary call. Its answer goes out once, whichever comes first of result, failure or deadline (the deadline only
+ * while the call has not begun committing; see CallDeadline). The call is the
  * pipeline's Invocation and the stream's listeners reach it through the stream, so a call allocates no closures.
  */
 class UnaryCall implements Invocation {
@@ -81,6 +82,7 @@ class UnaryCall implements Invocation {
   private size = 0;
   private done = false;
   private timer: NodeJS.Timeout | undefined;
+  deadline: CallDeadline | undefined;
 
   constructor(
     private readonly stream: ServerHttp2Stream & { [CALL]?: UnaryCall },
@@ -102,8 +104,9 @@ class UnaryCall implements Invocation {
   start(operation: Operation, encoding: Encoding, deadlineMs: number | undefined): void {
     this.operation = operation;
     this.requestEncoding = encoding;
-    if (deadlineMs !== undefined && deadlineMs <= MAX_TIMER_MS) {
-      this.timer = setTimeout(onDeadline, deadlineMs, this, deadlineMs);
+    if (deadlineMs !== undefined) {
+      this.deadline = new CallDeadline(deadlineMs);
+      if (deadlineMs <= MAX_TIMER_MS) this.timer = setTimeout(onDeadline, deadlineMs, this, deadlineMs);
     }
     this.stream.on("data", onData);
     this.stream.on("end", onEnd);
@@ -122,7 +125,8 @@ class UnaryCall implements Invocation {
     const body = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.size);
     this.chunks = [];
     const unframed = unframeUnary(body, { encoding: this.requestEncoding, maxBytes: this.options.maxBytes });
-    if (!unframed.ok) return void this.fail(unframed.reason === "too_large" ? Code.ResourceExhausted : Code.Internal, unframed.detail);
+    // A malformed frame is the client's mistake, answered before authentication costs anything.
+    if (!unframed.ok) return void this.fail(unframed.reason === "too_large" ? Code.ResourceExhausted : Code.InvalidArgument, unframed.detail);
     this.message = unframed.message;
     void this.run(this.operation as Operation);
   }
@@ -140,12 +144,7 @@ class UnaryCall implements Invocation {
   decode(): MessageShape<DescMessage> {
     const schema = (this.operation as Operation).method.input;
     const message = this.message as Uint8Array;
-    try {
-      return this.codec === "json" ? fromJsonString(schema, Buffer.from(message).toString("utf8")) : fromBinary(schema, message);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw invalid(`The request message is not a valid ${schema.typeName}: ${reason}`);
-    }
+    return this.codec === "proto" ? decodeProtoBinary(schema, message) : decodeProtoJson(schema, Buffer.from(message).toString("utf8"));
   }
 
   private succeed(schema: DescMessage, output: object): void {
@@ -176,9 +175,8 @@ class UnaryCall implements Invocation {
     headers["grpc-message"] = encodeGrpcMessage(failure.message);
     const details = statusDetailsOf(failure);
     if (details) headers["grpc-status-details-bin"] = Buffer.from(details).toString("base64").replace(/=+$/, "");
+    // Whatever the client still sends is read and dropped (h2-upload.ts, discardRestOfUpload), not reset.
     this.stream.respond(headers, { endStream: true });
-    // Whatever the client still sends is of no use: stop it politely rather than read it.
-    if (!this.stream.readableEnded) this.stream.close(constants.NGHTTP2_NO_ERROR);
   }
 
   /** True exactly once, and only while the stream can still carry an answer. Reports the answer (`code`) once. */
@@ -215,7 +213,7 @@ function sendOkTrailers(this: ServerHttp2Stream): void {
 }
 
 function onDeadline(call: UnaryCall, ms: number): void {
-  call.fail(Code.DeadlineExceeded, `the deadline of ${ms} ms expired`);
+  if ((call.deadline as CallDeadline).expire()) call.fail(Code.DeadlineExceeded, `the deadline of ${ms} ms expired`);
 }
 
 function ignore(): void {}

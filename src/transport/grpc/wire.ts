@@ -5,10 +5,13 @@ export const ACCEPTED_ENCODINGS = "gzip,identity";
 
 export type Encoding = "identity" | "gzip";
 
-/** Why a request body is not one well-formed unary message; the handler maps each to a gRPC status. */
+/**
+ * Why a request body is not one well-formed unary message: the client's mistake either way, which the handler answers
+ * INVALID_ARGUMENT (malformed) or RESOURCE_EXHAUSTED (too large).
+ */
 export type UnframeResult =
   | { ok: true; message: Uint8Array }
-  | { ok: false; reason: "malformed" | "too_large" | "unsupported_compression"; detail: string };
+  | { ok: false; reason: "malformed" | "too_large"; detail: string };
 
 /**
  * Reads the single length-prefixed message of a unary request (flag byte, 4-byte big-endian length, message) and
