@@ -5,9 +5,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ApisService } from "../../../gen/keyward/v1/apis_pb.js";
 import { KeysService } from "../../../gen/keyward/v1/keys_pb.js";
 import { DeadlineExceededError } from "../../../src/services/context.js";
-import { COUNTER_WRITES } from "../../../src/services/gated-counters.js";
 import { useKeyward } from "../../support/use-keyward.js";
-import { callWithDeadline, watchHandlers, type Wire } from "./wires.js";
+import { callWithDeadline, watchHandlers, type Wire, watchCounterWrites } from "./wires.js";
 
 // Long enough for a call to reach its handler on a busy machine; each case below waits it out once.
 const DEADLINE_MS = 400;
@@ -36,21 +35,14 @@ describe("a deadline that passes while the call runs", () => {
   const harness = useKeyward();
   let session: ClientHttp2Session;
   let handlers: ReturnType<typeof watchHandlers>;
-  const counterWrites: string[] = [];
+  let counterWrites: string[] = [];
   let apiId: string;
 
   beforeAll(async () => {
     session = connect(harness.keyward.baseUrl);
     apiId = await harness.seed.api();
     handlers = watchHandlers(harness.keyward.operations);
-    const counters = harness.keyward.stores.counters as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
-    for (const method of COUNTER_WRITES) {
-      const write = counters[method].bind(counters);
-      counters[method] = (...args) => {
-        counterWrites.push(method);
-        return write(...args);
-      };
-    }
+    counterWrites = watchCounterWrites(harness.keyward.stores.counters);
   });
   afterAll(() => session?.close());
   const forgetCalls = () => {

@@ -6,9 +6,8 @@ import { KeysService } from "../../../gen/keyward/v1/keys_pb.js";
 import { RatelimitService } from "../../../gen/keyward/v1/ratelimits_pb.js";
 import { RootKeysService } from "../../../gen/keyward/v1/root_keys_pb.js";
 import { WorkspacesService } from "../../../gen/keyward/v1/workspaces_pb.js";
-import { COUNTER_WRITES } from "../../../src/services/gated-counters.js";
 import { useKeyward } from "../../support/use-keyward.js";
-import { callWithDeadline, watchHandlers, WIRES, type Deadline } from "./wires.js";
+import { callWithDeadline, watchHandlers, WIRES, type Deadline, watchCounterWrites } from "./wires.js";
 
 const CALLS = 50;
 
@@ -16,19 +15,12 @@ describe("a call whose deadline has passed on arrival does nothing", () => {
   const harness = useKeyward();
   let session: ClientHttp2Session;
   let handlers: ReturnType<typeof watchHandlers>;
-  const counterWrites: string[] = [];
+  let counterWrites: string[] = [];
 
   beforeAll(() => {
     session = connect(harness.keyward.baseUrl);
     handlers = watchHandlers(harness.keyward.operations);
-    const counters = harness.keyward.stores.counters as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
-    for (const method of COUNTER_WRITES) {
-      const write = counters[method].bind(counters);
-      counters[method] = (...args) => {
-        counterWrites.push(method);
-        return write(...args);
-      };
-    }
+    counterWrites = watchCounterWrites(harness.keyward.stores.counters);
   });
   afterAll(() => session?.close());
   const forgetCalls = () => {

@@ -4,6 +4,8 @@ import { create, fromBinary, toBinary, type DescMethodUnary, type MessageInitSha
 import { Code } from "@connectrpc/connect";
 import { codeFromString } from "@connectrpc/connect/protocol-connect";
 import { trailerParse } from "@connectrpc/connect/protocol-grpc-web";
+import { COUNTER_WRITES } from "../../../src/services/gated-counters.js";
+import type { CounterStore } from "../../../src/store/ports.js";
 import type { Operation } from "../../../src/transport/pipeline.js";
 import { grpcFrame, grpcMessages, grpcStatusOf, rawRequest } from "../../support/raw-grpc.js";
 import { recordSecretsIn } from "../../support/secret-record.js";
@@ -121,4 +123,18 @@ export function watchHandlers(operations: Operation[]) {
     settled: () => Promise.allSettled(started.map((s) => s.result)),
     clear: () => void started.splice(0),
   };
+}
+
+/** Records the name of every counter write `counters` performs (passed through unchanged). */
+export function watchCounterWrites(counters: CounterStore): string[] {
+  const writes: string[] = [];
+  const methods = counters as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  for (const method of COUNTER_WRITES) {
+    const write = methods[method].bind(counters);
+    methods[method] = (...args) => {
+      writes.push(method);
+      return write(...args);
+    };
+  }
+  return writes;
 }
