@@ -135,7 +135,7 @@ export function createApp(options: AppOptions) {
   };
   const rpc = connectNodeAdapter({
     routes(router) {
-      registerOperations(router, SERVICES, operations, invoke);
+      registerOperations(router, SERVICES, operations, { invoke, maxBytes: MAX_BODY_BYTES });
       registerHealth(router, { services: SERVICES.map((s) => s.typeName), ready });
       registerReflection(router, [...SERVICES, Health]);
     },

@@ -6,6 +6,7 @@ import type { RequestDone } from "../observability/request-observer.js";
 import type { RequestTallies, TransportName } from "../observability/route-tally.js";
 import type { RequestOrigin } from "../services/context.js";
 import { CallDeadline } from "./call-deadline.js";
+import { checkBinaryBodies } from "./connect-node-check.js";
 import type { Invoke, Operation } from "./pipeline.js";
 import { newRequestId, REQUEST_ID_HEADER } from "./request-id.js";
 import { rpcFailureOf, toConnectError } from "./rpc-error.js";
@@ -38,7 +39,13 @@ export function requestValues(req: { socket?: RequestOrigin["socket"] }): Contex
  * deadline goes to the pipeline; connect-node answers with the handler's result, never early, so the deadline
  * acts only through the pipeline's refusal and the commit gate.
  */
-export function registerOperations(router: ConnectRouter, services: DescService[], operations: Operation[], invoke: Invoke) {
+export function registerOperations(
+  router: ConnectRouter,
+  services: DescService[],
+  operations: Operation[],
+  options: { invoke: Invoke; maxBytes: number },
+) {
+  const { invoke } = options;
   for (const service of services) {
     const impl: Record<string, (request: unknown, context: HandlerContext) => Promise<unknown>> = {};
     for (const operation of operations.filter((op) => op.method.parent === service)) {
@@ -59,7 +66,12 @@ export function registerOperations(router: ConnectRouter, services: DescService[
         }
       };
     }
+    const before = router.handlers.length;
     router.service(service, impl as never);
+    // Its binary messages are checked as Keyward's own paths check theirs (connect-node-check.ts).
+    for (let i = before; i < router.handlers.length; i++) {
+      router.handlers[i] = checkBinaryBodies(router.handlers[i], router.handlers[i].method.input, options.maxBytes);
+    }
   }
 }
 

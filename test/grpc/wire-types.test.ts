@@ -1,4 +1,5 @@
 import { connect, type ClientHttp2Session } from "node:http2";
+import { gzipSync } from "node:zlib";
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { anyUnpack } from "@bufbuild/protobuf/wkt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -54,6 +55,34 @@ describe("binary request messages: wire types", () => {
       body: { code: "invalid_argument", message: `The request message is not a valid keyward.v1.VerifyKeyRequest: ${MISMATCH}`, details: expect.any(Array) },
     });
     expect(await remaining()).toBe(1000);
+  });
+
+  it("gRPC-Web and gzipped Connect (served by connect-node): the same message is INVALID_ARGUMENT, and no credit moves", async () => {
+    const message = verifyRequest(key, [0x0a, 0x64]);
+    const web = await fetch(`${harness.keyward.baseUrl}${VERIFY_KEY}`, {
+      method: "POST", headers: { "content-type": "application/grpc-web+proto", ...auth() }, body: new Uint8Array(grpcFrame(message)),
+    });
+    const trailer = Buffer.from(await web.arrayBuffer());
+    expect({ status: web.status, flag: trailer[0] }).toEqual({ status: 200, flag: 0x80 });
+    expect(trailer.subarray(5).toString()).toContain("grpc-status: 3");
+    expect(decodeURIComponent(trailer.subarray(5).toString())).toContain(MISMATCH);
+    const gzipped = await fetch(`${harness.keyward.baseUrl}${VERIFY_KEY}`, {
+      method: "POST", headers: { "content-type": "application/proto", "content-encoding": "gzip", ...auth() }, body: new Uint8Array(gzipSync(message)),
+    });
+    expect({ status: gzipped.status, body: await gzipped.json() }).toMatchObject({
+      status: 400, body: { code: "invalid_argument", message: `The request message is not a valid keyward.v1.VerifyKeyRequest: ${MISMATCH}` },
+    });
+    expect(await remaining()).toBe(1000);
+  });
+
+  it("a gzipped Connect message that does not parse is 400 invalid_argument, not connect-node's 500", async () => {
+    const response = await fetch(`${harness.keyward.baseUrl}${VERIFY_KEY}`, {
+      method: "POST", headers: { "content-type": "application/proto", "content-encoding": "gzip", ...auth() },
+      body: new Uint8Array(gzipSync(Buffer.from([0x0a, 0x05, 0xff, 0xff]))),
+    });
+    expect({ status: response.status, body: await response.json() }).toMatchObject({
+      status: 400, body: { code: "invalid_argument", message: expect.stringContaining("premature EOF") },
+    });
   });
 
   it("the cost as a varint, with an unknown field of any wire type beside it, is read and charged", async () => {
