@@ -25,8 +25,7 @@ export function checkBinaryBodies(handler: UniversalHandler, schema: DescMessage
     if (protocol === undefined || !(Symbol.asyncIterator in Object(request.body))) return handler(request);
     let body: Uint8Array;
     try {
-      // A little room for the frame header; anything larger is refused here or by connect-node's own limit.
-      body = await readAllBytes(request.body as AsyncIterable<Uint8Array>, maxBytes + 5);
+      body = await readBody(request.body as AsyncIterable<Uint8Array>, maxBytes);
       const message = protocol === "grpc-web" ? grpcWebMessage(request, body, maxBytes) : connectMessage(request, body, maxBytes);
       if (message !== undefined) decodeProtoBinary(schema, message);
     } catch (error) {
@@ -38,6 +37,18 @@ export function checkBinaryBodies(handler: UniversalHandler, schema: DescMessage
 }
 
 type Protocol = "grpc-web" | "connect";
+
+/** The whole body, refused as gRPC refuses it past `maxBytes` (plus a frame header). */
+async function readBody(body: AsyncIterable<Uint8Array>, maxBytes: number): Promise<Uint8Array> {
+  try {
+    return await readAllBytes(body, maxBytes + 5);
+  } catch (error) {
+    if (error instanceof ConnectError && error.code === Code.ResourceExhausted) {
+      throw new ConnectError(`the request is larger than the limit of ${maxBytes} bytes`, Code.ResourceExhausted);
+    }
+    throw error;
+  }
+}
 
 function protocolOf(request: UniversalServerRequest): Protocol | undefined {
   if (request.method !== "POST") return undefined;

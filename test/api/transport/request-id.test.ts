@@ -110,7 +110,7 @@ describe("request ids", () => {
         (e: unknown) => ConnectError.from(e),
       );
       expect({ via, code: error?.code }).toEqual({ via, code: Code.ResourceExhausted });
-      expect(error?.rawMessage).toMatch(via === "grpcWeb" ? /readMaxBytes 1048576/ : /1048576 bytes/);
+      expect(error?.rawMessage).toMatch(/1048576 bytes/);
       expect(error?.metadata.get("x-request-id"), via).toMatch(REQUEST_ID);
     }
   });
