@@ -1,12 +1,10 @@
-import { connect, type ClientHttp2Session } from "node:http2";
 import { setTimeout as delay } from "node:timers/promises";
 import { Code } from "@connectrpc/connect";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ApisService } from "../../../gen/keyward/v1/apis_pb.js";
 import { KeysService } from "../../../gen/keyward/v1/keys_pb.js";
 import { DeadlineExceededError } from "../../../src/services/context.js";
-import { useKeyward } from "../../support/use-keyward.js";
-import { callWithDeadline, watchHandlers, type Wire, watchCounterWrites } from "./wires.js";
+import { callWithDeadline, useDeadlineServer, type Wire } from "./wires.js";
 
 // Long enough for a call to reach its handler on a busy machine; each case below waits it out once.
 const DEADLINE_MS = 400;
@@ -32,26 +30,12 @@ function holdNext<T extends object>(target: T, method: keyof T & string) {
 }
 
 describe("a deadline that passes while the call runs", () => {
-  const harness = useKeyward();
-  let session: ClientHttp2Session;
-  let handlers: ReturnType<typeof watchHandlers>;
-  let counterWrites: string[] = [];
+  const { harness, calls, target } = useDeadlineServer();
   let apiId: string;
 
   beforeAll(async () => {
-    session = connect(harness.keyward.baseUrl);
     apiId = await harness.seed.api();
-    handlers = watchHandlers(harness.keyward.operations);
-    counterWrites = watchCounterWrites(harness.keyward.stores.counters);
   });
-  afterAll(() => session?.close());
-  const forgetCalls = () => {
-    handlers.clear();
-    harness.writes.clear();
-    counterWrites.splice(0);
-  };
-  beforeEach(forgetCalls);
-  const target = () => ({ baseUrl: harness.keyward.baseUrl, session, rootKey: harness.keyward.rootKey });
   const keysOfApi = async () => (await harness.keyward.documents.keys.listByApi(harness.keyward.workspaceId, apiId, { limit: 100 })).length;
 
   for (const wire of ["grpc", "connect"] as Wire[]) {
@@ -67,9 +51,9 @@ describe("a deadline that passes while the call runs", () => {
         read.release();
         read.restore();
       }
-      const [outcome] = await handlers.settled();
+      const [outcome] = await calls.handlers.settled();
       expect(outcome).toEqual({ status: "rejected", reason: expect.any(DeadlineExceededError) });
-      expect({ documents: harness.writes.writes, counters: counterWrites }).toEqual({ documents: [], counters: [] });
+      expect({ documents: harness.writes.writes, counters: calls.counterWrites }).toEqual({ documents: [], counters: [] });
       expect(await keysOfApi()).toBe(before);
     });
 
@@ -126,8 +110,8 @@ describe("a deadline that passes while the call runs", () => {
       read.restore();
     }
     expect(await answer).toEqual({ code: Code.DeadlineExceeded, detail: "the deadline passed before the call could write; nothing was written" });
-    await handlers.settled();
-    expect({ documents: harness.writes.writes, counters: counterWrites }).toEqual({ documents: [], counters: [] });
+    await calls.handlers.settled();
+    expect({ documents: harness.writes.writes, counters: calls.counterWrites }).toEqual({ documents: [], counters: [] });
     expect(await keysOfApi()).toBe(before);
   });
 });

@@ -1,42 +1,22 @@
-import { connect, type ClientHttp2Session } from "node:http2";
 import { Code } from "@connectrpc/connect";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ApisService } from "../../../gen/keyward/v1/apis_pb.js";
 import { KeysService } from "../../../gen/keyward/v1/keys_pb.js";
 import { RatelimitService } from "../../../gen/keyward/v1/ratelimits_pb.js";
 import { RootKeysService } from "../../../gen/keyward/v1/root_keys_pb.js";
 import { WorkspacesService } from "../../../gen/keyward/v1/workspaces_pb.js";
-import { useKeyward } from "../../support/use-keyward.js";
-import { callWithDeadline, watchHandlers, WIRES, type Deadline, watchCounterWrites } from "./wires.js";
+import { callWithDeadline, useDeadlineServer, WIRES, type Deadline } from "./wires.js";
 
 const CALLS = 50;
 
 describe("a call whose deadline has passed on arrival does nothing", () => {
-  const harness = useKeyward();
-  let session: ClientHttp2Session;
-  let handlers: ReturnType<typeof watchHandlers>;
-  let counterWrites: string[] = [];
-
-  beforeAll(() => {
-    session = connect(harness.keyward.baseUrl);
-    handlers = watchHandlers(harness.keyward.operations);
-    counterWrites = watchCounterWrites(harness.keyward.stores.counters);
-  });
-  afterAll(() => session?.close());
-  const forgetCalls = () => {
-    handlers.clear();
-    harness.writes.clear();
-    counterWrites.splice(0);
-  };
-  beforeEach(forgetCalls);
-
-  const target = () => ({ baseUrl: harness.keyward.baseUrl, session, rootKey: harness.keyward.rootKey });
+  const { harness, calls, target, forgetCalls } = useDeadlineServer();
   const apiCount = async () => (await harness.keyward.documents.apis.list(harness.keyward.workspaceId, { limit: 1000 })).length;
 
   /** Whatever the transport answered, waits for any handler still running, then asserts nothing was started or written. */
   async function expectNothingDone() {
-    await handlers.settled();
-    expect({ handlers: handlers.started.map((s) => s.rpc), documents: harness.writes.writes, counters: counterWrites })
+    await calls.handlers.settled();
+    expect({ handlers: calls.handlers.started.map((s) => s.rpc), documents: harness.writes.writes, counters: calls.counterWrites })
       .toEqual({ handlers: [], documents: [], counters: [] });
   }
 
@@ -116,11 +96,7 @@ describe("a call whose deadline has passed on arrival does nothing", () => {
 });
 
 describe("a call with a generous deadline is served as before", () => {
-  const harness = useKeyward();
-  let session: ClientHttp2Session;
-  beforeAll(() => void (session = connect(harness.keyward.baseUrl)));
-  afterAll(() => session?.close());
-  const target = () => ({ baseUrl: harness.keyward.baseUrl, session, rootKey: harness.keyward.rootKey });
+  const { harness, target } = useDeadlineServer();
 
   it("creates an api, a key that verifies, a root key and a workspace, and counts a verification, on every wire", async () => {
     for (const wire of WIRES) {

@@ -1,4 +1,5 @@
-import type { ClientHttp2Session } from "node:http2";
+import { connect, type ClientHttp2Session } from "node:http2";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import { gzipSync } from "node:zlib";
 import { create, fromBinary, toBinary, type DescMethodUnary, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
 import { Code } from "@connectrpc/connect";
@@ -9,6 +10,7 @@ import type { CounterStore } from "../../../src/store/ports.js";
 import type { Operation } from "../../../src/transport/pipeline.js";
 import { grpcFrame, grpcMessages, grpcStatusOf, rawRequest } from "../../support/raw-grpc.js";
 import { recordSecretsIn } from "../../support/secret-record.js";
+import { useKeyward } from "../../support/use-keyward.js";
 
 /**
  * The paths a deadline takes: gRPC and lean Connect are Keyward's own handlers (each with its early-answer timer);
@@ -137,4 +139,27 @@ export function watchCounterWrites(counters: CounterStore): string[] {
     };
   }
   return writes;
+}
+
+/**
+ * A server for a deadline suite: one HTTP/2 session to it, the handlers the pipeline starts and the counter writes it
+ * makes (both forgotten before each test, with the document writes), and the target callWithDeadline sends to.
+ */
+export function useDeadlineServer() {
+  const harness = useKeyward();
+  const calls = {} as { session: ClientHttp2Session; handlers: ReturnType<typeof watchHandlers>; counterWrites: string[] };
+  beforeAll(() => {
+    calls.session = connect(harness.keyward.baseUrl);
+    calls.handlers = watchHandlers(harness.keyward.operations);
+    calls.counterWrites = watchCounterWrites(harness.keyward.stores.counters);
+  });
+  afterAll(() => calls.session?.close());
+  const forgetCalls = () => {
+    calls.handlers.clear();
+    harness.writes.clear();
+    calls.counterWrites.splice(0);
+  };
+  beforeEach(forgetCalls);
+  const target = () => ({ baseUrl: harness.keyward.baseUrl, session: calls.session, rootKey: harness.keyward.rootKey });
+  return { harness, calls, target, forgetCalls };
 }
