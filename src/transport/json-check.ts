@@ -63,7 +63,8 @@ function checkMessage(schema: DescMessage, value: unknown, at: string, rules: Ru
     const field = schema.fields.find((f) => f.jsonName === key || f.name === key);
     const location = at ? `${at}.${key}` : key;
     if (!field) {
-      if (!rules.allowUnknown) out.push({ location: isWellFormed(key) ? location : at, message: isWellFormed(key) ? "is not a known field" : KEY_NOT_WELL_FORMED });
+      if (rules.allowUnknown) continue;
+      out.push(isWellFormed(key) ? { location, message: "is not a known field" } : { location: at, message: KEY_NOT_WELL_FORMED });
       continue;
     }
     if (fieldValue === null) {
@@ -177,12 +178,27 @@ export function decodeProtoJson<Desc extends DescMessage>(schema: Desc, text: st
   } catch (error) {
     throw invalid(`The request body is not valid JSON: ${(error as Error).message}`, [{ location: "", message: "not valid JSON" }]);
   }
-  const violations = checkJson(schema, json, { allowUnknown: true, prefix: "", dialect: "proto" });
-  if (violations.length > 0) throw invalid(violations.map((v) => `${v.location || "message"}: ${v.message}`).join("; "), violations);
+  return decodeCheckedJson(schema, json, { allowUnknown: true, prefix: "", dialect: "proto", name: (location) => location || "message" });
+}
+
+/**
+ * `json` held to `checkJson`, then decoded; every refusal is `invalid`, its detail naming each place as `name(location)`
+ * says (`body.name`, `meta.a`).
+ */
+export function decodeCheckedJson<Desc extends DescMessage>(
+  schema: Desc,
+  json: unknown,
+  options: CheckJsonOptions & { name: (location: string) => string },
+): MessageShape<Desc> {
+  const violations = checkJson(schema, json, options);
+  if (violations.length > 0) throw invalid(violations.map((v) => `${options.name(v.location)}: ${v.message}`).join("; "), violations);
   try {
-    return fromJson(schema, json as JsonValue, { ignoreUnknownFields: true });
+    return fromJson(schema, json as JsonValue, { ignoreUnknownFields: options.allowUnknown });
   } catch (error) {
-    // As in REST: the field, not the value protobuf-es may quote after " from JSON".
-    throw invalid(`${(error as Error).message.split(" from JSON", 1)[0]}`);
+    // checkJson lets nothing through that the decoder refuses; should the two ever disagree, it is still the client's
+    // input that failed. protobuf-es names the field before " from JSON" and may quote the value after it, which is
+    // not echoed (it could be a key sent in the wrong field).
+    const what = (error as Error).message.split(" from JSON", 1)[0];
+    throw invalid(`${options.name("")}: ${what}`, [{ location: "", message: what }]);
   }
 }

@@ -1,4 +1,4 @@
-import { fromJson, type DescField, type DescMessage, type JsonValue } from "@bufbuild/protobuf";
+import type { DescField, DescMessage } from "@bufbuild/protobuf";
 import { invalid, KeywardError } from "../../domain/errors.js";
 import { readBody, type ExchangeRequest, type ExchangeResponse } from "../exchange.js";
 import type { Invoke } from "../pipeline.js";
@@ -7,7 +7,7 @@ import { atTurnEnd } from "../../turn-end.js";
 import type { RequestDone } from "../../observability/request-observer.js";
 import type { RequestTallies, TransportName } from "../../observability/route-tally.js";
 import { restErrorBody, type Dialect } from "./errors.js";
-import { checkJson } from "../json-check.js";
+import { decodeCheckedJson } from "../json-check.js";
 import { toRestJson } from "./rest-json.js";
 import { serveDocument, type ServedDocument } from "./documents.js";
 import type { Route } from "./routes.js";
@@ -118,20 +118,10 @@ function splitUrl(target: string): { pathname: string; search: string } {
 }
 
 function decodeInput(schema: DescMessage, input: unknown, options: { allowUnknown: boolean; prefix: string }) {
-  input = withUpdateMask(schema, input);
-  const violations = checkJson(schema, input, { allowUnknown: options.allowUnknown, prefix: "", dialect: "rest" });
-  if (violations.length > 0) {
-    throw invalid(violations.map((v) => `${options.prefix}${v.location ? "." + v.location : ""}: ${v.message}`).join("; "), violations);
-  }
-  try {
-    return fromJson(schema, input as JsonValue, { ignoreUnknownFields: options.allowUnknown });
-  } catch (error) {
-    // checkJson lets nothing through that the decoder refuses; should the two ever disagree, it is still the
-    // client's input that failed. protobuf-es names the field before " from JSON" and may quote the value after it,
-    // which is not echoed (it could be a key sent in the wrong field).
-    const what = (error as Error).message.split(" from JSON", 1)[0];
-    throw invalid(`${options.prefix}: ${what}`, [{ location: "", message: what }]);
-  }
+  return decodeCheckedJson(schema, withUpdateMask(schema, input), {
+    allowUnknown: options.allowUnknown, prefix: "", dialect: "rest",
+    name: (location) => `${options.prefix}${location ? "." + location : ""}`,
+  });
 }
 
 /**
