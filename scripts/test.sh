@@ -4,6 +4,7 @@
 # need (redis-server, python3-grpcio, protoc, Go with its gRPC libraries, chromium, patch) when missing.
 # Steps: dependencies -> Debian packages -> vitest (Node suite) -> e2e on MongoDB documents -> deno e2e. Every step
 # runs even when an earlier test step failed, so one run shows all failures; the exit code is non-zero if any failed.
+# The end prints each phase's wall time and one 'N passed, N failed' line over all phases.
 set -uo pipefail
 
 cd "$(dirname "$0")/.."
@@ -61,50 +62,49 @@ else
 fi
 
 # --- 3. Node suite: vitest (globalSetup starts one private redis-server unless REDIS_URL is given) -----------
-summary_file=$(mktemp -t keyward-vitest-XXXXXX.json)
-trap 'rm -f "$summary_file"' EXIT
-say "vitest: npx vitest run $*"
-if ! npx vitest run --reporter=default --reporter=json --outputFile.json="$summary_file" "$@"; then
-  failed+=("vitest")
-fi
+# Each step writes vitest's JSON report beside the console one; the closing line sums them, the phase table times them.
+reports=$(mktemp -d -t keyward-vitest-XXXXXX)
+trap 'rm -rf "$reports"' EXIT
+phases=()
+# run_phase NAME REPORT COMMAND...: runs one step, records its wall time and whether it failed.
+run_phase() {
+  local name=$1 report=$2 started=$SECONDS
+  shift 2
+  say "$name: $*"
+  "$@" --reporter=default --reporter=json --outputFile.json="$reports/$report.json" || failed+=("$name")
+  phases+=("$(printf '%-28s %5d s' "$name" $((SECONDS - started)))")
+}
+run_phase "vitest (Node suite)" node npx vitest run "$@"
 
 # --- 3b. the end-to-end suite again on MongoDB documents -----------------------------------------------------------
 # test/setup/mongo.ts gives it MONGODB_URL when set (a real server), else starts the wire emulator found beside the
 # repository (../shared/mongo-emulator/run.sh; KEYWARD_MONGO_EMULATOR=<run.sh> points elsewhere). Without either the
 # Mongo cases skip, saying why; CI=1 or KEYWARD_REQUIRE_MONGO=1 makes a missing MongoDB a failure instead.
-# Skipped when vitest was given arguments (a filtered run).
-mongo_summary_file=$(mktemp -t keyward-vitest-mongo-XXXXXX.json)
-trap 'rm -f "$summary_file" "$mongo_summary_file"' EXIT
+# --- 4. deno e2e: the end-to-end suite under Deno (vitest.deno.config.ts) -----------------------------------------
+# Both are skipped when vitest was given arguments (a filtered run: `bash scripts/test.sh test/api/keys.getKey`).
 if (( $# == 0 )); then
-  say "e2e on MongoDB documents: npx vitest run --config vitest.mongo-e2e.config.ts"
-  if ! npx vitest run --config vitest.mongo-e2e.config.ts --reporter=default --reporter=json --outputFile.json="$mongo_summary_file"; then
-    failed+=("e2e on MongoDB")
-  fi
-fi
-
-# --- 4. deno e2e ---------------------------------------------------------------------------------------------
-# Placeholder until package.json has a "test:deno" script (owned by the Deno work); then it runs here.
-if node -e 'process.exit(require("./package.json").scripts?.["test:deno"] ? 0 : 1)'; then
-  say "deno e2e: npm run test:deno"
-  npm run test:deno || failed+=("deno e2e")
+  run_phase "e2e on MongoDB documents" mongo npx vitest run --config vitest.mongo-e2e.config.ts
+  run_phase "deno e2e" deno npm run -s test:deno --
 else
-  say "deno e2e: skipped (package.json has no test:deno script yet)"
+  say "filtered run: the MongoDB and Deno passes are skipped"
 fi
 
 # --- summary -------------------------------------------------------------------------------------------------
+say "time per phase"
+printf '  %s\n' "${phases[@]}"
 if (( ${#failed[@]} )); then
   say "FAILED: ${failed[*]}"
 else
   say "all test steps passed"
 fi
-# Last line in the plain 'N passed, N failed' form, counted from vitest's JSON report.
-if [[ -s $summary_file ]]; then
-  node -e '
-    const fs = require("node:fs");
-    const runs = process.argv.slice(1).filter((f) => fs.existsSync(f) && fs.statSync(f).size > 0).map((f) => JSON.parse(fs.readFileSync(f, "utf8")));
-    const sum = (field) => runs.reduce((n, r) => n + (r[field] ?? 0), 0);
-    const skipped = sum("numPendingTests") + sum("numTodoTests");
-    console.log(`vitest: ${sum("numPassedTests")} passed, ${sum("numFailedTests")} failed, ${skipped} skipped`);
-  ' "$summary_file" "$mongo_summary_file"
-fi
+# Last line in the plain 'N passed, N failed' form, counted from the vitest JSON reports of every phase.
+node -e '
+  const fs = require("node:fs");
+  const dir = process.argv[1];
+  const runs = fs.readdirSync(dir).map((f) => `${dir}/${f}`).filter((f) => fs.statSync(f).size > 0)
+    .map((f) => JSON.parse(fs.readFileSync(f, "utf8")));
+  const sum = (field) => runs.reduce((n, r) => n + (r[field] ?? 0), 0);
+  const skipped = sum("numPendingTests") + sum("numTodoTests");
+  console.log(`vitest: ${sum("numPassedTests")} passed, ${sum("numFailedTests")} failed, ${skipped} skipped`);
+' "$reports"
 (( ${#failed[@]} == 0 ))
