@@ -36,3 +36,26 @@ export function lastUseOf(entries: Map<string, LastUse>, workspaceId: string, ke
   }
   return found;
 }
+
+/**
+ * When an adapter writes its last-use entries. The batcher's `afterFlush` runs once the buffer is empty, which under
+ * sustained load may take long; so between batches of one drain they are also written, at most once per
+ * `intervalMs` (a failure there waits for `afterFlush`, which retries and reports it). This keeps the bound of
+ * `lastUsed` at about the interval however busy the writer is.
+ */
+export function pacedLastUseWrites(persist: () => Promise<void>, intervalMs = 1000) {
+  let last = performance.now();
+  return {
+    /** After a batch of events is written. */
+    async betweenBatches(): Promise<void> {
+      if (performance.now() - last < intervalMs) return;
+      last = performance.now();
+      await persist().catch(() => {});
+    },
+    /** At the end of every drain (the batcher's afterFlush): failures are thrown for the batcher to record. */
+    async afterDrain(): Promise<void> {
+      last = performance.now();
+      await persist();
+    },
+  };
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lastUseOf, mergeLastUse, type LastUse } from "../../src/store/last-use.js";
+import { lastUseOf, mergeLastUse, pacedLastUseWrites, type LastUse } from "../../src/store/last-use.js";
 import { lastUseFilter, lastUseUpdates } from "../../src/store/mongo/last-use-filters.js";
 
 const T = 1_700_002_800_000;
@@ -33,5 +33,26 @@ describe("last use (pure pieces)", () => {
       updateOne: { filter: { _id: "key_a" }, update: { $max: { lastUsedAt: T }, $setOnInsert: { workspaceId: "ws_1" } }, upsert: true },
     }]);
     expect(lastUseFilter("ws_1", ["key_a", "key_b"])).toStrictEqual({ _id: { $in: ["key_a", "key_b"] }, workspaceId: "ws_1" });
+  });
+
+  it("pacedLastUseWrites writes between batches at most once per interval, swallowing failures there; afterDrain always writes and throws", async () => {
+    let calls = 0;
+    let fail = false;
+    const persist = async () => {
+      calls += 1;
+      if (fail) throw new Error("disk full");
+    };
+    const slow = pacedLastUseWrites(persist, 3_600_000);
+    await slow.betweenBatches();
+    await slow.betweenBatches();
+    expect(calls).toBe(0);
+    await slow.afterDrain();
+    expect(calls).toBe(1);
+    const eager = pacedLastUseWrites(persist, 0);
+    fail = true;
+    await eager.betweenBatches();
+    await eager.betweenBatches();
+    expect(calls).toBe(3);
+    await expect(eager.afterDrain()).rejects.toThrow("disk full");
   });
 });

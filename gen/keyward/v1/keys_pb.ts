@@ -310,9 +310,9 @@ export type Key = Message<"keyward.v1.Key"> & {
 
   /**
    * When the key was last verified, unix milliseconds; absent when it never was (a NOT_FOUND answer does not count).
-   * Approximate: taken from the verification events, which are written in batches about once a second, so it
-   * trails the last verification by at most 60 s (normally about 1 s; longer only while the event store cannot be
-   * written). The same on every instance sharing a MongoDB, and kept across restarts.
+   * Approximate: taken from the verification events, which are written in batches about once a second; while the
+   * event store takes writes it trails the last verification by at most 60 s (in practice about 1 s). The same on
+   * every instance sharing a MongoDB, and kept across restarts.
    *
    * @generated from field: optional int64 last_used_at = 18;
    */

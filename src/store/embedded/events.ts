@@ -4,6 +4,7 @@ import { systemClock, type Clock } from "../../domain/clock.js";
 import { createEventCounter } from "../event-aggregation.js";
 import { createEventColumnCache } from "./event-column-cache.js";
 import { openLastUseFile } from "./last-use-file.js";
+import { pacedLastUseWrites } from "../last-use.js";
 import { createEventBatcher, type EventBatchingOptions, type EventStoreStats, type WriteOutcome } from "../event-batcher.js";
 import type { VerificationEvent, VerificationEventStore } from "../ports.js";
 import {
@@ -66,7 +67,12 @@ export async function createEmbeddedEventStore(
     }),
   });
 
-  const write = (batch: VerificationEvent[]) => columnCache.exclusive(() => writeBatch(batch));
+  const lastUseWrites = pacedLastUseWrites(() => lastUse.persist());
+  const write = async (batch: VerificationEvent[]) => {
+    const outcome = await columnCache.exclusive(() => writeBatch(batch));
+    await lastUseWrites.betweenBatches();
+    return outcome;
+  };
 
   async function writeBatch(batch: VerificationEvent[]): Promise<WriteOutcome> {
     const groups = new Map<number, { events: VerificationEvent[]; text: string[] }>();
@@ -135,7 +141,7 @@ export async function createEmbeddedEventStore(
   /** The last-use entries of this flush go to disk with it; retention runs whether or not that write failed. */
   async function afterFlush(): Promise<void> {
     let failure: unknown;
-    await lastUse.persist().catch((error: unknown) => void (failure = error));
+    await lastUseWrites.afterDrain().catch((error: unknown) => void (failure = error));
     await enforceRetention();
     if (failure !== undefined) throw failure;
   }

@@ -7,7 +7,7 @@ import {
   expireAfterSecondsFor, type EventDocument,
 } from "./events-filters.js";
 import { translateOutage } from "./outage.js";
-import { mergeLastUse, type LastUse } from "../last-use.js";
+import { mergeLastUse, pacedLastUseWrites, type LastUse } from "../last-use.js";
 import { LAST_USE_COLLECTION, lastUseFilter, lastUseUpdates, type LastUseDocument } from "./last-use-filters.js";
 
 export interface MongoEventStore extends VerificationEventStore {
@@ -81,6 +81,8 @@ export async function createMongoEventStore(
     }
   }
 
+  const lastUseWrites = pacedLastUseWrites(persistLastUse);
+
   const batcher = createEventBatcher({
     ...options,
     async write(batch) {
@@ -94,8 +96,9 @@ export async function createMongoEventStore(
         return { dropped: refused, error };
       }
       mergeLastUse(pending, batch);
+      await lastUseWrites.betweenBatches();
     },
-    afterFlush: persistLastUse,
+    afterFlush: lastUseWrites.afterDrain,
   });
 
   return {
