@@ -147,6 +147,14 @@ export function formatTime(ms: bigint | number | undefined): string {
   return new Date(Number(ms)).toISOString().replace("T", " ").slice(0, 19) + " UTC";
 }
 
+/**
+ * A key's last verification for lists and the key page: "never" when absent. The server's value trails the last
+ * verification by up to a flush (about a second), so seconds are shown, not milliseconds.
+ */
+export function lastUsedText(ms: bigint | undefined): string {
+  return ms === undefined ? "never" : formatTime(ms);
+}
+
 export function Page({ title, children, intro }: { title: string; intro?: ComponentChildren; children: ComponentChildren }) {
   useEffect(() => {
     document.title = `${title} · Keyward`;

@@ -43,7 +43,7 @@ export function v1Key(t: ShapeTools): JsonSchema {
   return t.component("V1Key", () => object({
     id: { type: "string" }, start: { type: "string" }, workspaceId: { type: "string" }, apiId: { type: "string" },
     name: { type: "string" }, ownerId: { type: "string" }, meta: t.field(KeySchema, "meta", "response"),
-    createdAt: integer(), updatedAt: integer(), expires: integer(),
+    createdAt: integer(), updatedAt: integer(), lastUsedAt: t.field(KeySchema, "lastUsedAt", "response"), expires: integer(),
     remaining: integer(), refill: t.ref(RefillSchema, "response"),
     ratelimit: object({ async: { type: "boolean" }, limit: integer(), duration: integer() }),
     roles: { type: "array", items: { type: "string" } }, permissions: { type: "array", items: { type: "string" } },

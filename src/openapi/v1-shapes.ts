@@ -46,7 +46,8 @@ export const v1Shapes: Record<string, RouteShape> = {
   "/v1/keys.whoami": {
     response: (_, t) => object({
       id: { type: "string" }, name: { type: "string" }, remaining: t.field(CreditsSchema, "remaining", "response"),
-      meta: t.field(KeySchema, "meta", "response"), createdAt: integer(), enabled: { type: "boolean" }, environment: { type: "string" },
+      meta: t.field(KeySchema, "meta", "response"), createdAt: integer(), lastUsedAt: t.field(KeySchema, "lastUsedAt", "response"),
+      enabled: { type: "boolean" }, environment: { type: "string" },
       identity: object({ id: { type: "string" }, externalId: { type: "string" } }),
     }, ["id", "createdAt", "enabled"]),
   },

@@ -4,7 +4,7 @@ import { KeywardError, notFound } from "../domain/errors.js";
 import { newId, type RandomBytes } from "../domain/ids.js";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { KeySchema } from "../../gen/keyward/v1/keys_pb.js";
-import type { ApiRecord, DocumentStore, KeyRecord } from "../store/ports.js";
+import type { ApiRecord, DocumentStore, KeyRecord, VerificationEventStore } from "../store/ports.js";
 import type { KeyCache } from "./key-cache.js";
 import { paginate } from "./pagination.js";
 import { authorize, listableIds, type ServiceHandlers } from "./context.js";
@@ -16,7 +16,9 @@ export interface ApisServiceDeps {
   /** Whether recoverable keys can be stored: decides the default of `storeEncryptedKeys`. */
   encryptionConfigured: boolean;
   /** A key as management calls show it (the keys service owns that view). */
-  viewKey: (key: KeyRecord, options: { decrypt: boolean }) => Promise<MessageInitShape<typeof KeySchema>>;
+  viewKey: (key: KeyRecord, options: { decrypt: boolean; lastUsed?: ReadonlyMap<string, number> }) => Promise<MessageInitShape<typeof KeySchema>>;
+  /** Where the keys' last verification times are read: one lookup per listed page. */
+  events: Pick<VerificationEventStore, "lastUsed">;
   /** The verification cache: it holds each key with its api, so deleting an api must drop them. */
   cache: Pick<KeyCache, "invalidate">;
 }
@@ -92,7 +94,8 @@ export function createApisService(deps: ApisServiceDeps): ServiceHandlers<typeof
       const filter = { identityId: identity?.id };
       const page = await paginate(request, (p) => documents.keys.listByApi(principal.workspaceId, api.id, { ...p, ...filter }));
       const total = await documents.keys.countByApi(principal.workspaceId, api.id, filter);
-      const data = await Promise.all(page.items.map((key) => deps.viewKey(key, { decrypt: request.decrypt ?? false })));
+      const lastUsed = await deps.events.lastUsed(principal.workspaceId, page.items.map((key) => key.id));
+      const data = await Promise.all(page.items.map((key) => deps.viewKey(key, { decrypt: request.decrypt ?? false, lastUsed })));
       return { data, pagination: { cursor: page.cursor, hasMore: page.hasMore }, total: BigInt(total) };
     },
   };

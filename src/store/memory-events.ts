@@ -2,6 +2,7 @@ import { createEventBatcher, type EventBatchingOptions, type EventStoreStats } f
 import { createEventCounter } from "./event-aggregation.js";
 import { createColumnAggregator } from "./event-column-aggregator.js";
 import { EventColumns, EventDictionary } from "./event-columns.js";
+import { lastUseOf, mergeLastUse, type LastUse } from "./last-use.js";
 import type { VerificationEvent, VerificationEventStore } from "./ports.js";
 
 export interface MemoryEventStore extends VerificationEventStore {
@@ -16,10 +17,12 @@ export interface MemoryEventStore extends VerificationEventStore {
 export function createMemoryEventStore(options: EventBatchingOptions & { maxEvents?: number } = {}): MemoryEventStore {
   const maxEvents = options.maxEvents ?? 100_000;
   let events: VerificationEvent[] = [];
+  const lastUse = new Map<string, LastUse>();
   const batcher = createEventBatcher({
     ...options,
     async write(batch) {
       events.push(...batch);
+      mergeLastUse(lastUse, batch);
       if (events.length > maxEvents) events = events.slice(events.length - maxEvents);
     },
   });
@@ -33,6 +36,7 @@ export function createMemoryEventStore(options: EventBatchingOptions & { maxEven
       for (const event of events) counter.add(event);
       return counter.result();
     },
+    lastUsed: async (workspaceId, keyIds) => lastUseOf(lastUse, workspaceId, keyIds),
     async query(query) {
       const dictionary = new EventDictionary();
       const columns = new EventColumns(dictionary);

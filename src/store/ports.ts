@@ -471,6 +471,14 @@ export interface VerificationEventStore {
    * so far, every group with at least one event, in no particular order.
    */
   query(query: AnalyticsQuery): Promise<AnalyticsRow[]>;
+  /**
+   * When each of `keyIds` (of `workspaceId`) was last verified, unix ms: the latest time among the events written
+   * so far, kept by the batch writer as it writes them (no work on the verification path) and persisted with that
+   * write, so it survives restarts and every instance on a shared backend reads the same value. It trails a
+   * verification by at most one flush (about a second) while the backend takes writes. Keys never verified (or
+   * verified only as NOT_FOUND, which records nothing) are absent from the map.
+   */
+  lastUsed(workspaceId: string, keyIds: readonly string[]): Promise<Map<string, number>>;
   close(): Promise<void>;
 }
 

@@ -46,11 +46,13 @@ describe("@unkey/api 0.38 (v1 SDK) key lifecycle against Keyward", () => {
 
     const verified = await unkey.keys.verify({ key, apiId });
     expect(verified.result).toMatchObject({ valid: true, code: "VALID", keyId, ownerId: "sdk_owner", remaining: 9, requestId: expect.stringMatching(REQUEST_ID) });
+    const verifiedAt = harness.clock.now();
+    await harness.keyward.stores.events.flush(); // the verification's event written: lastUsedAt from here on
 
     harness.clock.advance(1000);
     expect(await unkey.keys.update({ keyId, name: "renamed", meta: null, ownerId: null, ratelimit: null, remaining: 3 })).toEqual({ result: {} });
     const updated = (await unkey.keys.get({ keyId })).result!;
-    expect(updated).toMatchObject({ name: "renamed", remaining: 3, updatedAt: harness.clock.now() });
+    expect(updated).toMatchObject({ name: "renamed", remaining: 3, updatedAt: harness.clock.now(), lastUsedAt: verifiedAt });
     for (const cleared of ["meta", "ownerId", "identity", "ratelimit"] as const) expect(updated[cleared]).toBeUndefined();
 
     expect(await unkey.keys.updateRemaining({ keyId, op: "decrement", value: 1 })).toEqual({ result: { remaining: 2 } });
@@ -61,8 +63,12 @@ describe("@unkey/api 0.38 (v1 SDK) key lifecycle against Keyward", () => {
     expect(await unkey.keys.update({ keyId, enabled: false })).toEqual({ result: {} });
     expect((await unkey.keys.verify({ key })).result).toMatchObject({ valid: false, code: "DISABLED", keyId });
 
+    harness.clock.advance(1000);
+    await harness.keyward.stores.events.flush(); // the DISABLED verification counts as a use too
     const listed = await unkey.apis.listKeys({ apiId });
-    expect(listed.result).toEqual({ keys: [expect.objectContaining({ id: keyId, name: "renamed", enabled: false })], total: 1 });
+    expect(listed.result).toEqual({
+      keys: [expect.objectContaining({ id: keyId, name: "renamed", enabled: false, lastUsedAt: harness.clock.now() - 1000 })], total: 1,
+    });
 
     expect(await unkey.keys.delete({ keyId })).toEqual({ result: {} });
     expect(await unkey.keys.get({ keyId })).toEqual(v1Error("NOT_FOUND", `The key ${keyId} does not exist.`));

@@ -60,13 +60,15 @@ describe("@unkey/api 2.5 (v2 SDK) key lifecycle against Keyward", () => {
 
     const verified = await unkey.keys.verifyKey({ key });
     expect(verified.data).toMatchObject({ valid: true, code: "VALID", keyId, credits: 9 });
+    const verifiedAt = harness.clock.now();
+    await harness.keyward.stores.events.flush(); // the SDK's zod schema takes lastUsedAt from here on
 
     harness.clock.advance(1000);
     expect(await unkey.keys.updateKey({ keyId, name: null, meta: { plan: "team" }, externalId: null, credits: { remaining: 4 } }))
       .toEqual({ meta, data: {} });
     const updated = (await unkey.keys.getKey({ keyId })).data;
     expect(updated).toEqual({
-      ...expected, name: undefined, identity: undefined, meta: { plan: "team" }, updatedAt: harness.clock.now(),
+      ...expected, name: undefined, identity: undefined, meta: { plan: "team" }, updatedAt: harness.clock.now(), lastUsedAt: verifiedAt,
       credits: { remaining: 4, refill: { interval: "monthly", amount: 10, refillDay: 5 } },
     });
 

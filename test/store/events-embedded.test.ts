@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createEmbeddedEventStore } from "../../src/store/embedded/events.js";
 import type { VerificationEvent } from "../../src/store/ports.js";
 import { manualClock, runEventStoreContract } from "./events.contract.js";
+import { runLastUseContract } from "./last-use.contract.js";
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -21,6 +22,8 @@ async function tempDir(): Promise<string> {
 runEventStoreContract("embedded", async (options) => createEmbeddedEventStore({ dir: await tempDir(), ...options }), {
   clockRetention: true,
 });
+
+runLastUseContract("embedded", async (options) => createEmbeddedEventStore({ dir: await tempDir(), ...options }));
 
 const HOUR = 3_600_000;
 const T = 1_700_002_800_000; // an hour boundary
@@ -39,7 +42,7 @@ describe("embedded verification events on disk", () => {
     store.record(event({ identityId: "id_1" }));
     store.record(event({ time: T + HOUR + 5, outcome: "DISABLED", tags: [] }));
     await store.close();
-    expect((await readdir(join(dir, "events"))).sort()).toStrictEqual([`${T}.jsonl`, `${T + HOUR}.jsonl`]);
+    expect((await readdir(join(dir, "events"))).sort()).toStrictEqual([`${T}.jsonl`, `${T + HOUR}.jsonl`, "last-used.ndjson"].sort());
     const first = (await readFile(join(dir, "events", `${T}.jsonl`), "utf8")).split("\n");
     expect(first).toHaveLength(2);
     expect(first[1]).toBe("");
@@ -156,5 +159,74 @@ describe("embedded verification events on disk", () => {
       timeout: 20_000,
     });
     expect(stdout.trim()).toBe("1500");
+  });
+});
+
+describe("embedded last use on disk", () => {
+  const lastUsePath = (dir: string) => join(dir, "events", "last-used.ndjson");
+
+  it("keeps each key's last use across close and reopen, and past the retention of its events", async () => {
+    const dir = await tempDir();
+    const first = await createEmbeddedEventStore({ dir, clock });
+    first.record(event({ keyId: "key_1", time: T + 10 }));
+    first.record(event({ keyId: "key_2", time: T + 20, workspaceId: "ws_2" }));
+    await first.close();
+    // A day later, with a one-hour retention: the segment goes, the last use stays.
+    const later = manualClock(T + 24 * HOUR);
+    const second = await createEmbeddedEventStore({ dir, clock: later, retention: { maxAgeMs: HOUR } });
+    expect(await second.lastUsed("ws_1", ["key_1", "key_2"])).toStrictEqual(new Map([["key_1", T + 10]]));
+    expect(await second.lastUsed("ws_2", ["key_2"])).toStrictEqual(new Map([["key_2", T + 20]]));
+    second.record(event({ keyId: "key_3", time: T + 24 * HOUR }));
+    await second.flush();
+    expect(await readdir(join(dir, "events"))).not.toContain(`${T}.jsonl`);
+    expect(await second.lastUsed("ws_1", ["key_1", "key_3"])).toStrictEqual(new Map([["key_1", T + 10], ["key_3", T + 24 * HOUR]]));
+    await second.close();
+  });
+
+  it("skips a torn last line at start-up and ends it before the next append", async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, "events"));
+    const intact = `${JSON.stringify({ k: "key_1", w: "ws_1", t: T + 1 })}\n`;
+    await writeFile(lastUsePath(dir), `${intact}{"k":"key_2","w":"ws_1","t":${T}`);
+    const store = await createEmbeddedEventStore({ dir, clock });
+    expect(await store.lastUsed("ws_1", ["key_1", "key_2"])).toStrictEqual(new Map([["key_1", T + 1]]));
+    store.record(event({ keyId: "key_2", time: T + 2 }));
+    await store.close();
+    const reopened = await createEmbeddedEventStore({ dir, clock });
+    expect(await reopened.lastUsed("ws_1", ["key_1", "key_2"])).toStrictEqual(new Map([["key_1", T + 1], ["key_2", T + 2]]));
+    await reopened.close();
+  });
+
+  it("rewrites the file when it holds more than twice the live entries, keeping every key's latest time", async () => {
+    const dir = await tempDir();
+    const store = await createEmbeddedEventStore({ dir, clock, flushIntervalMs: 3_600_000 });
+    // 4 keys, each flushed 3000 times with a later time: 12 000 lines, past the 10 000-line floor.
+    for (let round = 1; round <= 3000; round++) {
+      for (let k = 1; k <= 4; k++) store.record(event({ keyId: `key_${k}`, time: T + round }));
+      await store.flush();
+    }
+    const lines = (await readFile(lastUsePath(dir), "utf8")).split("\n").filter(Boolean);
+    expect(lines.length).toBeLessThanOrEqual(10_000);
+    await store.close();
+    const reopened = await createEmbeddedEventStore({ dir, clock });
+    expect(await reopened.lastUsed("ws_1", ["key_1", "key_2", "key_3", "key_4"])).toStrictEqual(
+      new Map([1, 2, 3, 4].map((k) => [`key_${k}`, T + 3000])),
+    );
+    await reopened.close();
+  });
+
+  it("keeps a last use whose write failed and writes it at the next flush", async () => {
+    const dir = await tempDir();
+    const store = await createEmbeddedEventStore({ dir, clock, flushIntervalMs: 3_600_000 });
+    await mkdir(lastUsePath(dir)); // a directory where the file goes: every append fails with EISDIR
+    store.record(event({ keyId: "key_1", time: T + 1 }));
+    await store.flush();
+    expect(store.stats().lastError).toMatch(/EISDIR|directory/);
+    expect(await store.lastUsed("ws_1", ["key_1"])).toStrictEqual(new Map([["key_1", T + 1]]));
+    await rmdir(lastUsePath(dir));
+    await store.close();
+    const reopened = await createEmbeddedEventStore({ dir, clock });
+    expect(await reopened.lastUsed("ws_1", ["key_1"])).toStrictEqual(new Map([["key_1", T + 1]]));
+    await reopened.close();
   });
 });

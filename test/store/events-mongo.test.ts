@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMongoEventStore } from "../../src/store/mongo/events.js";
 import { mongo } from "../support/mongo.js";
 import { runEventStoreContract } from "./events.contract.js";
+import { runLastUseContract } from "./last-use.contract.js";
 
 const mongoUrl = mongo.url;
 
@@ -33,6 +34,31 @@ const mongoUrl = mongo.url;
 
   // Retention is the server's TTL monitor (it runs once a minute), so the clock-driven cases do not apply.
   runEventStoreContract("mongo", (options) => createMongoEventStore({ db: freshDb(), ...options }), { clockRetention: false });
+
+  runLastUseContract("mongo", (options) => createMongoEventStore({ db: freshDb(), ...options }));
+
+  describe("last use across instances", () => {
+    it("two stores on one database (two instances) read each other's last use, and the later time wins", async () => {
+      const db = freshDb();
+      const a = await createMongoEventStore({ db, flushIntervalMs: 3_600_000 });
+      const b = await createMongoEventStore({ db, flushIntervalMs: 3_600_000 });
+      const use = (time: number) => ({
+        time, workspaceId: "ws_1", apiId: "api_1", keyId: "key_1", outcome: "VALID", tags: [], creditsSpent: 0, latencyMs: 1, requestId: "req_1",
+      });
+      a.record(use(1_700_000_000_500));
+      await a.flush();
+      expect(await b.lastUsed("ws_1", ["key_1"])).toStrictEqual(new Map([["key_1", 1_700_000_000_500]]));
+      // B flushes an earlier verification after A's later one: $max keeps A's.
+      b.record(use(1_700_000_000_100));
+      await b.flush();
+      expect(await a.lastUsed("ws_1", ["key_1"])).toStrictEqual(new Map([["key_1", 1_700_000_000_500]]));
+      expect(await db.collection("key_last_used").find().toArray()).toStrictEqual([
+        { _id: "key_1", lastUsedAt: 1_700_000_000_500, workspaceId: "ws_1" },
+      ]);
+      await a.close();
+      await b.close();
+    });
+  });
 
   describe("collection set-up", () => {
     it("creates verification_events as a time-series collection expiring after the retention", async () => {

@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { api } from "../api.js";
 import { navigate } from "../router.js";
-import { ConfirmButton, ErrorNote, formatTime, Guarded, Loading, OneTimeSecret, Page, Pager, useAction, useAsync, useCursorPages } from "../ui.js";
+import { ConfirmButton, ErrorNote, formatTime, Guarded, lastUsedText, Loading, OneTimeSecret, Page, Pager, useAction, useAsync, useCursorPages } from "../ui.js";
 
 function CreateKey({ apiId, onCreated }: { apiId: string; onCreated: () => void }) {
   const [form, setForm] = useState({ name: "", prefix: "", externalId: "", credits: "" });
@@ -73,15 +73,16 @@ export function ApiKeysPage({ apiId }: { apiId: string }) {
         <>
           <div class="table-wrap">
             <table>
-              <thead><tr><th>Key</th><th>Status</th><th>Credits</th><th>Created</th><th>Actions</th></tr></thead>
+              <thead><tr><th>Key</th><th>Status</th><th>Credits</th><th>Created</th><th>Last used</th><th>Actions</th></tr></thead>
               <tbody>
-                {shown.length === 0 && <tr><td colSpan={5}>No keys{needle ? " match" : ""}.</td></tr>}
+                {shown.length === 0 && <tr><td colSpan={6}>No keys{needle ? " match" : ""}.</td></tr>}
                 {shown.map((k) => (
                   <tr key={k.keyId}>
                     <td data-label="Key"><a href={`#/keys/${k.keyId}`}>{k.name ?? k.keyId}</a><div class="muted mono">{k.start}… · {k.keyId}</div></td>
                     <td data-label="Status"><span class={k.enabled ? "badge ok" : "badge off"}>{k.enabled ? "enabled" : "disabled"}</span></td>
                     <td data-label="Credits">{k.credits?.remaining === undefined ? "unlimited" : String(k.credits.remaining)}</td>
                     <td data-label="Created">{formatTime(k.createdAt)}</td>
+                    <td data-label="Last used">{lastUsedText(k.lastUsedAt)}</td>
                     <td class="actions">
                       <Guarded need={["api", "update_key"]} busy={change.busy} onClick={() => toggle(k.keyId, !k.enabled)}>{k.enabled ? "Disable" : "Enable"}</Guarded>
                       <ConfirmButton need={["api", "delete_key"]} label="Delete" confirm="Delete key" busy={change.busy} onConfirm={() => remove(k.keyId)} />

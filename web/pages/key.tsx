@@ -2,7 +2,7 @@ import { useState } from "preact/hooks";
 import { api } from "../api.js";
 import { navigate } from "../router.js";
 import { KeyUsage } from "./analytics.js";
-import { ConfirmButton, ErrorNote, formatTime, Guarded, Loading, Page, useAction, useAsync } from "../ui.js";
+import { ConfirmButton, ErrorNote, formatTime, Guarded, lastUsedText, Loading, Page, useAction, useAsync } from "../ui.js";
 
 function durationText(ms: bigint): string {
   const n = Number(ms);
@@ -50,6 +50,7 @@ export function KeyPage({ keyId }: { keyId: string }) {
               <dt>Start</dt><dd class="mono">{k.start}…</dd>
               <dt>Api</dt><dd><a href={`#/apis/${k.apiId}`} class="mono">{k.apiId}</a></dd>
               <dt>Created</dt><dd>{formatTime(k.createdAt)}</dd>
+              <dt>Last used</dt><dd>{lastUsedText(k.lastUsedAt)}</dd>
               <dt>Expires</dt><dd>{k.expires === undefined ? "never" : formatTime(k.expires)}</dd>
               <dt>Credits</dt><dd>{k.credits?.remaining === undefined ? "unlimited" : String(k.credits.remaining)}
                 {k.credits?.refill && ` (refill ${k.credits.refill.interval} to ${k.credits.refill.amount}${k.credits.refill.refillDay ? ` on day ${k.credits.refill.refillDay}` : ""})`}</dd>

@@ -55,13 +55,26 @@ export async function withCounters<T>(step: () => Promise<T>): Promise<T> {
   }
 }
 
-/** A key as management calls show it: its identity, current balance and, when asked and stored, its plaintext. */
-export async function viewKey(deps: KeysDeps, key: KeyRecord, options: { decrypt: boolean }) {
+/** How a key is viewed: `lastUsed` is the listing's one lookup for a whole page (else the key's own is read). */
+export interface ViewKeyOptions {
+  decrypt: boolean;
+  lastUsed?: ReadonlyMap<string, number>;
+}
+
+/**
+ * A key as management calls show it: its identity, current balance, when it was last verified and, when asked and
+ * stored, its plaintext.
+ */
+export async function viewKey(deps: KeysDeps, key: KeyRecord, options: ViewKeyOptions) {
   const identity = key.identityId ? await deps.documents.identities.get(key.workspaceId, key.identityId) : undefined;
   const plaintext = options.decrypt && key.encrypted && deps.encryptionKey
     ? decryptKey(deps.encryptionKey, key.encrypted, key.id)
     : undefined;
-  return keyView(key, { identity, remaining: await balanceOf(deps, key), plaintext, permissions: await effectivePermissionsOf(deps, key) });
+  const lastUsed = options.lastUsed ?? (await deps.events.lastUsed(key.workspaceId, [key.id]));
+  return keyView(key, {
+    identity, remaining: await balanceOf(deps, key), plaintext, permissions: await effectivePermissionsOf(deps, key),
+    lastUsedAt: lastUsed.get(key.id),
+  });
 }
 
 /** The key's direct permissions ∪ those of its roles (what verification checks and reads report). */

@@ -20,7 +20,10 @@ export function identityView(identity: IdentityRecord): MessageInitShape<typeof 
 }
 
 /** A key record as management calls return it; the secret appears only as `plaintext` when decrypted. */
-export function keyView(key: KeyRecord, extra: { identity?: IdentityRecord; remaining?: number; plaintext?: string; lastRefillAt?: number; permissions?: string[] }): KeyInit {
+export function keyView(
+  key: KeyRecord,
+  extra: { identity?: IdentityRecord; remaining?: number; plaintext?: string; lastRefillAt?: number; permissions?: string[]; lastUsedAt?: number },
+): KeyInit {
   const refill = key.credits?.refill;
   return {
     keyId: key.id,
@@ -43,5 +46,6 @@ export function keyView(key: KeyRecord, extra: { identity?: IdentityRecord; rema
     permissions: extra.permissions ?? key.permissions,
     roles: key.roles,
     environment: key.environment,
+    lastUsedAt: big(extra.lastUsedAt),
   };
 }

@@ -3,6 +3,8 @@ import { join } from "node:path";
 import { systemClock, type Clock } from "../../domain/clock.js";
 import { createEventCounter } from "../event-aggregation.js";
 import { createEventColumnCache } from "./event-column-cache.js";
+import { openLastUseFile } from "./last-use-file.js";
+import { pacedLastUseWrites } from "../last-use.js";
 import { createEventBatcher, type EventBatchingOptions, type EventStoreStats, type WriteOutcome } from "../event-batcher.js";
 import type { VerificationEvent, VerificationEventStore } from "../ports.js";
 import {
@@ -38,6 +40,7 @@ const DAY = 86_400_000;
  * `<dir>/events/`. Appends are not fsynced (analytics, not acknowledged writes) and never rewrite earlier bytes; a
  * line torn by a crash is terminated before the next append and skipped on read. Retention runs at every flush:
  * whole segments older than `maxAgeMs` go, then the oldest while more than `maxEvents` events are stored.
+ * Each key's last verification time is kept beside the segments (last-use-file.ts), written by the same flush.
  * The directory is the data directory, whose lock the document store holds; one process writes it.
  */
 export async function createEmbeddedEventStore(
@@ -53,6 +56,7 @@ export async function createEmbeddedEventStore(
     const start = parseSegmentFileName(name);
     if (start !== undefined) segments.set(start, { clean: false });
   }
+  const lastUse = await openLastUseFile(eventsDir);
   const pathOf = (start: number) => join(eventsDir, segmentFileName(start));
   const oldestFirst = () => [...segments.keys()].sort((a, b) => a - b);
   const columnCache = createEventColumnCache({
@@ -63,7 +67,12 @@ export async function createEmbeddedEventStore(
     }),
   });
 
-  const write = (batch: VerificationEvent[]) => columnCache.exclusive(() => writeBatch(batch));
+  const lastUseWrites = pacedLastUseWrites(() => lastUse.persist());
+  const write = async (batch: VerificationEvent[]) => {
+    const outcome = await columnCache.exclusive(() => writeBatch(batch));
+    await lastUseWrites.betweenBatches();
+    return outcome;
+  };
 
   async function writeBatch(batch: VerificationEvent[]): Promise<WriteOutcome> {
     const groups = new Map<number, { events: VerificationEvent[]; text: string[] }>();
@@ -91,6 +100,7 @@ export async function createEmbeddedEventStore(
         await appendLines(pathOf(start), lead + group.text.join(""));
         segment.clean = true;
         columnCache.appended(start, group.events);
+        lastUse.note(group.events);
         if (segment.count !== undefined) segment.count += group.events.length + (lead ? 1 : 0);
         segments.set(start, segment);
       } catch (e) {
@@ -128,7 +138,15 @@ export async function createEmbeddedEventStore(
     columnCache.drop(start);
   }
 
-  const batcher = createEventBatcher({ ...options, write, afterFlush: enforceRetention });
+  /** The last-use entries of this flush go to disk with it; retention runs whether or not that write failed. */
+  async function afterFlush(): Promise<void> {
+    let failure: unknown;
+    await lastUseWrites.afterDrain().catch((error: unknown) => void (failure = error));
+    await enforceRetention();
+    if (failure !== undefined) throw failure;
+  }
+
+  const batcher = createEventBatcher({ ...options, write, afterFlush });
 
   return {
     record: batcher.record,
@@ -148,6 +166,7 @@ export async function createEmbeddedEventStore(
       }
       return counter.result();
     },
+    lastUsed: async (workspaceId, keyIds) => lastUse.read(workspaceId, keyIds),
     query: (query) =>
       columnCache.query(query, oldestFirst().filter((start) => start < query.end && start + SEGMENT_MS > query.start)),
   };

@@ -7,6 +7,8 @@ import {
   expireAfterSecondsFor, type EventDocument,
 } from "./events-filters.js";
 import { translateOutage } from "./outage.js";
+import { mergeLastUse, pacedLastUseWrites, type LastUse } from "../last-use.js";
+import { LAST_USE_COLLECTION, lastUseFilter, lastUseUpdates, type LastUseDocument } from "./last-use-filters.js";
 
 export interface MongoEventStore extends VerificationEventStore {
   stats(): EventStoreStats;
@@ -53,7 +55,8 @@ async function ensureEventsCollection(db: Db, maxAgeMs: number | undefined): Pro
  * (event-batcher.ts) go to a time-series collection with insertMany({ordered: false}); MongoDB expires them after
  * `retention.maxAgeMs` (default 30 days; a count bound has no server-side equivalent and is not offered).
  * A batch that fails as a whole is retried, so after a transient failure an event may be stored twice; documents
- * the server refuses one by one are dropped and counted.
+ * the server refuses one by one are dropped and counted. Each key's last verification time goes to `key_last_used`
+ * at the end of the same flush (one bulk of $max upserts), so every instance on the database reads it.
  */
 export async function createMongoEventStore(
   options: { db: Db; retention?: { maxAgeMs?: number } } & EventBatchingOptions,
@@ -61,6 +64,24 @@ export async function createMongoEventStore(
   expireAfterSecondsFor(options.retention?.maxAgeMs); // refuse a bad retention before touching the server
   await ensureEventsCollection(options.db, options.retention?.maxAgeMs);
   const collection = options.db.collection<EventDocument>(EVENTS_COLLECTION);
+  const lastUse = options.db.collection<LastUseDocument>(LAST_USE_COLLECTION);
+  // Latest times of the events written since the last successful last-use write (only those: memory stays small).
+  let pending = new Map<string, LastUse>();
+
+  /** After each drain: one unordered bulk of $max upserts; a failure keeps the entries for the next tick. */
+  async function persistLastUse(): Promise<void> {
+    if (pending.size === 0) return;
+    const writing = pending;
+    pending = new Map();
+    try {
+      await lastUse.bulkWrite(lastUseUpdates(writing), { ordered: false });
+    } catch (error) {
+      mergeLastUse(pending, [...writing].map(([keyId, use]) => ({ keyId, ...use })));
+      throw error;
+    }
+  }
+
+  const lastUseWrites = pacedLastUseWrites(persistLastUse);
 
   const batcher = createEventBatcher({
     ...options,
@@ -71,9 +92,13 @@ export async function createMongoEventStore(
         const refused = refusedDocuments(error);
         // Nothing refused one by one: the batch failed as a whole (outage, timeout) and is retried.
         if (refused === 0) throw error;
+        mergeLastUse(pending, batch); // the rest were stored
         return { dropped: refused, error };
       }
+      mergeLastUse(pending, batch);
+      await lastUseWrites.betweenBatches();
     },
+    afterFlush: lastUseWrites.afterDrain,
   });
 
   return {
@@ -85,6 +110,15 @@ export async function createMongoEventStore(
       try {
         const rows = await collection.aggregate(eventAggregatePipeline(query)).toArray();
         return rows.map(bucketRow);
+      } catch (error) {
+        throw translateOutage(error);
+      }
+    },
+    async lastUsed(workspaceId, keyIds) {
+      if (keyIds.length === 0) return new Map();
+      try {
+        const docs = await lastUse.find(lastUseFilter(workspaceId, keyIds)).toArray();
+        return new Map(docs.map((doc) => [doc._id, doc.lastUsedAt]));
       } catch (error) {
         throw translateOutage(error);
       }

@@ -84,6 +84,7 @@ function v1Key(key: Json): Json {
     meta: key.meta,
     createdAt: key.createdAt,
     updatedAt: key.updatedAt,
+    lastUsedAt: key.lastUsedAt,
     expires: key.expires,
     remaining: credits?.remaining,
     refill: credits?.refill,
@@ -131,7 +132,7 @@ export const v1Mappings: Record<string, DialectMapping> = {
     response: (key) => {
       const v1 = v1Key(key);
       return compact({
-        id: v1.id, name: v1.name, remaining: v1.remaining, meta: v1.meta, createdAt: v1.createdAt,
+        id: v1.id, name: v1.name, remaining: v1.remaining, meta: v1.meta, createdAt: v1.createdAt, lastUsedAt: v1.lastUsedAt,
         enabled: v1.enabled, environment: v1.environment,
         identity: v1.identity && { id: v1.identity.id, externalId: v1.identity.externalId },
       });

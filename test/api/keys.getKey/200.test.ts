@@ -21,6 +21,7 @@ describe("keys.getKey", () => {
       ],
     });
     expect(await verifyCode(harness, key)).toBe("VALID");
+    await harness.keyward.stores.events.flush(); // its event written: lastUsedAt shows the verification
     const { record } = await keyState(harness, keyId);
     return { apiId, keyId, key, expires, identityId: record?.identityId as string, limitIds: record?.ratelimits.map((l) => l.id) as string[] };
   }
@@ -34,6 +35,7 @@ describe("keys.getKey", () => {
       data: {
         keyId: k.keyId, start: k.key.slice(0, 9), apiId: k.apiId, workspaceId: harness.keyward.workspaceId, name: "rich key",
         meta: { plan: "pro", limits: { seats: 5 } }, createdAt: harness.clock.now(), expires: k.expires, enabled: true,
+        lastUsedAt: harness.clock.now(),
         credits: { remaining: 49, refill: { interval: "monthly", amount: 50, refillDay: 28 } },
         ratelimits: [
           { id: k.limitIds[0], name: "default", limit: 100, duration: 60_000, autoApply: true },
@@ -58,6 +60,7 @@ describe("keys.getKey", () => {
     expect(response.body).toEqual({
       id: k.keyId, start: k.key.slice(0, 9), workspaceId: harness.keyward.workspaceId, apiId: k.apiId, name: "rich key",
       ownerId: "customer_9", meta: { plan: "pro", limits: { seats: 5 } }, createdAt: harness.clock.now(), expires: k.expires,
+      lastUsedAt: harness.clock.now(),
       remaining: 49, refill: { interval: "monthly", amount: 50, refillDay: 28 },
       ratelimit: { async: false, limit: 100, duration: 60_000 },
       roles: ["viewer"], permissions: ["files.read"], enabled: true,
@@ -69,15 +72,16 @@ describe("keys.getKey", () => {
     const apiId = await harness.seed.api({ name: "unlimited" });
     const { keyId, key } = await harness.seed.key(apiId);
     expect(await verifyCode(harness, key)).toBe("VALID");
+    await harness.keyward.stores.events.flush();
     const v2 = dataOf("keys.getKey", await via("v2").call("keys.getKey", { keyId }));
     expect(v2).toEqual({
       keyId, start: key.slice(0, 4), apiId, workspaceId: harness.keyward.workspaceId, createdAt: harness.clock.now(),
-      enabled: true, ratelimits: [], permissions: [], roles: [],
+      enabled: true, ratelimits: [], permissions: [], roles: [], lastUsedAt: harness.clock.now(),
     });
     const v1 = dataOf("keys.getKey", await via("v1").call("keys.getKey", { keyId }));
     expect(v1).toEqual({
       id: keyId, start: key.slice(0, 4), workspaceId: harness.keyward.workspaceId, apiId, createdAt: harness.clock.now(),
-      roles: [], permissions: [], enabled: true,
+      roles: [], permissions: [], enabled: true, lastUsedAt: harness.clock.now(),
     });
   });
 

@@ -77,7 +77,8 @@ describe("keys.rerollKey", () => {
       const rolled = dataOf("keys.rerollKey", await via(name).call("keys.rerollKey", { keyId: old.keyId, expiration: 60_000 }));
       const after = await getKey(rolled.keyId);
       const limits = (data: { ratelimits: { id: string }[] }) => data.ratelimits.map(({ id: _id, ...limit }) => limit);
-      const { keyId: _a, start: _b, createdAt: _c, updatedAt: _d, expires: _e, ratelimits: _f, ...settings } = before;
+      // The new key was never verified: no lastUsedAt, whatever the old one's.
+      const { keyId: _a, start: _b, createdAt: _c, updatedAt: _d, expires: _e, ratelimits: _f, lastUsedAt: _u, ...settings } = before;
       const { ratelimits: _g, ...rest } = after;
       expect(rest).toEqual({ ...settings, keyId: rolled.keyId, start: rolled.key.slice(0, "sk_test_".length + 4), createdAt: harness.clock.now() });
       expect(limits(after)).toEqual(limits(before));
