@@ -6,6 +6,8 @@
 export const AUDIT_ACTIONS: Readonly<Record<string, string>> = {
   "keyward.v1.ApisService.CreateApi": "api.create",
   "keyward.v1.ApisService.DeleteApi": "api.delete",
+  // One key.delete record per deleted key (each is its own write); with no key to delete, one naming the api.
+  "keyward.v1.ApisService.DeleteKeys": "key.delete",
   "keyward.v1.KeysService.CreateKey": "key.create",
   "keyward.v1.KeysService.UpdateKey": "key.update",
   "keyward.v1.KeysService.DeleteKey": "key.delete",

@@ -23,6 +23,11 @@ const CASES: Record<string, Case> = {
     const apiId = await h.seed.api();
     return { op: "apis.deleteApi", body: { apiId }, resource: () => ({ type: "api", id: apiId }) };
   },
+  "keyward.v1.ApisService.DeleteKeys": async (h) => {
+    const apiId = await h.seed.api();
+    const { keyId } = await h.seed.key(apiId);
+    return { op: "apis.deleteKeys", body: { apiId }, resource: () => ({ type: "key", id: keyId }) };
+  },
   "keyward.v1.KeysService.CreateKey": async (h) => ({ op: "keys.createKey", body: { apiId: await h.seed.api() }, resource: (d) => ({ type: "key", id: d.keyId }) }),
   "keyward.v1.KeysService.UpdateKey": async (h) => {
     const { keyId } = await keyOf(h);
