@@ -511,11 +511,12 @@ export interface AuditQuery {
 
 export interface AuditLogStore {
   /**
-   * Runs `write` (a document-store write) so that the first atomic commit it makes synchronously carries `record`
-   * too: change and record are durable together or not at all. `taken` says whether that happened; when it did
-   * not (an adapter without such commits, or no commit made), the caller decides whether to `append`.
+   * Runs `write` (a document-store write) so that the first atomic commit it makes synchronously carries `records`
+   * too (one per document the write touches): change and records are durable together or not at all. `taken` says
+   * whether that happened; when it did not (an adapter without such commits, or no commit made), the caller decides
+   * whether to `append` them.
    */
-  inCommit<T>(record: AuditRecord, write: () => Promise<T>): { result: Promise<T>; taken: () => boolean };
+  inCommit<T>(records: AuditRecord[], write: () => Promise<T>): { result: Promise<T>; taken: () => boolean };
   /**
    * Stores a record on its own. Embedded: one durable commit. MongoDB: an insert, and on failure an outbox that
    * retries in the background (counted in `stats`); it resolves once the record is stored or queued.
