@@ -39,16 +39,19 @@ describe("apis.deleteKeys", () => {
     expect(await balance(bystander.keyId)).toBe(8);
   });
 
-  it("answers Unkey's shapes: v1 {deletedKeys}, v2 the envelope; an api without keys answers 0 and writes nothing", async () => {
+  it("answers Unkey's shapes: v1 {deletedKeys}, v2 the envelope; an api without keys answers 0 and writes nothing, not even an audit record", async () => {
     const apiId = await harness.seed.api({ name: "shapes" });
     await harness.seed.key(apiId);
     await harness.seed.key(apiId);
     const v1 = await harness.rest.v1Post("apis.deleteKeys", { apiId }, harness.keyward.rootKey);
     expect({ status: v1.status, body: v1.body }).toEqual({ status: 200, body: { deletedKeys: 2 } });
     harness.writes.clear();
-    const v2 = await harness.rest.v2("apis.deleteKeys", { apiId, permanent: false }, harness.keyward.rootKey);
+    const { keyId: actor, key: rootKey } = await harness.seed.rootKey(["api.*.delete_key"]);
+    const v2 = await harness.rest.v2("apis.deleteKeys", { apiId, permanent: false }, rootKey);
     expect({ status: v2.status, body: v2.body }).toEqual({ status: 200, body: { meta: { requestId: v2.headers.get("x-request-id") }, data: { deletedKeys: 0 } } });
-    expect(harness.writes.writes).toEqual([]);
+    expect(harness.writes.writes.filter((w) => w.call !== "rootKeys.insert")).toEqual([]);
+    // Nothing changed, so no audit record either.
+    expect((await harness.rest.v2("auditLogs.list", { actor }, harness.keyward.rootKey)).body.data).toEqual([]);
   });
 
   it("permanent: true erases the records on every transport; keys soft-deleted earlier are not counted", async () => {
