@@ -12,8 +12,9 @@ const PAGE = 100;
  * record, the cache entry, the balance), so each deletion is its own write and, through the audited documents, its
  * own key.delete record. Refused while the api's delete protection is on (precondition DELETE_PROTECTED, as
  * deleteApi), before anything is written. Not one transaction: a call cut short (deadline, outage) leaves the keys
- * it reached deleted and the rest live, and repeating it finishes the job. Counts only the keys this call deleted;
- * keys soft-deleted earlier are not listed, so `permanent` does not erase those.
+ * it reached deleted and the rest live, and repeating it finishes the job. Counts the keys this call deleted: keys
+ * soft-deleted earlier are not listed, so `permanent` does not erase those; one that a concurrent call soft-deletes
+ * after the listing is still erased (and counted) by a `permanent` call, as keys.deleteKey would erase it.
  */
 export async function deleteApiKeys(
   deps: DeleteKeyDeps & { clock: Clock },
