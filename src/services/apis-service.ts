@@ -1,6 +1,6 @@
 import type { ApisService } from "../../gen/keyward/v1/apis_pb.js";
 import type { Clock } from "../domain/clock.js";
-import { KeywardError, notFound } from "../domain/errors.js";
+import { invalid, KeywardError, notFound } from "../domain/errors.js";
 import { newId, type RandomBytes } from "../domain/ids.js";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { KeySchema } from "../../gen/keyward/v1/keys_pb.js";
@@ -8,7 +8,6 @@ import type { ApiRecord, CounterStore, DocumentStore, KeyRecord } from "../store
 import type { KeyCache } from "./key-cache.js";
 import { encodeCursor, paginate } from "./pagination.js";
 import { deleteApiKeys } from "./keys/delete-api-keys.js";
-import { invalid } from "../domain/errors.js";
 import { authorize, listableIds, type ServiceHandlers } from "./context.js";
 
 export interface ApisServiceDeps {
