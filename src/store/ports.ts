@@ -194,8 +194,11 @@ export interface KeyStore {
   markDeleted(workspaceId: string, id: string, at: number): Promise<boolean>;
   /** Erases the record, deleted or not; false when there was none. */
   erase(workspaceId: string, id: string): Promise<boolean>;
-  /** Live keys of an api, ascending by id, optionally only those of one identity. */
-  listByApi(workspaceId: string, apiId: string, page: PageQuery & { identityId?: string }): Promise<KeyRecord[]>;
+  /**
+   * Live keys of an api, ascending by id, optionally only those of one identity. With `deleted: true`, instead the
+   * soft-deleted keys of the api (what a permanent apis.deleteKeys erases too).
+   */
+  listByApi(workspaceId: string, apiId: string, page: PageQuery & { identityId?: string; deleted?: boolean }): Promise<KeyRecord[]>;
   countByApi(workspaceId: string, apiId: string, filter?: { identityId?: string }): Promise<number>;
   /** Live keys linked to an identity (to detach them when it is deleted). */
   listByIdentity(workspaceId: string, identityId: string, page: PageQuery): Promise<KeyRecord[]>;

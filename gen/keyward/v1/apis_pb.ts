@@ -286,7 +286,8 @@ export type DeleteKeysRequest = Message<"keyward.v1.DeleteKeysRequest"> & {
   apiId: string;
 
   /**
-   * Erase the records instead of marking them deleted; either way the keys no longer verify. Default false.
+   * Erase the records (those of keys soft-deleted earlier too) instead of marking them deleted; either way the keys
+   * no longer verify. Default false.
    *
    * @generated from field: optional bool permanent = 2;
    */
@@ -307,7 +308,7 @@ export const DeleteKeysRequestSchema: GenMessage<DeleteKeysRequest> = /*@__PURE_
  */
 export type DeleteKeysResponse = Message<"keyward.v1.DeleteKeysResponse"> & {
   /**
-   * The number of keys this call deleted.
+   * The number of keys this call deleted (with `permanent`, every record it erased).
    *
    * @generated from field: int64 deleted_keys = 1;
    */
@@ -474,8 +475,8 @@ export const ApisService: GenService<{
     output: typeof ListKeysResponseSchema;
   },
   /**
-   * Deletes every live key of an api: soft by default (each answers NOT_FOUND from then on), erased with `permanent`;
-   * their credit balances go too. Needs api.*.delete_key or api.<apiId>.delete_key; FAILED_PRECONDITION while the
+   * Deletes every live key of an api: soft by default (each answers NOT_FOUND from then on); `permanent` erases every
+   * key record of the api, soft-deleted ones too; their credit balances go too. Needs api.*.delete_key or api.<apiId>.delete_key; FAILED_PRECONDITION while the
    * api's delete protection is on. Each deleted key gets its own key.delete audit record. v1 as Unkey's
    * apis.deleteKeys; the v2 binding is a Keyward extension.
    *

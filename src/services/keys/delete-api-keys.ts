@@ -12,9 +12,9 @@ const PAGE = 100;
  * record, the cache entry, the balance), so each deletion is its own write and, through the audited documents, its
  * own key.delete record. Refused while the api's delete protection is on (precondition DELETE_PROTECTED, as
  * deleteApi), before anything is written. Not one transaction: a call cut short (deadline, outage) leaves the keys
- * it reached deleted and the rest live, and repeating it finishes the job. Counts the keys this call deleted: keys
- * soft-deleted earlier are not listed, so `permanent` does not erase those; one that a concurrent call soft-deletes
- * after the listing is still erased (and counted) by a `permanent` call, as keys.deleteKey would erase it.
+ * it reached deleted and the rest live, and repeating it finishes the job. Soft: counts the live keys it deleted.
+ * `permanent`: erases every record of the api, keys soft-deleted earlier too, and counts them all (as Unkey's
+ * permanent delete counts every row it removes); a key soft-deleted by a concurrent call is erased by this one too.
  */
 export async function deleteApiKeys(
   deps: DeleteKeyDeps & { clock: Clock },
@@ -30,16 +30,27 @@ export async function deleteApiKeys(
     });
   }
   const permanent = request.permanent ?? false;
+  let deleted = await deleteEach(deps, principal.workspaceId, api.id, { permanent, alreadyDeleted: false });
+  if (permanent) deleted += await deleteEach(deps, principal.workspaceId, api.id, { permanent, alreadyDeleted: true });
+  return { deletedKeys: BigInt(deleted) };
+}
+
+/** Deletes the api's live keys (or, `alreadyDeleted`, its soft-deleted ones) page by page; answers how many it deleted. */
+async function deleteEach(
+  deps: DeleteKeyDeps & { clock: Clock },
+  workspaceId: string,
+  apiId: string,
+  options: { permanent: boolean; alreadyDeleted: boolean },
+): Promise<number> {
   let deleted = 0;
   let after: string | undefined;
   for (;;) {
-    // Keyset paging over live keys: a key deleted here drops out of later pages, `after` keeps the place.
-    const page = await deps.documents.keys.listByApi(principal.workspaceId, api.id, { limit: PAGE, after });
+    // Keyset paging: a key deleted here drops out of later pages, `after` keeps the place.
+    const page = await deps.documents.keys.listByApi(workspaceId, apiId, { limit: PAGE, after, deleted: options.alreadyDeleted });
     for (const key of page) {
-      if (await deleteKeyRecord(deps, key, { permanent, now: deps.clock.now() })) deleted += 1;
+      if (await deleteKeyRecord(deps, key, { permanent: options.permanent, now: deps.clock.now() })) deleted += 1;
     }
-    if (page.length < PAGE) break;
+    if (page.length < PAGE) return deleted;
     after = page[page.length - 1].id;
   }
-  return { deletedKeys: BigInt(deleted) };
 }

@@ -54,15 +54,17 @@ describe("apis.deleteKeys", () => {
     expect((await harness.rest.v2("auditLogs.list", { actor }, harness.keyward.rootKey)).body.data).toEqual([]);
   });
 
-  it("permanent: true erases the records on every transport; keys soft-deleted earlier are not counted", async () => {
+  it("permanent: true erases every record on every transport, those of keys soft-deleted earlier too, counting them (as Unkey)", async () => {
     for (const name of ALL_VIAS) {
       const apiId = await harness.seed.api({ name: `permanent-${name}` });
       const earlier = await harness.seed.key(apiId);
       await via("v2").ok("keys.deleteKey", { keyId: earlier.keyId });
       const keys = [await harness.seed.key(apiId, { credits: { remaining: 1 } }), await harness.seed.key(apiId)];
       harness.writes.clear();
-      expect(dataOf("apis.deleteKeys", await via(name).call("apis.deleteKeys", { apiId, permanent: true }))).toEqual({ deletedKeys: 2 });
-      expect(harness.writes.writes).toEqual(byId(keys).map(({ keyId }) => ({ call: "keys.erase", id: keyId })));
+      expect(dataOf("apis.deleteKeys", await via(name).call("apis.deleteKeys", { apiId, permanent: true }))).toEqual({ deletedKeys: 3 });
+      // The live keys first, then the soft-deleted one.
+      expect(harness.writes.writes).toEqual([...byId(keys), earlier].map(({ keyId }) => ({ call: "keys.erase", id: keyId })));
+      expect(await harness.keyward.documents.keys.listByApi(harness.keyward.workspaceId, apiId, { limit: 10, deleted: true })).toEqual([]);
       for (const { key } of keys) expect(await verifyCode(harness, key)).toBe("NOT_FOUND");
       expect(await balance(keys[0].keyId)).toBeUndefined();
       // Erased: not even a deleted record is left to delete again.

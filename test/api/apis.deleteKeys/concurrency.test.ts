@@ -5,8 +5,8 @@ import { useKeyward } from "../../support/use-keyward.js";
 describe("apis.deleteKeys under concurrency", () => {
   const harness = useKeyward();
 
-  // With `permanent`, a key another call soft-deletes between this call's listing and its erase is still erased, and
-  // counted by both (the erase removes a record the soft delete left): the race here is between soft deletes.
+  // `permanent` erases soft-deleted records too (and counts them), so the race that counts each key once is between
+  // soft deletes.
   it("two bulk deletes racing single deletes: every key deleted once, counted once, with exactly one key.delete record", async () => {
     const apiId = await harness.seed.api({ name: "raced" });
     const keys = await Promise.all(Array.from({ length: 30 }, () => harness.seed.key(apiId, { credits: { remaining: 3 } })));
@@ -21,7 +21,8 @@ describe("apis.deleteKeys under concurrency", () => {
     expect(singles.every((s) => s.status === 200 || s.status === 404)).toBe(true);
     expect(bulkA.body.data.deletedKeys + bulkB.body.deletedKeys + singleWins).toBe(30);
     expect(await apiKeys(harness, apiId)).toEqual([]);
-    // Soft-deleted keys are not listed any more: a permanent bulk delete afterwards finds none.
+    // A permanent bulk delete afterwards erases the 30 soft-deleted records, and then there is nothing left to erase.
+    expect((await harness.rest.v2("apis.deleteKeys", { apiId, permanent: true }, harness.keyward.rootKey)).body.data).toEqual({ deletedKeys: 30 });
     expect((await harness.rest.v2("apis.deleteKeys", { apiId, permanent: true }, harness.keyward.rootKey)).body.data).toEqual({ deletedKeys: 0 });
     for (const { key } of keys.slice(0, 5)) expect(await verifyCode(harness, key)).toBe("NOT_FOUND");
     const records = (await harness.rest.v2("auditLogs.list", { actor, limit: 100 }, harness.keyward.rootKey)).body.data;
