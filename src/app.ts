@@ -99,9 +99,10 @@ export function createApp(options: AppOptions) {
   // both views behind the call's commit gate (audited-operations.ts).
   const factories = new Map<DescService, ServiceFactory>([
     [KeysService, (documents, counters) => createKeysService({ ...keysDeps, documents, counters })],
-    [ApisService, (documents) => createApisService({
+    [ApisService, (documents, counters) => createApisService({
       ...keysDeps,
       documents,
+      counters,
       encryptionConfigured: options.encryptionKey !== undefined,
       viewKey: (key, view) => viewKey(keysDeps, key, view),
     })],

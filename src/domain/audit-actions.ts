@@ -6,6 +6,8 @@
 export const AUDIT_ACTIONS: Readonly<Record<string, string>> = {
   "keyward.v1.ApisService.CreateApi": "api.create",
   "keyward.v1.ApisService.DeleteApi": "api.delete",
+  // One key.delete record per deleted key (each is its own write); none when there was no key to delete.
+  "keyward.v1.ApisService.DeleteKeys": "key.delete",
   "keyward.v1.KeysService.CreateKey": "key.create",
   "keyward.v1.KeysService.UpdateKey": "key.update",
   "keyward.v1.KeysService.DeleteKey": "key.delete",
@@ -31,6 +33,13 @@ export const AUDIT_ACTIONS: Readonly<Record<string, string>> = {
   "keyward.v1.RootKeysService.DeleteRootKey": "rootKey.delete",
   "keyward.v1.WorkspacesService.CreateWorkspace": "workspace.create",
 };
+
+/**
+ * RPCs whose every change is a document write, so each change already has its record: when such a call wrote no
+ * document it changed nothing and gets no record (others get one naming the request's resources, for changes that
+ * live in the counters).
+ */
+export const DOCUMENT_CHANGES_ONLY: ReadonlySet<string> = new Set(["keyward.v1.ApisService.DeleteKeys"]);
 
 /** CLI commands that change state, with their audit action (the CLI's actor is "cli"). */
 export const CLI_AUDIT_ACTIONS = {

@@ -106,7 +106,9 @@ function operationOf(route: Route, shape: RouteShape, registry: SchemaRegistry, 
   operation.description = comment ? `${comment}\n\n${needs}` : needs;
   if (access.public) operation.security = [];
   if (route.verb === "GET") {
-    const parameters = queryParameters(request);
+    // Path variables (`{apiId}`) are path parameters, required; the rest of the input goes in the query.
+    const inPath = new Set([...route.path.matchAll(/\{([a-zA-Z0-9_]+)\}/g)].map((m) => m[1]));
+    const parameters = queryParameters(request).map((p) => (inPath.has(p.name as string) ? { ...p, in: "path", required: true } : p));
     if (parameters.length > 0) operation.parameters = parameters;
   } else {
     operation.requestBody = { required: true, content: { [JSON_TYPE]: { schema: request } } };
@@ -167,9 +169,13 @@ function documentOperation(dialect: Dialect) {
   };
 }
 
-/** `keys.createKey`, `liveness`; the legacy v1 routes `/v1/keys` and `/v1/keys/verify` by their RPC name. */
+/**
+ * `keys.createKey`, `liveness`; the legacy v1 routes `/v1/keys`, `/v1/keys/verify` and `/v1/apis/{apiId}/keys` by
+ * their RPC name.
+ */
 function operationId(route: Route): string {
   const tail = route.path.slice(4);
+  if (tail.includes("{")) return `legacy.${route.operation.method.localName}`;
   return tail.startsWith("keys") && !tail.includes(".") ? `legacy.${route.operation.method.localName}` : tail;
 }
 

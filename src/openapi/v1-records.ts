@@ -53,6 +53,16 @@ export function v1Key(t: ShapeTools): JsonSchema {
   }, ["id", "start", "workspaceId", "apiId", "createdAt", "roles", "permissions", "enabled"]));
 }
 
+/** A key as Unkey's legacy GET /v1/apis/{apiId}/keys lists it (legacyListedKey in v1-dialect.ts). */
+export function legacyListedKey(t: ShapeTools): JsonSchema {
+  return t.component("V1LegacyListedKey", () => object({
+    id: { type: "string" }, start: { type: "string" }, apiId: { type: "string" }, workspaceId: { type: "string" },
+    name: { type: "string" }, ownerId: { type: "string" }, meta: t.field(KeySchema, "meta", "response"),
+    createdAt: integer(), expires: integer(), remaining: integer(),
+    ratelimit: object({ async: { type: "boolean" }, limit: integer(), duration: integer(), refillRate: integer(), refillInterval: integer() }),
+  }, ["id", "start", "apiId", "workspaceId", "createdAt"]));
+}
+
 /** The v1 identity: meta always an object; with its limits as {name, limit, duration} where v1 shows them. */
 export function v1Identity(t: ShapeTools, options: { ratelimits: boolean }): JsonSchema {
   const base = { id: { type: "string" }, externalId: { type: "string" }, meta: t.field(IdentitySchema, "meta", "response") };

@@ -4,7 +4,7 @@ import { atLeast, v1Description } from "./dialect-bounds.js";
 import { nullable, type JsonSchema } from "./json-schema.js";
 import { object, type RouteShape } from "./document.js";
 import {
-  assignment, integer, list, minNameLength, reference, REFILL_NEEDS_BALANCE, v1Authorization, v1Identity, v1Key, v1KeyFields, v1Override, v1Role,
+  assignment, integer, legacyListedKey, list, minNameLength, reference, REFILL_NEEDS_BALANCE, v1Authorization, v1Identity, v1Key, v1KeyFields, v1Override, v1Role,
   withProperty,
 } from "./v1-records.js";
 
@@ -30,6 +30,8 @@ export const v1RequestRules: Record<string, JsonSchema> = {
  */
 export const v1Shapes: Record<string, RouteShape> = {
   "/v1/apis.listKeys": { response: (_, t) => list("keys", v1Key(t)) },
+  // Unkey's legacy listing: offset paging, {keys, total}, fewer key fields (legacyListedKey in v1-dialect.ts).
+  "/v1/apis/{apiId}/keys": { response: (_, t) => object({ keys: { type: "array", items: legacyListedKey(t) }, total: integer() }) },
   "/v1/liveness": {
     response: () => object({
       status: { type: "string", const: "ok" },

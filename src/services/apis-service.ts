@@ -1,16 +1,19 @@
 import type { ApisService } from "../../gen/keyward/v1/apis_pb.js";
 import type { Clock } from "../domain/clock.js";
-import { KeywardError, notFound } from "../domain/errors.js";
+import { invalid, KeywardError, notFound } from "../domain/errors.js";
 import { newId, type RandomBytes } from "../domain/ids.js";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { KeySchema } from "../../gen/keyward/v1/keys_pb.js";
-import type { ApiRecord, DocumentStore, KeyRecord, VerificationEventStore } from "../store/ports.js";
+import type { ApiRecord, CounterStore, DocumentStore, KeyRecord, VerificationEventStore } from "../store/ports.js";
 import type { KeyCache } from "./key-cache.js";
-import { paginate } from "./pagination.js";
+import { encodeCursor, paginate } from "./pagination.js";
+import { deleteApiKeys } from "./keys/delete-api-keys.js";
 import { authorize, listableIds, type ServiceHandlers } from "./context.js";
 
 export interface ApisServiceDeps {
   documents: DocumentStore;
+  /** Credit balances, deleted with their keys (apis.deleteKeys). */
+  counters: CounterStore;
   clock: Clock;
   randomBytes: RandomBytes;
   /** Whether recoverable keys can be stored: decides the default of `storeEncryptedKeys`. */
@@ -19,11 +22,11 @@ export interface ApisServiceDeps {
   viewKey: (key: KeyRecord, options: { decrypt: boolean; lastUsed?: ReadonlyMap<string, number> }) => Promise<MessageInitShape<typeof KeySchema>>;
   /** Where the keys' last verification times are read: one lookup per listed page. */
   events: Pick<VerificationEventStore, "lastUsed">;
-  /** The verification cache: it holds each key with its api, so deleting an api must drop them. */
+  /** The verification cache: it holds each key with its api, so deleting an api (or its keys) must drop them. */
   cache: Pick<KeyCache, "invalidate">;
 }
 
-/** apis.*: create, read, list and soft-delete apis, and list their keys. */
+/** apis.*: create, read, list and soft-delete apis, and list and delete their keys. */
 export function createApisService(deps: ApisServiceDeps): ServiceHandlers<typeof ApisService> {
   const { documents, clock } = deps;
 
@@ -92,11 +95,32 @@ export function createApisService(deps: ApisServiceDeps): ServiceHandlers<typeof
       const identity = externalId === undefined ? undefined : await documents.identities.findByExternalId(principal.workspaceId, externalId);
       if (externalId !== undefined && !identity) return { data: [], pagination: { hasMore: false }, total: 0n };
       const filter = { identityId: identity?.id };
-      const page = await paginate(request, (p) => documents.keys.listByApi(principal.workspaceId, api.id, { ...p, ...filter }));
+      const start = request.offset ? { ...request, cursor: await skipKeys(principal.workspaceId, api.id, filter, request) } : request;
+      const page = await paginate(start, (p) => documents.keys.listByApi(principal.workspaceId, api.id, { ...p, ...filter }));
       const total = await documents.keys.countByApi(principal.workspaceId, api.id, filter);
       const lastUsed = await deps.events.lastUsed(principal.workspaceId, page.items.map((key) => key.id));
       const data = await Promise.all(page.items.map((key) => deps.viewKey(key, { decrypt: request.decrypt ?? false, lastUsed })));
       return { data, pagination: { cursor: page.cursor, hasMore: page.hasMore }, total: BigInt(total) };
     },
+
+    deleteKeys: (request, { principal }) => deleteApiKeys(deps, principal, request),
   };
+
+  /**
+   * Legacy offset paging (Unkey's GET /v1/apis/{apiId}/keys): walks past `offset` keys in keyset pages and answers
+   * the cursor that continues after them (undefined when fewer keys exist). The offset is bounded (proto: at most
+   * 100000), so the walk is too. Offset and cursor are two ways to say where to start: both is a 400.
+   */
+  async function skipKeys(workspaceId: string, apiId: string, filter: { identityId?: string }, request: { offset?: number; cursor?: string }) {
+    if (request.cursor) throw invalid("offset and cursor cannot be combined; send one.", [{ location: "offset", message: "not with cursor" }]);
+    let toSkip = request.offset ?? 0;
+    let after: string | undefined;
+    while (toSkip > 0) {
+      const page = await documents.keys.listByApi(workspaceId, apiId, { limit: Math.min(toSkip, 1000), after, ...filter });
+      if (page.length === 0) break;
+      after = page[page.length - 1].id;
+      toSkip -= page.length;
+    }
+    return after === undefined ? undefined : encodeCursor(after);
+  }
 }

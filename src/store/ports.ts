@@ -194,8 +194,11 @@ export interface KeyStore {
   markDeleted(workspaceId: string, id: string, at: number): Promise<boolean>;
   /** Erases the record, deleted or not; false when there was none. */
   erase(workspaceId: string, id: string): Promise<boolean>;
-  /** Live keys of an api, ascending by id, optionally only those of one identity. */
-  listByApi(workspaceId: string, apiId: string, page: PageQuery & { identityId?: string }): Promise<KeyRecord[]>;
+  /**
+   * Live keys of an api, ascending by id, optionally only those of one identity. With `deleted: true`, instead the
+   * soft-deleted keys of the api (what a permanent apis.deleteKeys erases too).
+   */
+  listByApi(workspaceId: string, apiId: string, page: PageQuery & { identityId?: string; deleted?: boolean }): Promise<KeyRecord[]>;
   countByApi(workspaceId: string, apiId: string, filter?: { identityId?: string }): Promise<number>;
   /** Live keys linked to an identity (to detach them when it is deleted). */
   listByIdentity(workspaceId: string, identityId: string, page: PageQuery): Promise<KeyRecord[]>;
@@ -519,11 +522,12 @@ export interface AuditQuery {
 
 export interface AuditLogStore {
   /**
-   * Runs `write` (a document-store write) so that the first atomic commit it makes synchronously carries `record`
-   * too: change and record are durable together or not at all. `taken` says whether that happened; when it did
-   * not (an adapter without such commits, or no commit made), the caller decides whether to `append`.
+   * Runs `write` (a document-store write) so that the first atomic commit it makes synchronously carries `records`
+   * too (one per document the write touches): change and records are durable together or not at all. `taken` says
+   * whether that happened; when it did not (an adapter without such commits, or no commit made), the caller decides
+   * whether to `append` them.
    */
-  inCommit<T>(record: AuditRecord, write: () => Promise<T>): { result: Promise<T>; taken: () => boolean };
+  inCommit<T>(records: AuditRecord[], write: () => Promise<T>): { result: Promise<T>; taken: () => boolean };
   /**
    * Stores a record on its own. Embedded: one durable commit. MongoDB: an insert, and on failure an outbox that
    * retries in the background (counted in `stats`); it resolves once the record is stored or queued.

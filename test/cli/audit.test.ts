@@ -9,7 +9,7 @@ describe("keyward CLI changes are audited", () => {
   });
   afterAll(() => dirs.remove());
 
-  it("workspace create, root-key create and revoke each write one record with actor cli; list writes none; no secret", async () => {
+  it("workspace create (two: workspace and root key), root-key create and revoke each write one record per document with actor cli; list writes none; no secret", async () => {
     const workspace = await keywardJson(["workspace", "create", "--name", "audited"], dirs);
     const created = await keywardJson(["root-key", "create", "--workspace", workspace.workspaceId, "--permission", "api.*.read_api"], dirs);
     expect((await keyward(["root-key", "list", "--workspace", workspace.workspaceId], dirs)).code).toBe(0);
@@ -19,10 +19,9 @@ describe("keyward CLI changes are audited", () => {
     try {
       const records = await documents.auditLogs!.list({ workspaceId: workspace.workspaceId }, { limit: 100 });
       expect(records.map((r) => ({ actor: r.actor, action: r.action, resources: r.resources, workspaceId: r.workspaceId }))).toEqual([
-        {
-          actor: "cli", action: "workspace.create", workspaceId: workspace.workspaceId,
-          resources: [{ type: "workspace", id: workspace.workspaceId }, { type: "rootKey", id: workspace.rootKey.keyId }],
-        },
+        // One record per document: the workspace, and its first root key (created in the same write).
+        { actor: "cli", action: "workspace.create", workspaceId: workspace.workspaceId, resources: [{ type: "workspace", id: workspace.workspaceId }] },
+        { actor: "cli", action: "rootKey.create", workspaceId: workspace.workspaceId, resources: [{ type: "rootKey", id: workspace.rootKey.keyId }] },
         { actor: "cli", action: "rootKey.create", workspaceId: workspace.workspaceId, resources: [{ type: "rootKey", id: created.keyId }] },
         { actor: "cli", action: "rootKey.delete", workspaceId: workspace.workspaceId, resources: [{ type: "rootKey", id: created.keyId }] },
       ]);

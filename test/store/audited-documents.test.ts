@@ -51,10 +51,46 @@ describe("auditedDocuments", () => {
       .rejects.toThrow();
     expect(scope.recorded()).toBe(1);
     const records = await documents.auditLogs!.list({ workspaceId: "ws_A" }, { limit: 10 });
-    expect(records.map((r) => [r.action, r.resources])).toEqual([["api.delete", [{ type: "api", id: "api_1" }]]]);
+    // A creation is recorded as such, whatever the call's action.
+    expect(records.map((r) => [r.action, r.resources])).toEqual([["api.create", [{ type: "api", id: "api_1" }]]]);
     // Reads pass through unchanged.
     expect((await scope.documents.apis.get("ws_A", "api_1"))?.name).toBe("a");
     await documents.close();
+  });
+});
+
+describe("auditedDocuments: one record per document a write touches", () => {
+  it("two permissions in one insert and a key replace linking a new identity: a record each, in the write's commit", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "keyward-audited-"));
+    const documents: DocumentStore = await createEmbeddedDocumentStore({ dir });
+    let n = 0;
+    const scope = auditedDocuments(documents, documents.auditLogs!, {
+      workspaceId: "ws_A", actor: "key_root", action: "key.update", newRecord: () => ({ id: `log_${String(++n).padStart(4, "0")}`, time: n }),
+    });
+    const commits: number[] = [];
+    const journalRecords = async () => (await documents.auditLogs!.list({ workspaceId: "ws_A" }, { limit: 50 })).length;
+    await scope.documents.permissions.insert([
+      { id: "perm_1", workspaceId: "ws_A", name: "a", slug: "a", createdAt: 1 }, { id: "perm_2", workspaceId: "ws_A", name: "b", slug: "b", createdAt: 1 },
+    ]);
+    commits.push(await journalRecords());
+    await scope.documents.apis.insert({ id: "api_1", workspaceId: "ws_A", name: "a", createdAt: 1, deleteProtection: false, storeEncryptedKeys: false });
+    const key = { id: "key_1", workspaceId: "ws_A", apiId: "api_1", hash: "h", start: "s", createdAt: 1, enabled: true, permissions: [], roles: [], ratelimits: [] };
+    await documents.keys.insert(key as never);
+    const stored = (await documents.keys.get("ws_A", "key_1"))!;
+    const identity = { id: "id_1", workspaceId: "ws_A", externalId: "e", createdAt: 1, ratelimits: [] };
+    expect(await scope.documents.keys.replace({ ...stored, identityId: "id_1" }, { newIdentity: identity as never })).toBe(true);
+    expect(scope.recorded()).toBe(5);
+    const records = await documents.auditLogs!.list({ workspaceId: "ws_A" }, { limit: 50 });
+    expect(records.map((r) => [r.action, r.resources])).toEqual([
+      ["permission.create", [{ type: "permission", id: "perm_1" }]],
+      ["permission.create", [{ type: "permission", id: "perm_2" }]],
+      ["api.create", [{ type: "api", id: "api_1" }]],
+      ["key.update", [{ type: "key", id: "key_1" }]],
+      ["identity.create", [{ type: "identity", id: "id_1" }]],
+    ]);
+    expect(commits).toEqual([2]);
+    await documents.close();
+    await rm(dir, { recursive: true, force: true });
   });
 });
 

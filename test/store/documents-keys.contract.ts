@@ -206,6 +206,10 @@ export function keyAndIdentityContract(fresh: () => Promise<DocumentStore>): voi
     expect(await store.keys.countByApi("ws_a", "api_0001", { identityId: "id_0001" })).toBe(9);
     expect(await store.keys.countByApi("ws_a", "api_0001", { identityId: "id_0404" })).toBe(0);
     expect(ids(await store.keys.listByApi("ws_b", "api_0001", { limit: 2 }))).toEqual(["key_0005", "key_0013"]);
+    // `deleted`: the api's soft-deleted keys instead, by id, paged the same way (api_0001's deleted ones: 0, 1, 2, 4, 6).
+    expect(ids(await store.keys.listByApi("ws_a", "api_0001", { limit: 10, deleted: true }))).toEqual(["key_0000", "key_0001", "key_0002", "key_0004", "key_0006"]);
+    expect(ids(await store.keys.listByApi("ws_a", "api_0001", { limit: 2, after: "key_0001", deleted: true }))).toEqual(["key_0002", "key_0004"]);
+    expect(await store.keys.listByApi("ws_b", "api_0001", { limit: 10, deleted: true })).toEqual([]);
     expect(await store.keys.listByApi("ws_a", "api_0009", { limit: 10 })).toEqual([]);
     expect(await store.keys.listByApi("ws_a", "api_0001", { limit: 0 })).toEqual([]);
   });

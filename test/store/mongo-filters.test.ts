@@ -264,6 +264,13 @@ describe("mongo key filters", () => {
       options: { sort: { _id: 1 }, limit: 2 },
     });
     expect(keysByApiPageQuery("ws_1", "api_1", { limit: 0 })).toBeNull();
+    // `deleted`: the soft-deleted keys instead (a permanent apis.deleteKeys erases them too).
+    expect(keysByApiPageQuery("ws_1", "api_1", { limit: 3, after: "key_2", deleted: true })).toStrictEqual({
+      filter: { workspaceId: "ws_1", apiId: "api_1", deletedAt: { $exists: true }, _id: { $gt: "key_2" } },
+      options: { sort: { _id: 1 }, limit: 3 },
+    });
+    // The live filter is not changed by a deleted page built from it.
+    expect(keysByApiFilter("ws_1", "api_1").deletedAt).toStrictEqual({ $exists: false });
   });
 
   it("keysByIdentityPageQuery pages the live keys of one identity by _id", () => {

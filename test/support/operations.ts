@@ -13,7 +13,7 @@ import { rpcClient, rpcTransports } from "./rpc.js";
 /** The management operations served on every transport, by their REST name. */
 export type OperationName =
   | "identities.createIdentity" | "identities.getIdentity" | "identities.listIdentities" | "identities.updateIdentity" | "identities.deleteIdentity"
-  | "apis.createApi" | "apis.getApi" | "apis.deleteApi" | "apis.listKeys" | "apis.listApis"
+  | "apis.createApi" | "apis.getApi" | "apis.deleteApi" | "apis.listKeys" | "apis.listApis" | "apis.deleteKeys"
   | "rootKeys.createRootKey" | "rootKeys.listRootKeys" | "rootKeys.deleteRootKey"
   | "workspaces.createWorkspace"
   | "keys.createKey" | "keys.getKey" | "keys.whoami" | "keys.updateKey" | "keys.deleteKey" | "keys.updateCredits"
@@ -72,6 +72,10 @@ export const OPERATIONS: Record<OperationName, OperationSpec> = {
   "apis.listKeys": {
     name: "apis.listKeys", service: ApisService, method: "listKeys", permission: "api.*.read_key",
     v1: { verb: "GET", path: "/v1/apis.listKeys" },
+  },
+  "apis.deleteKeys": {
+    name: "apis.deleteKeys", service: ApisService, method: "deleteKeys", permission: "api.*.delete_key",
+    v1: { verb: "POST", path: "/v1/apis.deleteKeys" },
   },
   // A Keyward extension: v2 and the RPC protocols only.
   "apis.listApis": {

@@ -17,7 +17,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file keyward/v1/apis.proto.
  */
 export const file_keyward_v1_apis: GenFile = /*@__PURE__*/
-  fileDesc("ChVrZXl3YXJkL3YxL2FwaXMucHJvdG8SCmtleXdhcmQudjEingEKEENyZWF0ZUFwaVJlcXVlc3QSGAoEbmFtZRgBIAEoCUIKukgHcgUQAxiAAhIeChFkZWxldGVfcHJvdGVjdGlvbhgCIAEoCEgAiAEBEiEKFHN0b3JlX2VuY3J5cHRlZF9rZXlzGAMgASgISAGIAQFCFAoSX2RlbGV0ZV9wcm90ZWN0aW9uQhcKFV9zdG9yZV9lbmNyeXB0ZWRfa2V5cyIjChFDcmVhdGVBcGlSZXNwb25zZRIOCgZhcGlfaWQYASABKAkiPAoNR2V0QXBpUmVxdWVzdBIrCgZhcGlfaWQYASABKAlCG7pIGHIWEAgY/wEyD15bYS16QS1aMC05X10rJCJACg5HZXRBcGlSZXNwb25zZRIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEhQKDHdvcmtzcGFjZV9pZBgDIAEoCSI/ChBEZWxldGVBcGlSZXF1ZXN0EisKBmFwaV9pZBgBIAEoCUIbukgYchYQCBj/ATIPXlthLXpBLVowLTlfXSskIhMKEURlbGV0ZUFwaVJlc3BvbnNlIsYCCg9MaXN0S2V5c1JlcXVlc3QSGgoGYXBpX2lkGAEgASgJQgq6SAdyBRABGP8BEh0KBWxpbWl0GAIgASgFQgm6SAYaBBhkKAFIAIgBARIdCgZjdXJzb3IYAyABKAlCCLpIBXIDGIAISAGIAQESJAoLZXh0ZXJuYWxfaWQYBCABKAlCCrpIB3IFEAEY/wFIAogBARIhCghvd25lcl9pZBgFIAEoCUIKukgHcgUQARj/AUgDiAEBEhQKB2RlY3J5cHQYBiABKAhIBIgBARIiChVyZXZhbGlkYXRlX2tleXNfY2FjaGUYByABKAhIBYgBAUIICgZfbGltaXRCCQoHX2N1cnNvckIOCgxfZXh0ZXJuYWxfaWRCCwoJX293bmVyX2lkQgoKCF9kZWNyeXB0QhgKFl9yZXZhbGlkYXRlX2tleXNfY2FjaGUibAoQTGlzdEtleXNSZXNwb25zZRIdCgRkYXRhGAEgAygLMg8ua2V5d2FyZC52MS5LZXkSKgoKcGFnaW5hdGlvbhgCIAEoCzIWLmtleXdhcmQudjEuUGFnaW5hdGlvbhINCgV0b3RhbBgDIAEoAyKQAQoPTGlzdEFwaXNSZXF1ZXN0Eh0KBWxpbWl0GAEgASgFQgm6SAYaBBhkKAFIAIgBARIdCgZjdXJzb3IYAiABKAlCCLpIBXIDGIAISAGIAQESHwoGc2VhcmNoGAMgASgJQgq6SAdyBRABGIACSAKIAQFCCAoGX2xpbWl0QgkKB19jdXJzb3JCCQoHX3NlYXJjaCJJCgNBcGkSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIUCgx3b3Jrc3BhY2VfaWQYAyABKAkSEgoKY3JlYXRlZF9hdBgEIAEoAyJdChBMaXN0QXBpc1Jlc3BvbnNlEh0KBGRhdGEYASADKAsyDy5rZXl3YXJkLnYxLkFwaRIqCgpwYWdpbmF0aW9uGAIgASgLMhYua2V5d2FyZC52MS5QYWdpbmF0aW9uMscFCgtBcGlzU2VydmljZRKVAQoJQ3JlYXRlQXBpEhwua2V5d2FyZC52MS5DcmVhdGVBcGlSZXF1ZXN0Gh0ua2V5d2FyZC52MS5DcmVhdGVBcGlSZXNwb25zZSJLyvMYERIDYXBpGgpjcmVhdGVfYXBpgtPkkwIwOgEqWhc6ASoiEi92MS9hcGlzLmNyZWF0ZUFwaSISL3YyL2FwaXMuY3JlYXRlQXBpEoEBCgZHZXRBcGkSGS5rZXl3YXJkLnYxLkdldEFwaVJlcXVlc3QaGi5rZXl3YXJkLnYxLkdldEFwaVJlc3BvbnNlIkDK8xgPEgNhcGkaCHJlYWRfYXBpgtPkkwInOgEqWhESDy92MS9hcGlzLmdldEFwaSIPL3YyL2FwaXMuZ2V0QXBpEpUBCglEZWxldGVBcGkSHC5rZXl3YXJkLnYxLkRlbGV0ZUFwaVJlcXVlc3QaHS5rZXl3YXJkLnYxLkRlbGV0ZUFwaVJlc3BvbnNlIkvK8xgREgNhcGkaCmRlbGV0ZV9hcGmC0+STAjA6ASpaFzoBKiISL3YxL2FwaXMuZGVsZXRlQXBpIhIvdjIvYXBpcy5kZWxldGVBcGkSiwEKCExpc3RLZXlzEhsua2V5d2FyZC52MS5MaXN0S2V5c1JlcXVlc3QaHC5rZXl3YXJkLnYxLkxpc3RLZXlzUmVzcG9uc2UiRMrzGA8SA2FwaRoIcmVhZF9rZXmC0+STAis6ASpaExIRL3YxL2FwaXMubGlzdEtleXMiES92Mi9hcGlzLmxpc3RLZXlzEnYKCExpc3RBcGlzEhsua2V5d2FyZC52MS5MaXN0QXBpc1JlcXVlc3QaHC5rZXl3YXJkLnYxLkxpc3RBcGlzUmVzcG9uc2UiL8rzGA8SA2FwaRoIcmVhZF9hcGmC0+STAhY6ASoiES92Mi9hcGlzLmxpc3RBcGlzQnQKDmRldi5rZXl3YXJkLnYxQglBcGlzUHJvdG9QAVona2V5d2FyZC5kZXYvZ2VuL2dvL2tleXdhcmQvdjE7a2V5d2FyZHYxogIDS1dYqgIKS2V5d2FyZC5WMcoCCktleXdhcmRcVjHqAgtLZXl3YXJkOjpWMWIGcHJvdG8z", [file_buf_validate_validate, file_google_api_annotations, file_keyward_v1_common, file_keyward_v1_keys, file_keyward_v1_options]);
+  fileDesc("ChVrZXl3YXJkL3YxL2FwaXMucHJvdG8SCmtleXdhcmQudjEingEKEENyZWF0ZUFwaVJlcXVlc3QSGAoEbmFtZRgBIAEoCUIKukgHcgUQAxiAAhIeChFkZWxldGVfcHJvdGVjdGlvbhgCIAEoCEgAiAEBEiEKFHN0b3JlX2VuY3J5cHRlZF9rZXlzGAMgASgISAGIAQFCFAoSX2RlbGV0ZV9wcm90ZWN0aW9uQhcKFV9zdG9yZV9lbmNyeXB0ZWRfa2V5cyIjChFDcmVhdGVBcGlSZXNwb25zZRIOCgZhcGlfaWQYASABKAkiPAoNR2V0QXBpUmVxdWVzdBIrCgZhcGlfaWQYASABKAlCG7pIGHIWEAgY/wEyD15bYS16QS1aMC05X10rJCJACg5HZXRBcGlSZXNwb25zZRIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEhQKDHdvcmtzcGFjZV9pZBgDIAEoCSI/ChBEZWxldGVBcGlSZXF1ZXN0EisKBmFwaV9pZBgBIAEoCUIbukgYchYQCBj/ATIPXlthLXpBLVowLTlfXSskIhMKEURlbGV0ZUFwaVJlc3BvbnNlIvMCCg9MaXN0S2V5c1JlcXVlc3QSGgoGYXBpX2lkGAEgASgJQgq6SAdyBRABGP8BEh0KBWxpbWl0GAIgASgFQgm6SAYaBBhkKAFIAIgBARIdCgZjdXJzb3IYAyABKAlCCLpIBXIDGIAISAGIAQESJAoLZXh0ZXJuYWxfaWQYBCABKAlCCrpIB3IFEAEY/wFIAogBARIhCghvd25lcl9pZBgFIAEoCUIKukgHcgUQARj/AUgDiAEBEhQKB2RlY3J5cHQYBiABKAhIBIgBARIiChVyZXZhbGlkYXRlX2tleXNfY2FjaGUYByABKAhIBYgBARIgCgZvZmZzZXQYCCABKAVCC7pICBoGGKCNBigASAaIAQFCCAoGX2xpbWl0QgkKB19jdXJzb3JCDgoMX2V4dGVybmFsX2lkQgsKCV9vd25lcl9pZEIKCghfZGVjcnlwdEIYChZfcmV2YWxpZGF0ZV9rZXlzX2NhY2hlQgkKB19vZmZzZXQibAoQTGlzdEtleXNSZXNwb25zZRIdCgRkYXRhGAEgAygLMg8ua2V5d2FyZC52MS5LZXkSKgoKcGFnaW5hdGlvbhgCIAEoCzIWLmtleXdhcmQudjEuUGFnaW5hdGlvbhINCgV0b3RhbBgDIAEoAyJmChFEZWxldGVLZXlzUmVxdWVzdBIrCgZhcGlfaWQYASABKAlCG7pIGHIWEAgY/wEyD15bYS16QS1aMC05X10rJBIWCglwZXJtYW5lbnQYAiABKAhIAIgBAUIMCgpfcGVybWFuZW50IioKEkRlbGV0ZUtleXNSZXNwb25zZRIUCgxkZWxldGVkX2tleXMYASABKAMikAEKD0xpc3RBcGlzUmVxdWVzdBIdCgVsaW1pdBgBIAEoBUIJukgGGgQYZCgBSACIAQESHQoGY3Vyc29yGAIgASgJQgi6SAVyAxiACEgBiAEBEh8KBnNlYXJjaBgDIAEoCUIKukgHcgUQARiAAkgCiAEBQggKBl9saW1pdEIJCgdfY3Vyc29yQgkKB19zZWFyY2giSQoDQXBpEgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSFAoMd29ya3NwYWNlX2lkGAMgASgJEhIKCmNyZWF0ZWRfYXQYBCABKAMiXQoQTGlzdEFwaXNSZXNwb25zZRIdCgRkYXRhGAEgAygLMg8ua2V5d2FyZC52MS5BcGkSKgoKcGFnaW5hdGlvbhgCIAEoCzIWLmtleXdhcmQudjEuUGFnaW5hdGlvbjL+BgoLQXBpc1NlcnZpY2USlQEKCUNyZWF0ZUFwaRIcLmtleXdhcmQudjEuQ3JlYXRlQXBpUmVxdWVzdBodLmtleXdhcmQudjEuQ3JlYXRlQXBpUmVzcG9uc2UiS8rzGBESA2FwaRoKY3JlYXRlX2FwaYLT5JMCMDoBKloXOgEqIhIvdjEvYXBpcy5jcmVhdGVBcGkiEi92Mi9hcGlzLmNyZWF0ZUFwaRKBAQoGR2V0QXBpEhkua2V5d2FyZC52MS5HZXRBcGlSZXF1ZXN0Ghoua2V5d2FyZC52MS5HZXRBcGlSZXNwb25zZSJAyvMYDxIDYXBpGghyZWFkX2FwaYLT5JMCJzoBKloREg8vdjEvYXBpcy5nZXRBcGkiDy92Mi9hcGlzLmdldEFwaRKVAQoJRGVsZXRlQXBpEhwua2V5d2FyZC52MS5EZWxldGVBcGlSZXF1ZXN0Gh0ua2V5d2FyZC52MS5EZWxldGVBcGlSZXNwb25zZSJLyvMYERIDYXBpGgpkZWxldGVfYXBpgtPkkwIwOgEqWhc6ASoiEi92MS9hcGlzLmRlbGV0ZUFwaSISL3YyL2FwaXMuZGVsZXRlQXBpEqUBCghMaXN0S2V5cxIbLmtleXdhcmQudjEuTGlzdEtleXNSZXF1ZXN0Ghwua2V5d2FyZC52MS5MaXN0S2V5c1Jlc3BvbnNlIl7K8xgPEgNhcGkaCHJlYWRfa2V5gtPkkwJFOgEqWhMSES92MS9hcGlzLmxpc3RLZXlzWhgSFi92MS9hcGlzL3thcGlfaWR9L2tleXMiES92Mi9hcGlzLmxpc3RLZXlzEpoBCgpEZWxldGVLZXlzEh0ua2V5d2FyZC52MS5EZWxldGVLZXlzUmVxdWVzdBoeLmtleXdhcmQudjEuRGVsZXRlS2V5c1Jlc3BvbnNlIk3K8xgREgNhcGkaCmRlbGV0ZV9rZXmC0+STAjI6ASpaGDoBKiITL3YxL2FwaXMuZGVsZXRlS2V5cyITL3YyL2FwaXMuZGVsZXRlS2V5cxJ2CghMaXN0QXBpcxIbLmtleXdhcmQudjEuTGlzdEFwaXNSZXF1ZXN0Ghwua2V5d2FyZC52MS5MaXN0QXBpc1Jlc3BvbnNlIi/K8xgPEgNhcGkaCHJlYWRfYXBpgtPkkwIWOgEqIhEvdjIvYXBpcy5saXN0QXBpc0J0Cg5kZXYua2V5d2FyZC52MUIJQXBpc1Byb3RvUAFaJ2tleXdhcmQuZGV2L2dlbi9nby9rZXl3YXJkL3YxO2tleXdhcmR2MaICA0tXWKoCCktleXdhcmQuVjHKAgpLZXl3YXJkXFYx6gILS2V5d2FyZDo6VjFiBnByb3RvMw", [file_buf_validate_validate, file_google_api_annotations, file_keyward_v1_common, file_keyward_v1_keys, file_keyward_v1_options]);
 
 /**
  * The new api's settings.
@@ -221,6 +221,13 @@ export type ListKeysRequest = Message<"keyward.v1.ListKeysRequest"> & {
    * @generated from field: optional bool revalidate_keys_cache = 7;
    */
   revalidateKeysCache?: boolean | undefined;
+
+  /**
+   * Legacy offset paging (GET /v1/apis/{apiId}/keys): skip this many keys first, 0-100000; not with `cursor`.
+   *
+   * @generated from field: optional int32 offset = 8;
+   */
+  offset?: number | undefined;
 };
 
 /**
@@ -266,6 +273,56 @@ export const ListKeysResponseSchema: GenMessage<ListKeysResponse> = /*@__PURE__*
   messageDesc(file_keyward_v1_apis, 7);
 
 /**
+ * Which api's keys to delete, and how.
+ *
+ * @generated from message keyward.v1.DeleteKeysRequest
+ */
+export type DeleteKeysRequest = Message<"keyward.v1.DeleteKeysRequest"> & {
+  /**
+   * The api id (api_...).
+   *
+   * @generated from field: string api_id = 1;
+   */
+  apiId: string;
+
+  /**
+   * Erase the records (those of keys soft-deleted earlier too) instead of marking them deleted; either way the keys
+   * no longer verify. Default false.
+   *
+   * @generated from field: optional bool permanent = 2;
+   */
+  permanent?: boolean | undefined;
+};
+
+/**
+ * Describes the message keyward.v1.DeleteKeysRequest.
+ * Use `create(DeleteKeysRequestSchema)` to create a new message.
+ */
+export const DeleteKeysRequestSchema: GenMessage<DeleteKeysRequest> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_apis, 8);
+
+/**
+ * How many keys were deleted.
+ *
+ * @generated from message keyward.v1.DeleteKeysResponse
+ */
+export type DeleteKeysResponse = Message<"keyward.v1.DeleteKeysResponse"> & {
+  /**
+   * The number of keys this call deleted (with `permanent`, every record it erased).
+   *
+   * @generated from field: int64 deleted_keys = 1;
+   */
+  deletedKeys: bigint;
+};
+
+/**
+ * Describes the message keyward.v1.DeleteKeysResponse.
+ * Use `create(DeleteKeysResponseSchema)` to create a new message.
+ */
+export const DeleteKeysResponseSchema: GenMessage<DeleteKeysResponse> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_apis, 9);
+
+/**
  * A page of the workspace's apis.
  *
  * @generated from message keyward.v1.ListApisRequest
@@ -298,7 +355,7 @@ export type ListApisRequest = Message<"keyward.v1.ListApisRequest"> & {
  * Use `create(ListApisRequestSchema)` to create a new message.
  */
 export const ListApisRequestSchema: GenMessage<ListApisRequest> = /*@__PURE__*/
-  messageDesc(file_keyward_v1_apis, 8);
+  messageDesc(file_keyward_v1_apis, 10);
 
 /**
  * An api as listed.
@@ -340,7 +397,7 @@ export type Api = Message<"keyward.v1.Api"> & {
  * Use `create(ApiSchema)` to create a new message.
  */
 export const ApiSchema: GenMessage<Api> = /*@__PURE__*/
-  messageDesc(file_keyward_v1_apis, 9);
+  messageDesc(file_keyward_v1_apis, 11);
 
 /**
  * A page of apis.
@@ -368,7 +425,7 @@ export type ListApisResponse = Message<"keyward.v1.ListApisResponse"> & {
  * Use `create(ListApisResponseSchema)` to create a new message.
  */
 export const ListApisResponseSchema: GenMessage<ListApisResponse> = /*@__PURE__*/
-  messageDesc(file_keyward_v1_apis, 10);
+  messageDesc(file_keyward_v1_apis, 12);
 
 /**
  * ApisService manages apis: the namespaces keys belong to.
@@ -416,6 +473,19 @@ export const ApisService: GenService<{
     methodKind: "unary";
     input: typeof ListKeysRequestSchema;
     output: typeof ListKeysResponseSchema;
+  },
+  /**
+   * Deletes every live key of an api: soft by default (each answers NOT_FOUND from then on); `permanent` erases every
+   * key record of the api, soft-deleted ones too; their credit balances go too. Needs api.*.delete_key or api.<apiId>.delete_key; FAILED_PRECONDITION while the
+   * api's delete protection is on. Each deleted key gets its own key.delete audit record. v1 as Unkey's
+   * apis.deleteKeys; the v2 binding is a Keyward extension.
+   *
+   * @generated from rpc keyward.v1.ApisService.DeleteKeys
+   */
+  deleteKeys: {
+    methodKind: "unary";
+    input: typeof DeleteKeysRequestSchema;
+    output: typeof DeleteKeysResponseSchema;
   },
   /**
    * Lists the workspace's live apis, ordered by id, one page at a time (Keyward extension, like RootKeysService; no v1

@@ -1,5 +1,5 @@
 import type { DescMessage, DescService } from "@bufbuild/protobuf";
-import { AUDIT_ACTIONS, changesState } from "../../domain/audit-actions.js";
+import { AUDIT_ACTIONS, changesState, DOCUMENT_CHANGES_ONLY } from "../../domain/audit-actions.js";
 import type { Clock } from "../../domain/clock.js";
 import { monotonicIds, type RandomBytes } from "../../domain/ids.js";
 import { auditedDocuments, type AuditScope } from "../../store/audit/audited-documents.js";
@@ -59,12 +59,13 @@ export function auditOperations(
     const factory = deps.factories.get(operation.method.parent);
     if (!factory) throw new Error(`${rpcName(operation)}: no service factory to audit it with`);
     const { localName, input } = operation.method;
+    const fallback = !DOCUMENT_CHANGES_ONLY.has(rpcName(operation));
     const handler = async (request: never, context: CallContext) => {
       const scope = deps.scopes(context, action);
       const counters = context.commit ? gatedCounters(deps.counters, context.commit) : deps.counters;
       const service = factory(scope.documents, counters) as Record<string, (request: never, context: CallContext) => Promise<unknown>>;
       const result = await service[localName](request, context);
-      if (scope.recorded() === 0) await scope.record(resourcesNamedBy(input, request));
+      if (fallback && scope.recorded() === 0) await scope.record(resourcesNamedBy(input, request));
       return result;
     };
     return { ...operation, handler };

@@ -14,6 +14,7 @@ import { createKeyRbacHandlers } from "./key-rbac.js";
 import { createKeyUpdater } from "./update-key.js";
 import { assignedRbac } from "./key-rbac-input.js";
 import { updateKeyWithRetry } from "./update-key-with-retry.js";
+import { deleteKeyRecord } from "./delete-key.js";
 
 /** keys.*: the key lifecycle and verification. */
 export function createKeysService(deps: KeysDeps): ServiceHandlers<typeof KeysService> {
@@ -93,12 +94,9 @@ export function createKeysService(deps: KeysDeps): ServiceHandlers<typeof KeysSe
 
     async deleteKey(request, { principal }) {
       const key = await loadKeyFor(deps, principal, request.keyId, "delete_key");
-      const done = request.permanent
-        ? await documents.keys.erase(principal.workspaceId, key.id)
-        : await documents.keys.markDeleted(principal.workspaceId, key.id, clock.now());
-      if (!done) throw notFound(`The key ${key.id} does not exist.`);
-      cache.invalidate({ kind: "hash", hash: key.hash });
-      if (key.credits) await withCounters(() => counters.deleteCredits(counterTag({ keyId: key.id, identityId: key.identityId }), key.id));
+      if (!(await deleteKeyRecord(deps, key, { permanent: request.permanent ?? false, now: clock.now() }))) {
+        throw notFound(`The key ${key.id} does not exist.`);
+      }
       return {};
     },
 

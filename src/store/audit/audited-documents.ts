@@ -18,35 +18,57 @@ export interface AuditContext {
   gate?: { beginCommit(): void };
 }
 
-type Resources = (args: any[]) => AuditResource[];
-const byRecord = (type: string): Resources => ([record]) => [{ type, id: record.id }];
-const byId = (type: string): Resources => ([, id]) => [{ type, id }];
+/** One record a write makes: its own action (absent: the call's), and the resources it names. */
+export interface WriteRecord {
+  action?: string;
+  resources: AuditResource[];
+}
+
+type Records = (args: any[]) => WriteRecord[];
+/** A document's creation and deletion are recorded as such (`<type>.create`, `<type>.delete`) whatever call made them. */
+const created = (type: string): Records => ([record]) => [{ action: `${type}.create`, resources: [{ type, id: record.id }] }];
+const deleted = (type: string): Records => ([, id]) => [{ action: `${type}.delete`, resources: [{ type, id }] }];
+/** Any other change is recorded as the call's action: it says why the document changed (key.addRoles, key.reroll...). */
+const changed = (type: string): Records => ([record]) => [{ resources: [{ type, id: record.id }] }];
 
 /**
- * Every write of the DocumentStore port and the resources it touches. A write method missing here would change
+ * Every write of the DocumentStore port and the records it makes: one per document it creates, changes or deletes,
+ * so a call that creates an identity, a permission and a role on demand beside its key writes identity.create,
+ * permission.create, role.create and key.create, sharing the request id. A write method missing here would change
  * documents without a record: audited-documents.test.ts checks this table against the port's write methods.
  */
-export const AUDITED_WRITES: Record<string, Record<string, Resources>> = {
-  rootKeys: { insert: byRecord("rootKey"), markDeleted: byId("rootKey") },
-  apis: { insert: byRecord("api"), markDeleted: byId("api") },
+export const AUDITED_WRITES: Record<string, Record<string, Records>> = {
+  rootKeys: { insert: created("rootKey"), markDeleted: deleted("rootKey") },
+  apis: { insert: created("api"), markDeleted: deleted("api") },
   keys: {
-    insert: byRecord("key"),
-    // One write, one record: a replace that links a new identity names it too.
-    replace: ([record, options]) => [{ type: "key", id: record.id }, ...(options?.newIdentity ? [{ type: "identity", id: options.newIdentity.id }] : [])],
-    markDeleted: byId("key"),
-    erase: byId("key"),
+    insert: created("key"),
+    // One atomic write, two documents: the key changed, and the identity it now links to created.
+    replace: ([record, options]) => [
+      { resources: [{ type: "key", id: record.id }] },
+      ...(options?.newIdentity ? [{ action: "identity.create", resources: [{ type: "identity", id: options.newIdentity.id }] }] : []),
+    ],
+    markDeleted: deleted("key"),
+    erase: deleted("key"),
   },
-  identities: { insert: byRecord("identity"), replace: byRecord("identity"), markDeleted: byId("identity") },
-  ratelimitNamespaces: { insert: byRecord("ratelimitNamespace") },
+  identities: { insert: created("identity"), replace: changed("identity"), markDeleted: deleted("identity") },
+  ratelimitNamespaces: { insert: created("ratelimitNamespace") },
   ratelimitOverrides: {
-    set: ([record]) => [{ type: "ratelimitOverride", id: record.id }, { type: "ratelimitNamespace", id: record.namespaceId }],
-    delete: ([, namespaceId, identifier]) => [{ type: "ratelimitNamespace", id: namespaceId }, { type: "ratelimitOverride", id: identifier }],
+    set: ([record]) => [{ resources: [{ type: "ratelimitOverride", id: record.id }, { type: "ratelimitNamespace", id: record.namespaceId }] }],
+    delete: ([, namespaceId, identifier]) => [{ resources: [{ type: "ratelimitNamespace", id: namespaceId }, { type: "ratelimitOverride", id: identifier }] }],
   },
-  permissions: { insert: ([records]) => records.map((r: { id: string }) => ({ type: "permission", id: r.id })), delete: byId("permission") },
-  roles: { insert: byRecord("role"), replace: byRecord("role"), delete: byId("role") },
+  // Several permissions in one write: one record each.
+  permissions: {
+    insert: ([records]) => records.map((r: { id: string }) => ({ action: "permission.create", resources: [{ type: "permission", id: r.id }] })),
+    delete: deleted("permission"),
+  },
+  roles: { insert: created("role"), replace: changed("role"), delete: deleted("role") },
 };
 
-const WORKSPACE_WRITE: Resources = ([workspace, rootKey]) => [{ type: "workspace", id: workspace.id }, { type: "rootKey", id: rootKey.id }];
+/** A workspace is created with its first root key in one write: a record for each. */
+const WORKSPACE_WRITE: Records = ([workspace, rootKey]) => [
+  { action: "workspace.create", resources: [{ type: "workspace", id: workspace.id }] },
+  { action: "rootKey.create", resources: [{ type: "rootKey", id: rootKey.id }] },
+];
 
 /** What one audited scope did: whether any record was written, for the caller's fallback. */
 export interface AuditScope {
@@ -65,26 +87,31 @@ export interface AuditScope {
  */
 export function auditedDocuments(documents: DocumentStore, auditLogs: AuditLogStore, context: AuditContext): AuditScope {
   let recorded = 0;
-  const recordOf = (resources: AuditResource[]): AuditRecord => ({
+  const recordOf = (spec: WriteRecord, workspaceId: string): AuditRecord => ({
     ...context.newRecord(),
-    workspaceId: context.workspaceId ?? resources.find((r) => r.type === "workspace")?.id ?? "",
+    workspaceId,
     actor: context.actor,
-    action: context.action,
-    resources,
+    action: spec.action ?? context.action,
+    resources: spec.resources,
     ...(context.requestId !== undefined && { requestId: context.requestId }),
     ...(context.remoteAddress !== undefined && { remoteAddress: context.remoteAddress }),
     ...(context.userAgent !== undefined && { userAgent: context.userAgent }),
   });
+  /** The records of one write, all in the caller's workspace (the CLI's workspace create: the one it creates). */
+  const recordsOf = (specs: WriteRecord[]): AuditRecord[] => {
+    const workspaceId = context.workspaceId ?? specs.flatMap((s) => s.resources).find((r) => r.type === "workspace")?.id ?? "";
+    return specs.map((spec) => recordOf(spec, workspaceId));
+  };
 
-  async function audited<T>(resources: AuditResource[], write: () => Promise<T>): Promise<T> {
+  async function audited<T>(specs: WriteRecord[], write: () => Promise<T>): Promise<T> {
     context.gate?.beginCommit();
-    const record = recordOf(resources);
-    const { result, taken } = auditLogs.inCommit(record, write);
+    const records = recordsOf(specs);
+    const { result, taken } = auditLogs.inCommit(records, write);
     const value = await result;
-    if (taken()) recorded += 1;
+    if (taken()) recorded += records.length;
     else if (value !== false) {
-      await auditLogs.append(record);
-      recorded += 1;
+      for (const record of records) await auditLogs.append(record);
+      recorded += records.length;
     }
     return value;
   }
@@ -93,8 +120,8 @@ export function auditedDocuments(documents: DocumentStore, auditLogs: AuditLogSt
   for (const [store, writes] of Object.entries(AUDITED_WRITES)) {
     const target = documents[store as keyof DocumentStore] as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
     const sub: Record<string, unknown> = Object.create(target);
-    for (const [method, resources] of Object.entries(writes)) {
-      sub[method] = (...args: unknown[]) => audited(resources(args), () => target[method](...args));
+    for (const [method, records] of Object.entries(writes)) {
+      sub[method] = (...args: unknown[]) => audited(records(args), () => target[method](...args));
     }
     view[store] = sub;
   }
@@ -105,7 +132,7 @@ export function auditedDocuments(documents: DocumentStore, auditLogs: AuditLogSt
     documents: view as unknown as DocumentStore,
     recorded: () => recorded,
     async record(resources) {
-      await auditLogs.append(recordOf(resources));
+      await auditLogs.append(recordsOf([{ resources }])[0]);
       recorded += 1;
     },
   };

@@ -10,24 +10,25 @@ export const auditLogsCollection: CollectionSpec = { indexes: { workspace: (d) =
 /**
  * The embedded audit log lives in the document journal, so a record can ride in the same commit as the change it
  * describes. `journal` is wrapped: while `inCommit` runs its write, the first commit that write makes
- * (synchronously: the embedded ports commit before they first await) also inserts the record. JavaScript runs
+ * (synchronously: the embedded ports commit before they first await) also inserts the records. JavaScript runs
  * one call at a time, so no other request's commit can take the record in between.
  */
 export function auditingJournal(journal: Journal): { journal: Journal; auditLogs: AuditLogStore } {
-  let pending: AuditRecord | undefined;
+  let pending: AuditRecord[] | undefined;
   let written = 0;
   const wrapped: Journal = {
     ...journal,
     commit(mutations) {
       if (pending === undefined) return journal.commit(mutations);
-      const record = pending;
+      const records = pending;
       pending = undefined;
-      return journal.commit([...mutations, { op: "insert", collection: AUDIT_LOGS, doc: record }]).then(() => void (written += 1));
+      const inserts = records.map((doc) => ({ op: "insert" as const, collection: AUDIT_LOGS, doc }));
+      return journal.commit([...mutations, ...inserts]).then(() => void (written += records.length));
     },
   };
   const auditLogs: AuditLogStore = {
-    inCommit(record, write) {
-      pending = record;
+    inCommit(records, write) {
+      pending = records;
       let result: ReturnType<typeof write>;
       try {
         result = write();

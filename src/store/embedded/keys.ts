@@ -57,11 +57,12 @@ export function keyStoreOver(journal: Journal): KeyStore {
     },
     async listByApi(workspaceId, apiId, page) {
       const { identityId } = page;
+      const wanted = page.deleted ? (k: Readonly<KeyRecord>) => !isLive(k) : isLive;
       // With an identity, its index is the narrower scan; the api is then checked per key.
       const scan: { index: { name: string; value: string }; filter: (k: Readonly<KeyRecord>) => boolean } =
         identityId === undefined
-          ? { index: { name: "api", value: byApi(workspaceId, apiId) }, filter: isLive }
-          : { index: { name: "identity", value: byIdentity(workspaceId, identityId) }, filter: (k) => isLive(k) && k.apiId === apiId };
+          ? { index: { name: "api", value: byApi(workspaceId, apiId) }, filter: wanted }
+          : { index: { name: "identity", value: byIdentity(workspaceId, identityId) }, filter: (k) => wanted(k) && k.apiId === apiId };
       return journal.scan<KeyRecord>(KEYS, { ...scan, after: page.after, limit: page.limit });
     },
     async countByApi(workspaceId, apiId, filter = {}) {

@@ -66,7 +66,7 @@ export async function createMongoAuditLogStore(options: { db: Db; log?: (line: s
   timer.unref();
 
   return {
-    inCommit: (_record, write) => ({ result: write(), taken: () => false }),
+    inCommit: (_records, write) => ({ result: write(), taken: () => false }),
     async append(record) {
       if (outbox.length > 0) return queue(record, new Error("earlier records are still queued")); // keep order
       await insert(record).catch((error: unknown) => queue(record, error));

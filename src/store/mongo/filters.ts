@@ -142,7 +142,7 @@ export function keyReplacement<R extends { id: string; revision?: number }>(reco
 export interface KeysByApiFilter {
   workspaceId: string;
   apiId: string;
-  deletedAt: { $exists: false };
+  deletedAt: { $exists: boolean };
   identityId?: string;
 }
 
@@ -154,13 +154,18 @@ export function keysByApiFilter(workspaceId: string, apiId: string, identityId?:
   return filter;
 }
 
-/** Keyset page of `keysByApiFilter`. Null for limit < 1 (see pageQuery). */
+/**
+ * Keyset page of `keysByApiFilter`, or with `deleted` of the api's soft-deleted keys instead (same index). Null for
+ * limit < 1 (see pageQuery).
+ */
 export function keysByApiPageQuery(
   workspaceId: string,
   apiId: string,
-  page: Page & { identityId?: string },
+  page: Page & { identityId?: string; deleted?: boolean },
 ): PageQuery<KeysByApiFilter> | null {
-  return keysetPage(keysByApiFilter(workspaceId, apiId, page.identityId), { limit: page.limit, after: page.after });
+  const filter = keysByApiFilter(workspaceId, apiId, page.identityId);
+  if (page.deleted) filter.deletedAt = { $exists: true };
+  return keysetPage(filter, { limit: page.limit, after: page.after });
 }
 
 /** Keyset page of the live keys linked to one identity, served by the {workspaceId, identityId, _id} index. */

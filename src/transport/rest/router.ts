@@ -11,6 +11,7 @@ import { decodeCheckedJson } from "../json-check.js";
 import { toRestJson } from "./rest-json.js";
 import { serveDocument, type ServedDocument } from "./documents.js";
 import type { Route } from "./routes.js";
+import { templateRoutes } from "./path-templates.js";
 import { v1Mappings, v2Mappings } from "./v1-dialect.js";
 import { v2Envelope } from "./v2-dialect.js";
 
@@ -35,11 +36,13 @@ export function createRestRouter(options: {
   const { tallies, done } = options;
   const byPath = new Map<string, Map<string, Route>>();
   for (const route of options.routes) {
+    if (route.path.includes("{")) continue; // templated: matched below, after the exact paths
     const verbs = byPath.get(route.path) ?? new Map<string, Route>();
     verbs.set(route.verb, route);
     byPath.set(route.path, verbs);
   }
 
+  const templates = templateRoutes(options.routes);
   // Every verb and path this router answers: the proto's bindings and the documents.
   const served = [
     ...options.routes.map((route) => ({ verb: route.verb as string, path: route.path })),
@@ -52,7 +55,18 @@ export function createRestRouter(options: {
     const requestId = newRequestId();
     const url = splitUrl(req.url ?? "/");
     const dialect: Dialect = url.pathname.startsWith("/v1/") ? "v1" : "v2";
-    const verbs = byPath.get(url.pathname);
+    let verbs = byPath.get(url.pathname);
+    // Path variables (legacy v1 routes such as /v1/apis/{apiId}/keys) fill input fields; exact paths never pay for it.
+    let pathFields: Record<string, string> | undefined;
+    if (!verbs && templates.length > 0) {
+      for (const template of templates) {
+        pathFields = template.match(url.pathname);
+        if (pathFields) {
+          verbs = template.verbs;
+          break;
+        }
+      }
+    }
     const route = verbs?.get(req.method ?? "");
     const transport: TransportName = dialect === "v1" ? "rest-v1" : url.pathname.startsWith("/v2/") ? "rest-v2" : "http";
     const tally = tallies.of(transport, route?.operation.method);
@@ -88,7 +102,8 @@ export function createRestRouter(options: {
         requestId,
         origin: req,
         decode() {
-          const raw = query ?? parseJson(text);
+          const parsed = query ?? parseJson(text);
+          const raw = pathFields && isPlainObject(parsed) ? { ...parsed, ...pathFields } : parsed;
           const input = mapping?.request ? mapping.request(raw) : raw;
           return decodeInput(schema, input, { allowUnknown: route.dialect === "v1", prefix });
         },

@@ -24,7 +24,12 @@ export function routesOf(operations: Operation[]): Route[] {
 function routeOf(binding: HttpRule, operation: Operation): Route[] {
   const { case: verb, value } = binding.pattern;
   if (verb !== "get" && verb !== "post") return [];
-  const path = value as string;
+  // Path variables name proto fields (`{api_id}`); the route, its mapping and the documents use JSON names (`{apiId}`).
+  const path = (value as string).replace(/\{([a-z0-9_]+)\}/g, (whole, name: string) => {
+    const field = operation.method.input.fields.find((f) => f.name === name);
+    if (!field) throw new Error(`${value}: {${name}} names no input field`);
+    return `{${field.jsonName}}`;
+  });
   const responseField = binding.responseBody
     ? operation.method.output.fields.find((f) => f.name === binding.responseBody)?.jsonName
     : undefined;

@@ -112,9 +112,27 @@ function v1Identity(identity: Json): Json {
   };
 }
 
+/**
+ * The key as Unkey's legacy `GET /v1/apis/{apiId}/keys` listed it: fewer fields than v1 getKey, and the default
+ * limit also under its old names (refillRate per refillInterval).
+ */
+function legacyListedKey(key: Json): Json {
+  const v1 = v1Key(key);
+  const limit = v1.ratelimit as Json | undefined;
+  return compact({
+    id: v1.id, start: v1.start, apiId: v1.apiId, workspaceId: v1.workspaceId, name: v1.name, ownerId: v1.ownerId,
+    meta: v1.meta, createdAt: v1.createdAt, expires: v1.expires, remaining: v1.remaining,
+    ratelimit: limit && { ...limit, refillRate: limit.limit, refillInterval: limit.duration },
+  });
+}
+
 export const v1Mappings: Record<string, DialectMapping> = {
   ...ratelimitV1Mappings,
   "/v1/apis.listKeys": { response: v1List("keys", v1Key) },
+  // Unkey's legacy listing: offset paging, answered as {keys, total} (no cursor).
+  "/v1/apis/{apiId}/keys": {
+    response: (json) => ({ keys: ((json.data ?? []) as Json[]).map(legacyListedKey), total: json.total ?? 0 }),
+  },
   "/v1/liveness": {
     response: () => ({ status: "ok", services: { metrics: "ok", logger: "ok", ratelimit: "ok", usagelimit: "ok" } }),
   },

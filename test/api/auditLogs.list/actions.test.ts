@@ -8,8 +8,13 @@ import { useKeyward, type Harness } from "../../support/use-keyward.js";
 
 const AGENT = "keyward-audit-test/1.0";
 
-/** One successful call of a state-changing RPC over REST v2; returns a resource its audit record must name. */
-type Case = (h: Harness) => Promise<{ op: string; body: Record<string, unknown>; resource: (data: any) => { type: string; id: string } }>;
+/**
+ * One successful call of a state-changing RPC over REST v2; returns a resource its audit records must name, and the
+ * actions they carry when not only the RPC's own (documents created or deleted on the way record their own action).
+ */
+type Case = (h: Harness) => Promise<{
+  op: string; body: Record<string, unknown>; resource: (data: any) => { type: string; id: string }; actions?: string[];
+}>;
 
 let counter = 0;
 const unique = (prefix: string) => `${prefix}-${++counter}`;
@@ -22,6 +27,11 @@ const CASES: Record<string, Case> = {
   "keyward.v1.ApisService.DeleteApi": async (h) => {
     const apiId = await h.seed.api();
     return { op: "apis.deleteApi", body: { apiId }, resource: () => ({ type: "api", id: apiId }) };
+  },
+  "keyward.v1.ApisService.DeleteKeys": async (h) => {
+    const apiId = await h.seed.api();
+    const { keyId } = await h.seed.key(apiId);
+    return { op: "apis.deleteKeys", body: { apiId }, resource: () => ({ type: "key", id: keyId }) };
   },
   "keyward.v1.KeysService.CreateKey": async (h) => ({ op: "keys.createKey", body: { apiId: await h.seed.api() }, resource: (d) => ({ type: "key", id: d.keyId }) }),
   "keyward.v1.KeysService.UpdateKey": async (h) => {
@@ -38,14 +48,17 @@ const CASES: Record<string, Case> = {
   },
   "keyward.v1.KeysService.RerollKey": async (h) => {
     const { keyId } = await keyOf(h);
-    return { op: "keys.rerollKey", body: { keyId, expiration: 60_000 }, resource: (d) => ({ type: "key", id: d.keyId }) };
+    return { op: "keys.rerollKey", body: { keyId, expiration: 60_000 }, resource: (d) => ({ type: "key", id: d.keyId }), actions: ["key.create", "key.reroll"] };
   },
   ...Object.fromEntries(["Add", "Remove", "Set"].flatMap((verb) => ["Permissions", "Roles"].map((what) => [
     `keyward.v1.KeysService.${verb}${what}`,
     (async (h) => {
       const name = unique(what.toLowerCase());
       const { keyId } = await keyOf(h, verb === "Remove" ? { [what.toLowerCase()]: [name] } : {});
-      return { op: `keys.${verb.toLowerCase()}${what}`, body: { keyId, [what.toLowerCase()]: verb === "Set" ? [] : [name] }, resource: () => ({ type: "key", id: keyId }) };
+      const action = AUDIT_ACTIONS[`keyward.v1.KeysService.${verb}${what}`];
+      // Add names a new one, created on demand with its own record.
+      const actions = verb === "Add" ? [action, what === "Roles" ? "role.create" : "permission.create"] : [action];
+      return { op: `keys.${verb.toLowerCase()}${what}`, body: { keyId, [what.toLowerCase()]: verb === "Set" ? [] : [name] }, resource: () => ({ type: "key", id: keyId }), actions };
     }) satisfies Case,
   ]))),
   "keyward.v1.IdentitiesService.CreateIdentity": async () => ({
@@ -79,7 +92,10 @@ const CASES: Record<string, Case> = {
   "keyward.v1.PermissionsService.SetRolePermissions": async (h) => {
     const name = unique("role");
     const { roleId } = (await h.rest.v2("permissions.createRole", { name }, h.keyward.rootKey)).body.data;
-    return { op: "permissions.setRolePermissions", body: { roleId, permissions: [unique("perm")] }, resource: () => ({ type: "role", id: roleId }) };
+    return {
+      op: "permissions.setRolePermissions", body: { roleId, permissions: [unique("perm")] }, resource: () => ({ type: "role", id: roleId }),
+      actions: ["permission.create", "role.setPermissions"],
+    };
   },
   "keyward.v1.RatelimitService.SetOverride": async (h) => {
     await namespace(h);
@@ -102,6 +118,7 @@ const CASES: Record<string, Case> = {
   },
   "keyward.v1.WorkspacesService.CreateWorkspace": async () => ({
     op: "workspaces.createWorkspace", body: { name: "audited-ws" }, resource: (d) => ({ type: "workspace", id: d.workspaceId }),
+    actions: ["rootKey.create", "workspace.create"],
   }),
 };
 
@@ -117,7 +134,7 @@ describe("audit log: every state-changing RPC", () => {
 
   for (const [rpc, make] of Object.entries(CASES)) {
     it(`${rpc} writes one ${AUDIT_ACTIONS[rpc]} record per change: actor, request id, address, agent, resource, no secret`, async () => {
-      const { op, body, resource } = await make(harness);
+      const { op, body, resource, actions = [AUDIT_ACTIONS[rpc]] } = await make(harness);
       // A fresh root key per case: its records are told apart from the seeding's by actor.
       const { keyId: actor, key: rootKey } = await harness.seed.rootKey(allPermissions());
       const response = await harness.rest.v2(op, body, rootKey, { "user-agent": AGENT });
@@ -130,9 +147,10 @@ describe("audit log: every state-changing RPC", () => {
       for (const record of records) {
         expect(record).toMatchObject({
           id: expect.stringMatching(/^log_/), time: harness.clock.now(), workspaceId: harness.keyward.workspaceId, actor,
-          action: AUDIT_ACTIONS[rpc], requestId, remoteAddress: expect.stringMatching(/127\.0\.0\.1$/), userAgent: AGENT,
+          action: expect.any(String), requestId, remoteAddress: expect.stringMatching(/127\.0\.0\.1$/), userAgent: AGENT,
         });
       }
+      expect([...new Set(records.map((r: any) => r.action))].sort()).toEqual([...actions].sort());
       expect(records.flatMap((r: any) => r.resources)).toContainEqual(resource(response.body.data));
       // Nothing secret: not the root key, nor any key or plaintext the response carried.
       const text = JSON.stringify(records);

@@ -30,8 +30,8 @@ describe("keys.updateKey under concurrency", () => {
   }
 
   /**
-   * Asserts that the identities named `${prefix}<i>` and the key.update audit records of `keyId` are exactly those of
-   * the 200 answers: one record per winner, naming the key and the identity its write created. Returns the identity
+   * Asserts that the identities named `${prefix}<i>` and the audit records are exactly those of the 200 answers: per
+   * winner a key.update record naming the key and an identity.create record naming the identity its write created. Returns the identity
    * ids by external id.
    */
   async function expectTracesOfWinnersOnly(keyId: string, prefix: string, { answers, won }: Awaited<ReturnType<typeof race>>) {
@@ -39,12 +39,18 @@ describe("keys.updateKey under concurrency", () => {
     const created = identities.filter((identity) => identity.externalId.startsWith(prefix));
     expect(created.map((identity) => identity.externalId).sort()).toEqual(won.map((i) => `${prefix}${i}`).sort());
     const idOf = new Map(created.map((identity) => [identity.externalId, identity.id]));
-    const records = await auditOf(keyId);
-    expect(records.map((r: any) => ({ requestId: r.requestId, resources: r.resources })).sort(byRequestId)).toEqual(
-      won.map((i) => ({
-        requestId: requestIdOf(answers[i]),
-        resources: [{ type: "key", id: keyId }, { type: "identity", id: idOf.get(`${prefix}${i}`) }],
-      })).sort(byRequestId),
+    // The key's key.update records, and the identity.create records of the race's requests (they name the identity).
+    const racing = new Set(answers.map(requestIdOf));
+    const identityRecords = (await harness.rest.v2("auditLogs.list", { actions: ["identity.create"], limit: 100 }, harness.keyward.rootKey)).body.data
+      .filter((r: any) => racing.has(r.requestId));
+    const records = [...(await auditOf(keyId)), ...identityRecords];
+    const order = (a: { requestId: string; action: string }, b: { requestId: string; action: string }) =>
+      byRequestId(a, b) || (a.action < b.action ? -1 : a.action > b.action ? 1 : 0);
+    expect(records.map((r: any) => ({ requestId: r.requestId, action: r.action, resources: r.resources })).sort(order)).toEqual(
+      won.flatMap((i) => [
+        { requestId: requestIdOf(answers[i]), action: "key.update", resources: [{ type: "key", id: keyId }] },
+        { requestId: requestIdOf(answers[i]), action: "identity.create", resources: [{ type: "identity", id: idOf.get(`${prefix}${i}`) }] },
+      ]).sort(order),
     );
     return idOf;
   }
