@@ -5,6 +5,7 @@
  */
 export const AUDIT_ACTIONS: Readonly<Record<string, string>> = {
   "keyward.v1.ApisService.CreateApi": "api.create",
+  "keyward.v1.ApisService.UpdateApi": "api.update",
   "keyward.v1.ApisService.DeleteApi": "api.delete",
   "keyward.v1.KeysService.CreateKey": "key.create",
   "keyward.v1.KeysService.UpdateKey": "key.update",

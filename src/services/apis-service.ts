@@ -7,6 +7,8 @@ import type { KeySchema } from "../../gen/keyward/v1/keys_pb.js";
 import type { ApiRecord, DocumentStore, KeyRecord } from "../store/ports.js";
 import type { KeyCache } from "./key-cache.js";
 import { paginate } from "./pagination.js";
+import { replaceWithRetry } from "./replace-with-retry.js";
+import { apiView, applyApiUpdate } from "./api-settings.js";
 import { authorize, listableIds, type ServiceHandlers } from "./context.js";
 
 export interface ApisServiceDeps {
@@ -21,7 +23,7 @@ export interface ApisServiceDeps {
   cache: Pick<KeyCache, "invalidate">;
 }
 
-/** apis.*: create, read, list and soft-delete apis, and list their keys. */
+/** apis.*: create, read, list, change the settings of and soft-delete apis, and list their keys. */
 export function createApisService(deps: ApisServiceDeps): ServiceHandlers<typeof ApisService> {
   const { documents, clock } = deps;
 
@@ -50,7 +52,25 @@ export function createApisService(deps: ApisServiceDeps): ServiceHandlers<typeof
     async getApi(request, { principal }) {
       authorize(principal, { resourceType: "api", action: "read_api", resourceId: request.apiId });
       const api = await loadApi(principal.workspaceId, request.apiId);
-      return { id: api.id, name: api.name, workspaceId: api.workspaceId };
+      return apiView(api);
+    },
+
+    async updateApi(request, { principal }) {
+      authorize(principal, { resourceType: "api", action: "update_api", resourceId: request.apiId });
+      const api = await loadApi(principal.workspaceId, request.apiId);
+      // Checked (and a bad entry refused) before anything is written; rerun on a fresh read if another write won.
+      applyApiUpdate(api, request, clock.now());
+      const updated = await replaceWithRetry({
+        read: api,
+        reload: () => documents.apis.get(principal.workspaceId, api.id),
+        change: (current) => applyApiUpdate(current, request, clock.now()),
+        replace: (next) => documents.apis.replace(next),
+        subject: `The api ${api.id}`,
+      });
+      if (!updated) throw notFound(`The api ${api.id} does not exist.`);
+      // The verification cache holds each key with its api (allow-list included): every instance drops them.
+      deps.cache.invalidate({ kind: "all" });
+      return apiView(updated);
     },
 
     async listApis(request, { principal }) {

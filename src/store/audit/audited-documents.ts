@@ -28,7 +28,7 @@ const byId = (type: string): Resources => ([, id]) => [{ type, id }];
  */
 export const AUDITED_WRITES: Record<string, Record<string, Resources>> = {
   rootKeys: { insert: byRecord("rootKey"), markDeleted: byId("rootKey") },
-  apis: { insert: byRecord("api"), markDeleted: byId("api") },
+  apis: { insert: byRecord("api"), replace: byRecord("api"), markDeleted: byId("api") },
   keys: {
     insert: byRecord("key"),
     // One write, one record: a replace that links a new identity names it too.
