@@ -1,6 +1,5 @@
+/** Optimistic concurrency for replaceable documents (apis, keys, roles, identities), as pure filter/update parts. */
 import { liveByIdFilter, type LiveByIdFilter } from "./filters.js";
-
-/** Optimistic concurrency for replaceable documents (keys, roles, identities), as pure filter/update parts. */
 
 /** The stored revision a replace expects. Revision 0 also matches a document without the field (`null` matches a
  * missing field), as stored before revisions existed. */
