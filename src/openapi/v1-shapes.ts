@@ -1,3 +1,4 @@
+import { GetApiResponseSchema } from "../../gen/keyward/v1/apis_pb.js";
 import { CreditsSchema, KeySchema } from "../../gen/keyward/v1/keys_pb.js";
 import { PermissionSchema } from "../../gen/keyward/v1/permissions_pb.js";
 import { atLeast, v1Description } from "./dialect-bounds.js";
@@ -30,6 +31,9 @@ export const v1RequestRules: Record<string, JsonSchema> = {
  */
 export const v1Shapes: Record<string, RouteShape> = {
   "/v1/apis.listKeys": { response: (_, t) => list("keys", v1Key(t)) },
+  "/v1/apis.getApi": {
+    response: (_, t) => object(Object.fromEntries(["id", "name", "workspaceId"].map((name) => [name, t.field(GetApiResponseSchema, name, "response")]))),
+  },
   "/v1/liveness": {
     response: () => object({
       status: { type: "string", const: "ok" },

@@ -114,6 +114,8 @@ function v1Identity(identity: Json): Json {
 export const v1Mappings: Record<string, DialectMapping> = {
   ...ratelimitV1Mappings,
   "/v1/apis.listKeys": { response: v1List("keys", v1Key) },
+  // Unkey v1's api: the settings (apis.updateApi, a Keyward extension) are shown on v2 and the RPC protocols only.
+  "/v1/apis.getApi": { response: ({ id, name, workspaceId }) => ({ id, name, workspaceId }) },
   "/v1/liveness": {
     response: () => ({ status: "ok", services: { metrics: "ok", logger: "ok", ratelimit: "ok", usagelimit: "ok" } }),
   },
