@@ -1,4 +1,3 @@
-import { GetApiResponseSchema } from "../../gen/keyward/v1/apis_pb.js";
 import { CreditsSchema, KeySchema } from "../../gen/keyward/v1/keys_pb.js";
 import { PermissionSchema } from "../../gen/keyward/v1/permissions_pb.js";
 import { atLeast, v1Description } from "./dialect-bounds.js";
@@ -31,8 +30,13 @@ export const v1RequestRules: Record<string, JsonSchema> = {
  */
 export const v1Shapes: Record<string, RouteShape> = {
   "/v1/apis.listKeys": { response: (_, t) => list("keys", v1Key(t)) },
+  // Unkey v1's api, without the settings v2 shows (v1Mappings in v1-dialect.ts).
   "/v1/apis.getApi": {
-    response: (_, t) => object(Object.fromEntries(["id", "name", "workspaceId"].map((name) => [name, t.field(GetApiResponseSchema, name, "response")]))),
+    response: (generated) => {
+      const properties = generated.properties as Record<string, JsonSchema>;
+      const kept = ["id", "name", "workspaceId"];
+      return { ...generated, properties: Object.fromEntries(kept.map((name) => [name, properties[name]])), required: kept };
+    },
   },
   "/v1/liveness": {
     response: () => object({
