@@ -9,6 +9,7 @@ import { PermissionsService } from "../gen/keyward/v1/permissions_pb.js";
 import { createPermissionsService } from "./services/rbac/permissions-service.js";
 import { systemClock, type Clock } from "./domain/clock.js";
 import type { RandomBytes } from "./domain/ids.js";
+import type { AddressRange } from "./domain/ip-allow-list.js";
 import { createApisService } from "./services/apis-service.js";
 import { createLivenessService } from "./services/liveness-service.js";
 import { createRootKeysService } from "./services/root-keys-service.js";
@@ -58,6 +59,8 @@ export interface AppOptions extends Omit<ObservabilityOptions, "documents" | "co
   docsUrl?: string;
   /** Where audit records go when the document store keeps none of its own (MongoDB). */
   auditLogs?: AuditLogStore;
+  /** KEYWARD_TRUSTED_PROXIES, parsed: peers whose forwarding headers name the client (IP allow-lists). */
+  trustedProxies?: readonly AddressRange[];
   /** Extra readiness checks (e.g. Redis) for the health service. */
   ready?: () => Promise<boolean>;
 }
@@ -93,6 +96,7 @@ export function createApp(options: AppOptions) {
   });
   const keysDeps = {
     ...deps, counters, events: options.events, cache, encryptionKey: options.encryptionKey, onVerified: observed.metrics.verified,
+    trustedProxies: options.trustedProxies,
   };
   const audit = auditScopes({ documents, auditLogs, clock, randomBytes });
   // Each service from a factory over the stores: the shared ones here; per state-changing call, audited documents and

@@ -1,3 +1,4 @@
+import { parseAddressRanges, type AddressRange } from "./domain/ip-allow-list.js";
 import { LOG_LEVELS, type LogLevel } from "./observability/logger.js";
 import type { MetricsAccess } from "./observability/metrics-endpoint.js";
 import { parseRedisUrl } from "./store/redis/redis-url.js";
@@ -28,6 +29,11 @@ export interface Config {
   metrics: MetricsAccess;
   /** Verification events older than this many days are deleted (embedded: whole segments; MongoDB: TTL). */
   eventsRetentionDays: number;
+  /**
+   * KEYWARD_TRUSTED_PROXIES: the peers (addresses and CIDR ranges) whose `Forwarded` / `X-Forwarded-For` headers name
+   * the client for IP allow-lists; empty: every peer is the client itself.
+   */
+  trustedProxies: AddressRange[];
 }
 
 export const DEFAULT_EVENTS_RETENTION_DAYS = 90;
@@ -86,7 +92,18 @@ export function readConfig(env: Record<string, string | undefined>): Config {
     logSampleRate,
     metrics: metricsAccessOf(env),
     eventsRetentionDays,
+    trustedProxies: trustedProxiesOf(env.KEYWARD_TRUSTED_PROXIES),
   };
+}
+
+/** Comma-separated addresses and CIDR ranges; blanks around entries are ignored, a bad entry stops the start. */
+export function trustedProxiesOf(raw: string | undefined): AddressRange[] {
+  const entries = (raw ?? "").split(",").map((entry) => entry.trim()).filter((entry) => entry !== "");
+  const parsed = parseAddressRanges(entries);
+  if ("error" in parsed) {
+    throw new Error(`KEYWARD_TRUSTED_PROXIES: ${JSON.stringify(parsed.error.entry)} is not an IPv4 or IPv6 address or CIDR range`);
+  }
+  return parsed.ranges;
 }
 
 function wholeNumber(

@@ -27,6 +27,7 @@ async function main() {
     logger,
     logSampleRate: config.logSampleRate,
     metricsAccess: config.metrics,
+    trustedProxies: config.trustedProxies,
   });
   const server = await listen(app, { port: config.port, host: config.host, limits: config.limits });
   let stopping = false;

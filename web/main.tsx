@@ -4,6 +4,7 @@ import { useEffect, useState } from "preact/hooks";
 import { loadSession, session, signIn, signOut, type Session } from "./api.js";
 import { AnalyticsPage } from "./pages/analytics.js";
 import { ApiKeysPage } from "./pages/api-keys.js";
+import { ApiSettingsPage } from "./pages/api-settings.js";
 import { ApisPage } from "./pages/apis.js";
 import { AuditLogPage } from "./pages/audit-log.js";
 import { IdentitiesPage } from "./pages/identities.js";
@@ -55,7 +56,8 @@ function SignIn({ onSignedIn }: { onSignedIn: (s: Session) => void }) {
 }
 
 function Route({ route }: { route: string[] }) {
-  const [first, id] = route;
+  const [first, id, sub] = route;
+  if (first === "apis" && id && sub === "settings") return <ApiSettingsPage apiId={id} />;
   if (first === "apis" && id) return <ApiKeysPage apiId={id} />;
   if (first === "apis") return <ApisPage />;
   if (first === "keys" && id) return <KeyPage keyId={id} />;

@@ -5,6 +5,7 @@
  */
 export const AUDIT_ACTIONS: Readonly<Record<string, string>> = {
   "keyward.v1.ApisService.CreateApi": "api.create",
+  "keyward.v1.ApisService.UpdateApi": "api.update",
   "keyward.v1.ApisService.DeleteApi": "api.delete",
   // One key.delete record per deleted key (each is its own write); none when there was no key to delete.
   "keyward.v1.ApisService.DeleteKeys": "key.delete",

@@ -1,3 +1,5 @@
+import { inRanges, type AddressRange } from "./ip-allow-list.js";
+
 /** The verification outcomes (spec: Verification codes). */
 export type VerificationCode =
   | "VALID"
@@ -19,12 +21,14 @@ export interface KeyFacts {
 /**
  * The checks that need no counter, in DESIGN.md §3 order after NOT_FOUND: DISABLED → FORBIDDEN (v1 api id) →
  * EXPIRED → FORBIDDEN (ip whitelist) → INSUFFICIENT_PERMISSIONS. Returns the first failure, or undefined.
+ * `ipAllowList` is the api's parsed allow-list (absent: any address); `clientIp` the client address the transport
+ * established (client-address.ts), undefined when unknown, which no list allows.
  */
 export function checkBeforeCounters(input: {
   key: KeyFacts;
   now: number;
   expectedApiId?: string;
-  ipWhitelist?: readonly string[];
+  ipAllowList?: readonly AddressRange[];
   clientIp?: string;
   permissionsSatisfied: boolean;
 }): VerificationCode | undefined {
@@ -32,9 +36,7 @@ export function checkBeforeCounters(input: {
   if (!key.enabled) return "DISABLED";
   if (input.expectedApiId !== undefined && input.expectedApiId !== key.apiId) return "FORBIDDEN";
   if (key.expires !== undefined && key.expires <= input.now) return "EXPIRED";
-  if (input.ipWhitelist && input.ipWhitelist.length > 0 && !input.ipWhitelist.includes(input.clientIp ?? "")) {
-    return "FORBIDDEN";
-  }
+  if (input.ipAllowList && !inRanges(input.ipAllowList, input.clientIp)) return "FORBIDDEN";
   if (!input.permissionsSatisfied) return "INSUFFICIENT_PERMISSIONS";
   return undefined;
 }

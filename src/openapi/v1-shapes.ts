@@ -32,6 +32,14 @@ export const v1Shapes: Record<string, RouteShape> = {
   "/v1/apis.listKeys": { response: (_, t) => list("keys", v1Key(t)) },
   // Unkey's legacy listing: offset paging, {keys, total}, fewer key fields (legacyListedKey in v1-dialect.ts).
   "/v1/apis/{apiId}/keys": { response: (_, t) => object({ keys: { type: "array", items: legacyListedKey(t) }, total: integer() }) },
+  // Unkey v1's api, without the settings v2 shows (v1Mappings in v1-dialect.ts).
+  "/v1/apis.getApi": {
+    response: (generated) => {
+      const properties = generated.properties as Record<string, JsonSchema>;
+      const kept = ["id", "name", "workspaceId"];
+      return { ...generated, properties: Object.fromEntries(kept.map((name) => [name, properties[name]])), required: kept };
+    },
+  },
   "/v1/liveness": {
     response: () => object({
       status: { type: "string", const: "ok" },

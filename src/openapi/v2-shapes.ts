@@ -2,6 +2,7 @@ import { LimitRequestSchema, MultiLimitRequestSchema } from "../../gen/keyward/v
 import { CreditsSchema } from "../../gen/keyward/v1/keys_pb.js";
 import { PERMISSION_CATALOGUE } from "../domain/permissions.js";
 import { v2KeyOrIdentityWrite, v2VerifyKeyBounds } from "./dialect-bounds.js";
+import { ADDRESS_RANGE_PATTERN } from "./address-pattern.js";
 import { nullable, type JsonSchema } from "./json-schema.js";
 import type { RouteShape, ShapeTools } from "./document.js";
 
@@ -11,6 +12,10 @@ import type { RouteShape, ShapeTools } from "./document.js";
  */
 export const v2Shapes: Record<string, RouteShape> = {
   "/v2/apis.listKeys": { request: only({ omit: ["ownerId"] }) },
+  // The name cannot be cleared (null is a 400); allow-list entries are addresses or CIDR ranges.
+  "/v2/apis.updateApi": {
+    request: (generated) => withItemPattern(notNull(generated, "name"), "ipWhitelist", ADDRESS_RANGE_PATTERN),
+  },
   "/v2/keys.verifyKey": {
     // The query's alphabet (domain/permission-query.ts); its grammar (AND / OR, parentheses) is beyond a pattern.
     request: (generated, t) => {
@@ -113,6 +118,13 @@ function cataloguePattern(): string {
   const types = Object.entries(PERMISSION_CATALOGUE).map(([type, entry]) =>
     `${type}\\.(?:\\*${entry.specificIds ? "|[A-Za-z0-9_-]{1,255}" : ""})\\.(?:${entry.actions.join("|")})`);
   return `^(?:${types.join("|")})$`;
+}
+
+/** The property `name` without its `null` (an update's optional fields take null, except this one). */
+function notNull(schema: JsonSchema, name: string): JsonSchema {
+  const properties = schema.properties as Record<string, JsonSchema>;
+  const { type } = properties[name];
+  return { ...schema, properties: { ...properties, [name]: { ...properties[name], type: Array.isArray(type) ? type[0] : type } } };
 }
 
 function withItemPattern(schema: JsonSchema, name: string, pattern: string): JsonSchema {

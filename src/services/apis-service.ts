@@ -8,6 +8,8 @@ import type { ApiRecord, CounterStore, DocumentStore, KeyRecord, VerificationEve
 import type { KeyCache } from "./key-cache.js";
 import { encodeCursor, paginate } from "./pagination.js";
 import { deleteApiKeys } from "./keys/delete-api-keys.js";
+import { replaceWithRetry } from "./replace-with-retry.js";
+import { apiView, applyApiUpdate } from "./api-settings.js";
 import { authorize, listableIds, type ServiceHandlers } from "./context.js";
 
 export interface ApisServiceDeps {
@@ -26,7 +28,7 @@ export interface ApisServiceDeps {
   cache: Pick<KeyCache, "invalidate">;
 }
 
-/** apis.*: create, read, list and soft-delete apis, and list and delete their keys. */
+/** apis.*: create, read, list, change the settings of and soft-delete apis, and list and delete their keys. */
 export function createApisService(deps: ApisServiceDeps): ServiceHandlers<typeof ApisService> {
   const { documents, clock } = deps;
 
@@ -55,7 +57,25 @@ export function createApisService(deps: ApisServiceDeps): ServiceHandlers<typeof
     async getApi(request, { principal }) {
       authorize(principal, { resourceType: "api", action: "read_api", resourceId: request.apiId });
       const api = await loadApi(principal.workspaceId, request.apiId);
-      return { id: api.id, name: api.name, workspaceId: api.workspaceId };
+      return apiView(api);
+    },
+
+    async updateApi(request, { principal }) {
+      authorize(principal, { resourceType: "api", action: "update_api", resourceId: request.apiId });
+      const api = await loadApi(principal.workspaceId, request.apiId);
+      // Checked (and a bad entry refused) before anything is written; rerun on a fresh read if another write won.
+      applyApiUpdate(api, request, clock.now());
+      const updated = await replaceWithRetry({
+        read: api,
+        reload: () => documents.apis.get(principal.workspaceId, api.id),
+        change: (current) => applyApiUpdate(current, request, clock.now()),
+        replace: (next) => documents.apis.replace(next),
+        subject: `The api ${api.id}`,
+      });
+      if (!updated) throw notFound(`The api ${api.id} does not exist.`);
+      // The verification cache holds each key with its api (allow-list included): every instance drops them.
+      deps.cache.invalidate({ kind: "all" });
+      return apiView(updated);
     },
 
     async listApis(request, { principal }) {

@@ -1,5 +1,7 @@
 import type { DescMessage, DescMethodUnary, DescService, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
+import { clientAddress } from "../domain/client-address.js";
 import { KeywardError } from "../domain/errors.js";
+import type { AddressRange } from "../domain/ip-allow-list.js";
 import { grantedResourceIds, satisfies, type Requirement } from "../domain/permissions.js";
 
 /** The authenticated caller: a live root key of one workspace. */
@@ -9,7 +11,10 @@ export interface Principal {
   permissions: ReadonlySet<string>;
 }
 
-/** The transport's view of where a request came from; read only by operations that record it (the audit log). */
+/**
+ * The transport's view of where a request came from; read only by operations that record it (the audit log) and by
+ * verification of keys whose api has an IP allow-list. Transports build it lazily: nothing else reads it.
+ */
 export interface RequestOrigin {
   headers: Readonly<Record<string, string | string[] | undefined>>;
   socket?: { remoteAddress?: string } | null;
@@ -31,6 +36,19 @@ export interface CommitGate {
 /** A call's deadline passed before it wrote anything, and nothing was written; RPC transports answer DEADLINE_EXCEEDED. */
 export class DeadlineExceededError extends Error {
   override name = "DeadlineExceededError";
+}
+
+/**
+ * The client address of a request: its peer, or what a trusted proxy forwarded (domain/client-address.ts).
+ * Undefined when the transport gave no origin or the address is unknown.
+ */
+export function clientAddressOf(origin: RequestOrigin | undefined, trustedProxies: readonly AddressRange[]): string | undefined {
+  if (!origin) return undefined;
+  const { headers } = origin;
+  return clientAddress(
+    { peer: origin.socket?.remoteAddress, forwarded: headers.forwarded, xForwardedFor: headers["x-forwarded-for"] },
+    trustedProxies,
+  );
 }
 
 /** What every operation receives besides its request. Public operations get no principal. */

@@ -58,7 +58,7 @@ export function registerOperations(
             authorization: context.requestHeader.get("authorization"),
             requestId,
             decode: () => request as never,
-            origin: { headers: { "user-agent": context.requestHeader.get("user-agent") ?? undefined }, socket: context.values.get(SOCKET) },
+            origin: originOf(context),
             deadline: timeoutMs === undefined ? undefined : new CallDeadline(timeoutMs),
           });
         } catch (error) {
@@ -73,6 +73,18 @@ export function registerOperations(
       router.handlers[i] = checkBinaryBodies(router.handlers[i], router.handlers[i].method.input, options.maxBytes);
     }
   }
+}
+
+/**
+ * Where a call connect-node serves came from: its connection (handed over through contextValues) and the headers the
+ * audit log (user agent) and IP allow-lists (forwarding headers, trusted only from KEYWARD_TRUSTED_PROXIES) read.
+ */
+function originOf(context: HandlerContext): RequestOrigin {
+  const header = (name: string) => context.requestHeader.get(name) ?? undefined;
+  return {
+    headers: { "user-agent": header("user-agent"), forwarded: header("forwarded"), "x-forwarded-for": header("x-forwarded-for") },
+    socket: context.values.get(SOCKET),
+  };
 }
 
 /**

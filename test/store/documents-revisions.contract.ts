@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import type { DocumentStore, IdentityRecord, PermissionRecord, RoleRecord } from "../../src/store/ports.js";
+import type { ApiRecord, DocumentStore, IdentityRecord, PermissionRecord, RoleRecord } from "../../src/store/ports.js";
 
 /**
  * Optimistic concurrency of roles and identities (as keys have it in documents-keys.contract.ts): `replace` is a
@@ -70,6 +70,34 @@ export function revisionContract(fresh: () => Promise<DocumentStore>): void {
     expect(results.filter(Boolean)).toHaveLength(1);
     expect(await store.identities.get("ws_a", "id_0001")).toMatchObject({ meta: { by: results[0] ? "a" : "b" }, revision: 1 });
   });
+
+  it("an api replace stores its settings at revision + 1; a stale read, another workspace or a deleted api answer false", async () => {
+    const store = await fresh();
+    await store.apis.insert(api(1));
+    const read = (await store.apis.get("ws_a", "api_0001"))!;
+    const settings = { name: "renamed", ipWhitelist: ["10.0.0.0/8", "::1"], deleteProtection: true, defaultPrefix: "sk", defaultBytes: 32, updatedAt: T + 10 };
+    expect(await store.apis.replace({ ...read, ...settings })).toBe(true);
+    expect(await store.apis.get("ws_a", "api_0001")).toEqual({ ...read, ...settings, revision: 1 });
+    expect(await store.apis.replace({ ...read, name: "stale" })).toBe(false);
+    expect(await store.apis.replace({ ...read, workspaceId: "ws_b", revision: 1 })).toBe(false);
+    expect((await store.apis.get("ws_a", "api_0001"))?.name).toBe("renamed");
+    expect(await store.apis.markDeleted("ws_a", "api_0001", T + 20)).toBe(true);
+    expect(await store.apis.replace({ ...read, revision: 1, name: "revived" })).toBe(false);
+    expect(await store.apis.get("ws_a", "api_0001")).toBeUndefined();
+  });
+
+  it("two api replaces from the same read, concurrently: exactly one wins", async () => {
+    const store = await fresh();
+    await store.apis.insert(api(2));
+    const read = (await store.apis.get("ws_a", "api_0002"))!;
+    const results = await Promise.all([store.apis.replace({ ...read, name: "by-a" }), store.apis.replace({ ...read, name: "by-b" })]);
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect(await store.apis.get("ws_a", "api_0002")).toMatchObject({ name: results[0] ? "by-a" : "by-b", revision: 1 });
+  });
+}
+
+function api(n: number): ApiRecord {
+  return { id: `api_${pad(n)}`, workspaceId: "ws_a", name: `api-${n}`, createdAt: T + n, deleteProtection: false, storeEncryptedKeys: false };
 }
 
 const T = 1_700_000_000_000;

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp } from "../../src/app.js";
+import { trustedProxiesOf } from "../../src/config.js";
 import { bootstrap } from "../../src/bootstrap.js";
 import type { Clock } from "../../src/domain/clock.js";
 import { openStores, type Stores } from "../../src/open-stores.js";
@@ -73,6 +74,10 @@ export async function startKeyward(
     logger?: Logger;
     logSampleRate?: number;
     limits?: ConnectionLimits;
+    /** Listen address; `::` serves IPv4 (as ::ffff:a.b.c.d) and IPv6 loopback clients alike. Default 127.0.0.1. */
+    host?: string;
+    /** KEYWARD_TRUSTED_PROXIES as the server reads it. */
+    trustedProxies?: string;
   } = {},
 ): Promise<RunningKeyward> {
   const dir = await mkdtemp(join(tmpdir(), "keyward-test-"));
@@ -98,9 +103,9 @@ export async function startKeyward(
   const [workspace] = await documents.workspaces.list({ limit: 1 });
   const app = createApp({
     ...stores, clock, encryptionKey: options.encryptionKey, metricsAccess: options.metricsAccess,
-    logger: options.logger ?? log.logger, logSampleRate: options.logSampleRate,
+    logger: options.logger ?? log.logger, logSampleRate: options.logSampleRate, trustedProxies: trustedProxiesOf(options.trustedProxies),
   });
-  const server = await listen(app, { port: 0, host: "127.0.0.1", limits: options.limits });
+  const server = await listen(app, { port: 0, host: options.host ?? "127.0.0.1", limits: options.limits });
   return {
     baseUrl: `http://127.0.0.1:${server.port}`,
     port: server.port,

@@ -13,7 +13,7 @@ import { rpcClient, rpcTransports } from "./rpc.js";
 /** The management operations served on every transport, by their REST name. */
 export type OperationName =
   | "identities.createIdentity" | "identities.getIdentity" | "identities.listIdentities" | "identities.updateIdentity" | "identities.deleteIdentity"
-  | "apis.createApi" | "apis.getApi" | "apis.deleteApi" | "apis.listKeys" | "apis.listApis" | "apis.deleteKeys"
+  | "apis.createApi" | "apis.getApi" | "apis.deleteApi" | "apis.listKeys" | "apis.listApis" | "apis.deleteKeys" | "apis.updateApi"
   | "rootKeys.createRootKey" | "rootKeys.listRootKeys" | "rootKeys.deleteRootKey"
   | "workspaces.createWorkspace"
   | "keys.createKey" | "keys.getKey" | "keys.whoami" | "keys.updateKey" | "keys.deleteKey" | "keys.updateCredits"
@@ -80,6 +80,10 @@ export const OPERATIONS: Record<OperationName, OperationSpec> = {
   // A Keyward extension: v2 and the RPC protocols only.
   "apis.listApis": {
     name: "apis.listApis", service: ApisService, method: "listApis", permission: "api.*.read_api",
+  },
+  // A Keyward extension: v2 and the RPC protocols only.
+  "apis.updateApi": {
+    name: "apis.updateApi", service: ApisService, method: "updateApi", permission: "api.*.update_api",
   },
   "rootKeys.createRootKey": {
     name: "rootKeys.createRootKey", service: RootKeysService, method: "createRootKey", permission: "rootkey.*.create_root_key",

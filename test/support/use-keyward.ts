@@ -34,14 +34,14 @@ export interface Seed {
 
 /**
  * Starts one Keyward for the calling test file (beforeAll/afterAll) on a manual clock, watching store writes
- * (with KEYWARD_ENCRYPTION_KEY when `encryptionKey` is given). The returned object is filled in before the
- * first test runs.
+ * (with KEYWARD_ENCRYPTION_KEY when `encryptionKey` is given; on `host` with KEYWARD_TRUSTED_PROXIES `trustedProxies`
+ * when given). The returned object is filled in before the first test runs.
  */
-export function useKeyward(options: { encryptionKey?: Buffer } = {}): Harness {
+export function useKeyward(options: { encryptionKey?: Buffer; host?: string; trustedProxies?: string } = {}): Harness {
   const harness = {} as Harness;
   beforeAll(async () => {
     const clock = manualClock(Date.UTC(2030, 0, 1));
-    const keyward = await startKeyward({ clock, encryptionKey: options.encryptionKey });
+    const keyward = await startKeyward({ clock, encryptionKey: options.encryptionKey, host: options.host, trustedProxies: options.trustedProxies });
     const rest = restClient(keyward.baseUrl);
     Object.assign(harness, {
       keyward,

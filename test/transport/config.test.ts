@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { readConfig } from "../../src/config.js";
+import { readConfig, trustedProxiesOf } from "../../src/config.js";
 
 describe("readConfig", () => {
   it("defaults to 127.0.0.1:8080, ./data, the embedded stores, no root key or encryption key", () => {
@@ -20,6 +20,7 @@ describe("readConfig", () => {
       logSampleRate: 1,
       metrics: { mode: "open" },
       eventsRetentionDays: 90,
+      trustedProxies: [],
     });
   });
 
@@ -31,7 +32,7 @@ describe("readConfig", () => {
       KEYWARD_DOCS_URL: "https://docs.example.com/keyward//", KEYWARD_SHUTDOWN_GRACE_MS: "2500",
       KEYWARD_HEADERS_TIMEOUT_MS: "5000", KEYWARD_REQUEST_TIMEOUT_MS: "20000", KEYWARD_MAX_CONNECTIONS: "500", KEYWARD_MAX_STREAMS: "50",
       KEYWARD_LOG_LEVEL: "debug", KEYWARD_LOG_SAMPLE_RATE: "0.25", KEYWARD_METRICS: "on", KEYWARD_METRICS_TOKEN: "metrics_token_0123456789",
-      KEYWARD_REDIS_REPLICA_ACKS: "1", KEYWARD_EVENTS_RETENTION_DAYS: "30",
+      KEYWARD_REDIS_REPLICA_ACKS: "1", KEYWARD_EVENTS_RETENTION_DAYS: "30", KEYWARD_TRUSTED_PROXIES: "10.0.0.0/8, ::1",
     });
     expect(config).toEqual({
       port: 9090, host: "0.0.0.0", dataDir: "/var/lib/keyward", mongodbUrl: "mongodb://db:27017/keyward",
@@ -39,7 +40,17 @@ describe("readConfig", () => {
       docsUrl: "https://docs.example.com/keyward", shutdownGraceMs: 2500, eventsRetentionDays: 30,
       limits: { headersTimeoutMs: 5000, requestTimeoutMs: 20_000, maxConnections: 500, maxConcurrentStreams: 50 },
       logLevel: "debug", logSampleRate: 0.25, metrics: { mode: "token", token: "metrics_token_0123456789" },
+      trustedProxies: trustedProxiesOf("10.0.0.0/8,::1"),
     });
+    expect(config.trustedProxies.map(([network, bits]) => `${network.toString()}/${bits}`)).toEqual(["10.0.0.0/8", "::1/128"]);
+  });
+
+  it("reads KEYWARD_TRUSTED_PROXIES as comma-separated addresses and CIDR ranges, and refuses a bad entry by name", () => {
+    expect(trustedProxiesOf(" 192.0.2.1 ,, 2001:db8::/32,").map(([network, bits]) => `${network.toString()}/${bits}`)).toEqual(["192.0.2.1/32", "2001:db8::/32"]);
+    expect(trustedProxiesOf("")).toEqual([]);
+    for (const bad of ["proxy.internal", "10.0.0.0/40", "10.0.0.1 10.0.0.2"]) {
+      expect(() => readConfig({ KEYWARD_TRUSTED_PROXIES: `10.0.0.1,${bad}` })).toThrow(`KEYWARD_TRUSTED_PROXIES: ${JSON.stringify(bad)} is not an IPv4 or IPv6 address or CIDR range`);
+    }
   });
 
   it("refuses a shutdown grace that is not a whole number of milliseconds", () => {

@@ -57,7 +57,9 @@ export function ApiKeysPage({ apiId }: { apiId: string }) {
     keys.reload();
   };
   return (
-    <Page title={info.data ? `Api ${info.data.name}` : "Api"} intro={<span class="mono">{apiId}</span>}>
+    <Page title={info.data ? `Api ${info.data.name}` : "Api"} intro={
+      <><span class="mono">{apiId}</span> · <a href={`#/apis/${encodeURIComponent(apiId)}/settings`}>Settings</a></>
+    }>
       <ErrorNote message={info.error} />
       <CreateKey apiId={apiId} onCreated={keys.reload} />
       <h2>Keys{keys.data ? ` (${keys.data.total})` : ""}</h2>

@@ -1,3 +1,4 @@
+import type { AddressRange } from "../../domain/ip-allow-list.js";
 import type { Clock } from "../../domain/clock.js";
 import { KeywardError, notFound } from "../../domain/errors.js";
 import type { RandomBytes } from "../../domain/ids.js";
@@ -20,6 +21,8 @@ export interface KeysDeps {
   randomBytes: RandomBytes;
   /** KEYWARD_ENCRYPTION_KEY; recoverable keys are refused without it. */
   encryptionKey?: Buffer;
+  /** KEYWARD_TRUSTED_PROXIES: peers whose forwarding headers name the client (absent: none). */
+  trustedProxies?: readonly AddressRange[];
   /** Told every verification outcome (the metrics count them); must be cheap, it runs on every verification. */
   onVerified?: (code: string) => void;
 }

@@ -10,6 +10,7 @@ import { identityFor } from "./identities.js";
 import { checkedMeta, creditsConfig, dropUndefined, ratelimitRecords } from "./key-input.js";
 import { balanceOf, loadKeyFor, refillAt, viewKey, withCounters, type KeysDeps } from "./key-context.js";
 import { createVerifier } from "./verify-key.js";
+import { DEFAULT_KEY_BYTES } from "../api-settings.js";
 import { createKeyRbacHandlers } from "./key-rbac.js";
 import { createKeyUpdater } from "./update-key.js";
 import { assignedRbac } from "./key-rbac-input.js";
@@ -66,7 +67,12 @@ export function createKeysService(deps: KeysDeps): ServiceHandlers<typeof KeysSe
         ratelimits,
         permissions: rbac.permissions ?? [],
         roles: rbac.roles ?? [],
-      }, { prefix: request.prefix, byteLength: request.byteLength ?? 16, recoverable: request.recoverable ?? false });
+      }, {
+        // The api's keyspace defaults (updateApi) stand in for what the request leaves out.
+        prefix: request.prefix ?? api.defaultPrefix,
+        byteLength: request.byteLength ?? api.defaultBytes ?? DEFAULT_KEY_BYTES,
+        recoverable: request.recoverable ?? false,
+      });
       dropUndefined(record);
       if (credits.remaining !== undefined) {
         await withCounters(() => counters.setCredits(counterTag({ keyId: record.id, identityId: record.identityId }), record.id, credits.remaining as number, now));
@@ -154,7 +160,7 @@ export function createKeysService(deps: KeysDeps): ServiceHandlers<typeof KeysSe
       const now = clock.now();
       const prefix = original.start.includes("_") ? original.start.slice(0, original.start.lastIndexOf("_")) : undefined;
       const { id: _id, hash: _hash, start: _start, encrypted: _encrypted, updatedAt: _updatedAt, ...settings } = original;
-      const { record, key } = await mint(principal, { ...settings, createdAt: now }, { prefix, byteLength: 16, recoverable });
+      const { record, key } = await mint(principal, { ...settings, createdAt: now }, { prefix, byteLength: api.defaultBytes ?? DEFAULT_KEY_BYTES, recoverable });
       if (original.credits) {
         const balance = await balanceOf(deps, original);
         await withCounters(() => counters.setCredits(counterTag({ keyId: record.id, identityId: record.identityId }), record.id, balance ?? 0, now));

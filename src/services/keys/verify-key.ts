@@ -13,7 +13,8 @@ import {
   bucketOf, checkBeforeCounters, counterTag, resolveLimits, type AppliedLimit, type RequestedLimit, type VerificationCode,
 } from "../../domain/verification.js";
 import type { ConsumeResult, LimitResult } from "../../store/ports.js";
-import type { CallContext, CommitGate, Principal } from "../context.js";
+import { allowListOf } from "../../domain/ip-allow-list.js";
+import { clientAddressOf, type CallContext, type CommitGate, type Principal, type RequestOrigin } from "../context.js";
 import type { VerifiableKey } from "../key-cache.js";
 import { balanceOf, effectivePermissionsOf, refillAt, withCounters, type KeysDeps } from "./key-context.js";
 import { identityView } from "./key-view.js";
@@ -35,6 +36,8 @@ interface VerifyInput {
   unknownLimit: "invalid" | "precondition";
   /** The call's deadline, passed before the outcome is decided (and counters consumed, the event recorded). */
   commit: CommitGate | undefined;
+  /** Where the call came from: read only when the key's api has an IP allow-list. */
+  origin: RequestOrigin | undefined;
 }
 
 interface Outcome {
@@ -76,8 +79,11 @@ export function createVerifier(deps: KeysDeps) {
     // once begun it is answered with its outcome. A NOT_FOUND writes nothing and needs no gate.
     input.commit?.beginCommit();
     const { key, api, identity } = found;
+    // The client address is worked out only for apis with an allow-list: the others never pay for it.
+    const ipAllowList = allowListOf(api.ipWhitelist);
+    const clientIp = ipAllowList && clientAddressOf(input.origin, deps.trustedProxies ?? []);
     const failed = checkBeforeCounters({
-      key, now, expectedApiId: input.expectedApiId, ipWhitelist: api.ipWhitelist,
+      key, now, expectedApiId: input.expectedApiId, ipAllowList, clientIp,
       permissionsSatisfied: input.query ? evaluatePermissionQuery(input.query, new Set(found.permissions)) : true,
     });
     let outcome: Outcome;
@@ -134,7 +140,7 @@ export function createVerifier(deps: KeysDeps) {
       const outcome = await verify({
         plaintext: request.key, requestId: context.requestId, visibleTo: context.principal, query,
         requested: request.ratelimits.map(requestedLimit), cost: request.credits?.cost === undefined ? 1 : Number(request.credits.cost),
-        tags: request.tags, unknownLimit: "precondition", commit: context.commit,
+        tags: request.tags, unknownLimit: "precondition", commit: context.commit, origin: context.origin,
       });
       const { found } = outcome;
       if (!found) return { valid: false, code: outcome.code };
@@ -181,7 +187,7 @@ export function createVerifier(deps: KeysDeps) {
       const outcome = await verify({
         plaintext: request.key, found, requestId: context.requestId, expectedApiId: request.apiId, query, requested,
         cost: request.remaining?.cost === undefined ? 1 : Number(request.remaining.cost), tags: request.tags, unknownLimit: "invalid",
-        commit: context.commit,
+        commit: context.commit, origin: context.origin,
       });
       if (!outcome.found) return { valid: false, code: outcome.code, requestId: context.requestId };
       const { key, identity } = outcome.found;

@@ -39,7 +39,7 @@ const changed = (type: string): Records => ([record]) => [{ resources: [{ type, 
  */
 export const AUDITED_WRITES: Record<string, Record<string, Records>> = {
   rootKeys: { insert: created("rootKey"), markDeleted: deleted("rootKey") },
-  apis: { insert: created("api"), markDeleted: deleted("api") },
+  apis: { insert: created("api"), replace: changed("api"), markDeleted: deleted("api") },
   keys: {
     insert: created("key"),
     // One atomic write, two documents: the key changed, and the identity it now links to created.

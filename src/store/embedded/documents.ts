@@ -5,7 +5,7 @@ import { identitiesCollection, identityStoreOver } from "./identities.js";
 import { openJournal, type CollectionSpec, type Journal } from "./journal.js";
 import { keysCollection, keyStoreOver } from "./keys.js";
 import { scanNamed } from "./named-pages.js";
-import { liveOf, markDeletedIn } from "./owned.js";
+import { liveOf, markDeletedIn, replaceLive, revisionOf } from "./owned.js";
 import { ratelimitNamespacesCollection, ratelimitNamespaceStoreOver, ratelimitOverridesCollection, ratelimitOverrideStoreOver } from "./ratelimits.js";
 import { permissionsCollection, permissionStoreOver, rolesCollection, roleStoreOver } from "./rbac.js";
 
@@ -63,6 +63,10 @@ export function documentStoreOver(journal: Journal): DocumentStore {
       insert: (record: ApiRecord) => journal.commit([{ op: "insert", collection: "apis", doc: record }]),
       get: async (workspaceId, id) => liveOf<ApiRecord>(journal, "apis", workspaceId, id),
       markDeleted: async (workspaceId, id, at) => markDeletedIn(journal, "apis", workspaceId, id, at),
+      async replace(record) {
+        const read = revisionOf(record);
+        return replaceLive(journal, "apis", { ...record, revision: read + 1 }, (stored) => revisionOf(stored) === read);
+      },
       list: async (workspaceId, page) => scanNamed<ApiRecord>(journal, "apis", "live", workspaceId, page),
     },
     keys: keyStoreOver(journal),

@@ -16,7 +16,8 @@ import { collectionNames, documentIndexes } from "./indexes.js";
 import { mongoKeyStore } from "./keys.js";
 import { mongoPermissionStore, mongoRoleStore } from "./rbac.js";
 import { apisPageQuery } from "./named-filters.js";
-import { scoped, untypedCollection, write } from "./scoped.js";
+import { atNextRevision, revisionedReplaceFilter } from "./revision-filters.js";
+import { scoped, untypedCollection, withoutId, write } from "./scoped.js";
 import { mongoDashboardSessionStore } from "./dashboard-sessions.js";
 import { mongoRatelimitNamespaceStore, mongoRatelimitOverrideStore } from "./ratelimits.js";
 
@@ -138,6 +139,11 @@ function storeOver(client: MongoClient, db: Db, transactional: boolean): Documen
       get: apis.get,
       insert: apis.insert,
       markDeleted: apis.markDeleted,
+      async replace(record) {
+        const replacement = withoutId(toDocument(atNextRevision(record)));
+        const result = await untypedCollection(apiDocs).replaceOne(revisionedReplaceFilter(record), replacement);
+        return result.matchedCount === 1;
+      },
       async list(workspaceId, page) {
         const query = apisPageQuery(workspaceId, page);
         if (!query) return [];

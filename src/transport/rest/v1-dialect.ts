@@ -133,6 +133,8 @@ export const v1Mappings: Record<string, DialectMapping> = {
   "/v1/apis/{apiId}/keys": {
     response: (json) => ({ keys: ((json.data ?? []) as Json[]).map(legacyListedKey), total: json.total ?? 0 }),
   },
+  // Unkey v1's api: the settings (apis.updateApi, a Keyward extension) are shown on v2 and the RPC protocols only.
+  "/v1/apis.getApi": { response: ({ id, name, workspaceId }) => ({ id, name, workspaceId }) },
   "/v1/liveness": {
     response: () => ({ status: "ok", services: { metrics: "ok", logger: "ok", ratelimit: "ok", usagelimit: "ok" } }),
   },

@@ -2,6 +2,9 @@ import { describe, expect, it } from "vitest";
 import { useKeyward } from "../../support/use-keyward.js";
 import { ALL_VIAS, REQUEST_ID, viaClient } from "../../support/vias.js";
 
+/** The settings of a new api (apis.updateApi changes them): no allow-list, no protection, no stored keys, 16 bytes. */
+const NEW_API_SETTINGS = { ipWhitelist: [], deleteProtection: false, storeEncryptedKeys: false, defaultBytes: 16 };
+
 describe("apis.getApi", () => {
   const harness = useKeyward();
   const via = (name: (typeof ALL_VIAS)[number]) => viaClient(harness.keyward.baseUrl, name, harness.keyward.rootKey);
@@ -16,13 +19,13 @@ describe("apis.getApi", () => {
     }
   });
 
-  it("answers v2 with exactly {meta, data:{id, name, workspaceId}} and v1 with the bare {id, name, workspaceId}", async () => {
+  it("answers v2 with exactly {meta, data:{id, name, workspaceId, settings}} and v1 with Unkey's bare {id, name, workspaceId}", async () => {
     const apiId = await harness.seed.api({ name: "shaped" });
     const v2 = await harness.rest.v2("apis.getApi", { apiId }, harness.keyward.rootKey);
     expect(v2.status).toBe(200);
     expect(v2.body).toEqual({
       meta: { requestId: expect.stringMatching(REQUEST_ID) },
-      data: { id: apiId, name: "shaped", workspaceId: harness.keyward.workspaceId },
+      data: { id: apiId, name: "shaped", workspaceId: harness.keyward.workspaceId, ...NEW_API_SETTINGS },
     });
     const v1 = await harness.rest.v1Get("apis.getApi", { apiId }, harness.keyward.rootKey);
     expect(v1.status).toBe(200);

@@ -33,6 +33,10 @@ const CASES: Record<string, Case> = {
     const { keyId } = await h.seed.key(apiId);
     return { op: "apis.deleteKeys", body: { apiId }, resource: () => ({ type: "key", id: keyId }) };
   },
+  "keyward.v1.ApisService.UpdateApi": async (h) => {
+    const apiId = await h.seed.api();
+    return { op: "apis.updateApi", body: { apiId, ipWhitelist: ["10.0.0.0/8"] }, resource: () => ({ type: "api", id: apiId }) };
+  },
   "keyward.v1.KeysService.CreateKey": async (h) => ({ op: "keys.createKey", body: { apiId: await h.seed.api() }, resource: (d) => ({ type: "key", id: d.keyId }) }),
   "keyward.v1.KeysService.UpdateKey": async (h) => {
     const { keyId } = await keyOf(h);

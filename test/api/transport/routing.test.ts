@@ -33,8 +33,8 @@ describe("REST routing", () => {
     }
   });
 
-  it("the Keyward list extensions have no v1 binding: /v1/apis.listApis and /v1/ratelimits.listNamespaces are 404", async () => {
-    for (const path of ["/v1/apis.listApis", "/v1/ratelimits.listNamespaces", "/v1/ratelimit.listNamespaces"]) {
+  it("the Keyward extensions have no v1 binding: /v1/apis.listApis, /v1/apis.updateApi and /v1/ratelimits.listNamespaces are 404", async () => {
+    for (const path of ["/v1/apis.listApis", "/v1/apis.updateApi", "/v1/ratelimits.listNamespaces", "/v1/ratelimit.listNamespaces"]) {
       for (const method of ["GET", "POST"]) {
         const response = await send(path, { method, headers: { authorization: `Bearer ${harness.keyward.rootKey}` } });
         expect({ path, method, status: response.status, code: response.body.error?.code }).toEqual({ path, method, status: 404, code: "NOT_FOUND" });
