@@ -177,6 +177,14 @@ export interface ApiStore {
 
 export interface KeyStore {
   insert(record: KeyRecord): Promise<void>;
+  /**
+   * Inserts new keys all or none, in as few writes as the store allows (embedded: one commit; MongoDB: one
+   * insertMany, in a transaction where the deployment has them): what an import of many keys needs. Throws
+   * UniqueViolationError, having inserted none, when an id or hash is taken (or repeats within `records`).
+   */
+  insertMany(records: readonly KeyRecord[]): Promise<void>;
+  /** Which of `hashes` a key holds already, live or deleted (a hash is never reused): an import fails those keys. */
+  takenHashes(hashes: readonly string[]): Promise<Set<string>>;
   /** The live key with this hash, or undefined (unknown or deleted). */
   findByHash(hash: string): Promise<KeyRecord | undefined>;
   /** A live key of the workspace. */
@@ -199,6 +207,51 @@ export interface KeyStore {
   countByApi(workspaceId: string, apiId: string, filter?: { identityId?: string }): Promise<number>;
   /** Live keys linked to an identity (to detach them when it is deleted). */
   listByIdentity(workspaceId: string, identityId: string, page: PageQuery): Promise<KeyRecord[]>;
+}
+
+/** One key's outcome in a queued import: imported under `keyId`, or failed with `error`. */
+export interface MigrationOutcome {
+  index: number;
+  hash: string;
+  keyId?: string;
+  error?: string;
+}
+
+/**
+ * A queued import (v1 migrations.enqueueKeys): stored before the call is answered, worked through in slices by the
+ * server in the background, and resumed after a restart. Each key's id is chosen when the job is stored, so a slice
+ * interrupted after its keys were written finds them under those ids and counts them once.
+ */
+export interface MigrationJobRecord {
+  id: string;
+  workspaceId: string;
+  apiId: string;
+  /** The enqueuing root key and its permissions then: the job imports with exactly those rights. */
+  actor: { rootKeyId: string; permissions: string[] };
+  requestId: string;
+  /** The hashes' encoding, as MigrateKeysRequest.migration_id. */
+  migrationId: string;
+  /** The keys as MigrateKeyData proto JSON. */
+  keys: unknown[];
+  /** The id each key gets, by position. */
+  keyIds: string[];
+  state: "queued" | "running" | "done";
+  /** Keys processed so far (the first `processed` of `keys`); each has its outcome in `outcomes`. */
+  processed: number;
+  outcomes: MigrationOutcome[];
+  createdAt: number;
+  updatedAt?: number;
+  finishedAt?: number;
+}
+
+/** Queued imports. */
+export interface MigrationJobStore {
+  insert(job: MigrationJobRecord): Promise<void>;
+  get(workspaceId: string, id: string): Promise<MigrationJobRecord | undefined>;
+  /** Jobs not done yet, oldest first: what a starting server resumes. */
+  unfinished(): Promise<MigrationJobRecord[]>;
+  /** Stores a job's progress: the whole record, replacing the stored one. */
+  saveProgress(job: MigrationJobRecord): Promise<void>;
 }
 
 export interface IdentityStore {
@@ -351,6 +404,7 @@ export interface DocumentStore {
   permissions: PermissionStore;
   roles: RoleStore;
   dashboardSessions: DashboardSessionStore;
+  migrationJobs: MigrationJobStore;
   /** Creates a workspace and its first root key in one atomic write. */
   createWorkspace(workspace: WorkspaceRecord, firstRootKey: RootKeyRecord): Promise<void>;
   /** The audit log kept in this store's own commits (embedded); absent where it is a store of its own (MongoDB). */
@@ -512,10 +566,10 @@ export interface AuditQuery {
 export interface AuditLogStore {
   /**
    * Runs `write` (a document-store write) so that the first atomic commit it makes synchronously carries `record`
-   * too: change and record are durable together or not at all. `taken` says whether that happened; when it did
+   * (or every record of a list) too: change and record are durable together or not at all. `taken` says whether that happened; when it did
    * not (an adapter without such commits, or no commit made), the caller decides whether to `append`.
    */
-  inCommit<T>(record: AuditRecord, write: () => Promise<T>): { result: Promise<T>; taken: () => boolean };
+  inCommit<T>(record: AuditRecord | readonly AuditRecord[], write: () => Promise<T>): { result: Promise<T>; taken: () => boolean };
   /**
    * Stores a record on its own. Embedded: one durable commit. MongoDB: an insert, and on failure an outbox that
    * retries in the background (counted in `stats`); it resolves once the record is stored or queued.

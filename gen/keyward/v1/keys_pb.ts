@@ -17,7 +17,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file keyward/v1/keys.proto.
  */
 export const file_keyward_v1_keys: GenFile = /*@__PURE__*/
-  fileDesc("ChVrZXl3YXJkL3YxL2tleXMucHJvdG8SCmtleXdhcmQudjEitgEKBlJlZmlsbBInCghpbnRlcnZhbBgBIAEoCUIVukgSchBSBWRhaWx5Ugdtb250aGx5EiAKBmFtb3VudBgCIAEoA0IQukgNIgsY/////////w8oARIiCgpyZWZpbGxfZGF5GAMgASgFQgm6SAYaBBgfKAFIAIgBARIbCg5sYXN0X3JlZmlsbF9hdBgEIAEoA0gBiAEBQg0KC19yZWZpbGxfZGF5QhEKD19sYXN0X3JlZmlsbF9hdCJlCgdDcmVkaXRzEigKCXJlbWFpbmluZxgBIAEoA0IQukgNIgsY/////////w8oAEgAiAEBEiIKBnJlZmlsbBgCIAEoCzISLmtleXdhcmQudjEuUmVmaWxsQgwKCl9yZW1haW5pbmcikQEKD1JhdGVsaW1pdENvbmZpZxIKCgJpZBgBIAEoCRIYCgRuYW1lGAIgASgJQgq6SAdyBRABGIABEh8KBWxpbWl0GAMgASgDQhC6SA0iCxj/////////DygBEiMKCGR1cmF0aW9uGAQgASgDQhG6SA4iDBj/////////DyjoBxISCgphdXRvX2FwcGx5GAUgASgIIoMBCghJZGVudGl0eRIKCgJpZBgBIAEoCRITCgtleHRlcm5hbF9pZBgCIAEoCRIlCgRtZXRhGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIvCgpyYXRlbGltaXRzGAQgAygLMhsua2V5d2FyZC52MS5SYXRlbGltaXRDb25maWci7wMKA0tleRIOCgZrZXlfaWQYASABKAkSDQoFc3RhcnQYAiABKAkSDgoGYXBpX2lkGAMgASgJEhQKDHdvcmtzcGFjZV9pZBgEIAEoCRIRCgRuYW1lGAUgASgJSACIAQESJQoEbWV0YRgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEgoKY3JlYXRlZF9hdBgHIAEoAxIXCgp1cGRhdGVkX2F0GAggASgDSAGIAQESFAoHZXhwaXJlcxgJIAEoA0gCiAEBEg8KB2VuYWJsZWQYCiABKAgSFgoJcGxhaW50ZXh0GAsgASgJSAOIAQESJAoHY3JlZGl0cxgMIAEoCzITLmtleXdhcmQudjEuQ3JlZGl0cxIvCgpyYXRlbGltaXRzGA0gAygLMhsua2V5d2FyZC52MS5SYXRlbGltaXRDb25maWcSJgoIaWRlbnRpdHkYDiABKAsyFC5rZXl3YXJkLnYxLklkZW50aXR5EhMKC3Blcm1pc3Npb25zGA8gAygJEg0KBXJvbGVzGBAgAygJEhgKC2Vudmlyb25tZW50GBEgASgJSASIAQFCBwoFX25hbWVCDQoLX3VwZGF0ZWRfYXRCCgoIX2V4cGlyZXNCDAoKX3BsYWludGV4dEIOCgxfZW52aXJvbm1lbnQi2wUKEENyZWF0ZUtleVJlcXVlc3QSKwoGYXBpX2lkGAEgASgJQhu6SBhyFhADGP8BMg9eW2EtekEtWjAtOV9dKyQSLwoGcHJlZml4GAIgASgJQhq6SBdyFRABGBAyD15bYS16QS1aMC05X10rJEgAiAEBEh0KBG5hbWUYAyABKAlCCrpIB3IFEAEY/wFIAYgBARIkCgtieXRlX2xlbmd0aBgEIAEoBUIKukgHGgUY/wEoEEgCiAEBEiQKC2V4dGVybmFsX2lkGAUgASgJQgq6SAdyBRABGP8BSAOIAQESJQoEbWV0YRgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSIAoFcm9sZXMYByADKAlCEbpIDpIBCxBkIgdyBRABGIABEjwKC3Blcm1pc3Npb25zGAggAygJQie6SCSSASEQ6AciHHIaEAEYgAEyE15bYS16QS1aMC05XzouKi1dKyQSJAoHZXhwaXJlcxgJIAEoA0IOukgLIgkYgLCP5rJ3KABIBIgBARIkCgdjcmVkaXRzGAogASgLMhMua2V5d2FyZC52MS5DcmVkaXRzEjkKCnJhdGVsaW1pdHMYCyADKAsyGy5rZXl3YXJkLnYxLlJhdGVsaW1pdENvbmZpZ0IIukgFkgECEDISFAoHZW5hYmxlZBgMIAEoCEgFiAEBEhgKC3JlY292ZXJhYmxlGA0gASgISAaIAQESJAoLZW52aXJvbm1lbnQYDiABKAlCCrpIB3IFEAEYgAJIB4gBARIbCg5jcmVhdGVfbWlzc2luZxgPIAEoCEgIiAEBQgkKB19wcmVmaXhCBwoFX25hbWVCDgoMX2J5dGVfbGVuZ3RoQg4KDF9leHRlcm5hbF9pZEIKCghfZXhwaXJlc0IKCghfZW5hYmxlZEIOCgxfcmVjb3ZlcmFibGVCDgoMX2Vudmlyb25tZW50QhEKD19jcmVhdGVfbWlzc2luZyIwChFDcmVhdGVLZXlSZXNwb25zZRIOCgZrZXlfaWQYASABKAkSCwoDa2V5GAIgASgJIi4KDkdldEtleVJlc3BvbnNlEhwKA2tleRgBIAEoCzIPLmtleXdhcmQudjEuS2V5Ii4KDldob0FtSVJlc3BvbnNlEhwKA2tleRgBIAEoCzIPLmtleXdhcmQudjEuS2V5Ij0KFVVwZGF0ZUNyZWRpdHNSZXNwb25zZRIkCgdjcmVkaXRzGAEgASgLMhMua2V5d2FyZC52MS5DcmVkaXRzIjAKEVJlcm9sbEtleVJlc3BvbnNlEg4KBmtleV9pZBgBIAEoCRILCgNrZXkYAiABKAkiXgoNR2V0S2V5UmVxdWVzdBIrCgZrZXlfaWQYASABKAlCG7pIGHIWEAMY/wEyD15bYS16QS1aMC05X10rJBIUCgdkZWNyeXB0GAIgASgISACIAQFCCgoIX2RlY3J5cHQiKAoNV2hvQW1JUmVxdWVzdBIXCgNrZXkYASABKAlCCrpIB3IFEAEYgAQi8AQKEFVwZGF0ZUtleVJlcXVlc3QSKwoGa2V5X2lkGAEgASgJQhu6SBhyFhADGP8BMg9eW2EtekEtWjAtOV9dKyQSHQoEbmFtZRgCIAEoCUIKukgHcgUQARj/AUgAiAEBEiQKC2V4dGVybmFsX2lkGAMgASgJQgq6SAdyBRABGP8BSAGIAQESJQoEbWV0YRgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJAoHZXhwaXJlcxgFIAEoA0IOukgLIgkYgLCP5rJ3KABIAogBARIkCgdjcmVkaXRzGAYgASgLMhMua2V5d2FyZC52MS5DcmVkaXRzEjkKCnJhdGVsaW1pdHMYByADKAsyGy5rZXl3YXJkLnYxLlJhdGVsaW1pdENvbmZpZ0IIukgFkgECEDISFAoHZW5hYmxlZBgIIAEoCEgDiAEBEiAKBXJvbGVzGAkgAygJQhG6SA6SAQsQZCIHcgUQARiAARI8CgtwZXJtaXNzaW9ucxgKIAMoCUInukgkkgEhEOgHIhxyGhABGIABMhNeW2EtekEtWjAtOV86LiotXSskEiQKC2Vudmlyb25tZW50GAsgASgJQgq6SAdyBRABGIACSASIAQESLwoLdXBkYXRlX21hc2sYDCABKAsyGi5nb29nbGUucHJvdG9idWYuRmllbGRNYXNrEhsKDmNyZWF0ZV9taXNzaW5nGA0gASgISAWIAQFCBwoFX25hbWVCDgoMX2V4dGVybmFsX2lkQgoKCF9leHBpcmVzQgoKCF9lbmFibGVkQg4KDF9lbnZpcm9ubWVudEIRCg9fY3JlYXRlX21pc3NpbmciEwoRVXBkYXRlS2V5UmVzcG9uc2UiZQoQRGVsZXRlS2V5UmVxdWVzdBIrCgZrZXlfaWQYASABKAlCG7pIGHIWEAMY/wEyD15bYS16QS1aMC05X10rJBIWCglwZXJtYW5lbnQYAiABKAhIAIgBAUIMCgpfcGVybWFuZW50IhMKEURlbGV0ZUtleVJlc3BvbnNlIpcBChRVcGRhdGVDcmVkaXRzUmVxdWVzdBIaCgZrZXlfaWQYASABKAlCCrpIB3IFEAMY/wESMwoJb3BlcmF0aW9uGAIgASgJQiC6SB1yG1IDc2V0UglpbmNyZW1lbnRSCWRlY3JlbWVudBIkCgV2YWx1ZRgDIAEoA0IQukgNIgsY/////////w8oAEgAiAEBQggKBl92YWx1ZSJ6ChBSZXJvbGxLZXlSZXF1ZXN0EisKBmtleV9pZBgBIAEoCUIbukgYchYQAxj/ATIPXlthLXpBLVowLTlfXSskEioKCmV4cGlyYXRpb24YAiABKANCEbpIDsgBASIJGICwj+aydygASACIAQFCDQoLX2V4cGlyYXRpb24irgEKEFJhdGVsaW1pdFJlcXVlc3QSGAoEbmFtZRgBIAEoCUIKukgHcgUQARj/ARIjCgRjb3N0GAIgASgDQhC6SA0iCxj/////////DygASACIAQESGwoFbGltaXQYAyABKANCB7pIBCICKABIAYgBARIeCghkdXJhdGlvbhgEIAEoA0IHukgEIgIoAEgCiAEBQgcKBV9jb3N0QggKBl9saW1pdEILCglfZHVyYXRpb24ingIKEFZlcmlmeUtleVJlcXVlc3QSFwoDa2V5GAEgASgJQgq6SAdyBRABGIAEEh8KBHRhZ3MYAiADKAlCEbpIDpIBCxAUIgdyBRABGIAEEiQKC3Blcm1pc3Npb25zGAMgASgJQgq6SAdyBRABGOgHSACIAQESKAoHY3JlZGl0cxgEIAEoCzIXLmtleXdhcmQudjEuQ3JlZGl0c0Nvc3QSOgoKcmF0ZWxpbWl0cxgFIAMoCzIcLmtleXdhcmQudjEuUmF0ZWxpbWl0UmVxdWVzdEIIukgFkgECEDISIwoMbWlncmF0aW9uX2lkGAYgASgJQgi6SAVyAxiAAkgBiAEBQg4KDF9wZXJtaXNzaW9uc0IPCg1fbWlncmF0aW9uX2lkIjkKC0NyZWRpdHNDb3N0EiEKBGNvc3QYASABKANCDrpICyIJGICglKWNHSgASACIAQFCBwoFX2Nvc3QilAEKD1JhdGVsaW1pdFJlc3VsdBIQCghleGNlZWRlZBgBIAEoCBIKCgJpZBgCIAEoCRIMCgRuYW1lGAMgASgJEg0KBWxpbWl0GAQgASgDEhAKCGR1cmF0aW9uGAUgASgDEg0KBXJlc2V0GAYgASgDEhEKCXJlbWFpbmluZxgHIAEoAxISCgphdXRvX2FwcGx5GAggASgIIvYCChFWZXJpZnlLZXlSZXNwb25zZRINCgV2YWxpZBgBIAEoCBIMCgRjb2RlGAIgASgJEhMKBmtleV9pZBgDIAEoCUgAiAEBEhEKBG5hbWUYBCABKAlIAYgBARIlCgRtZXRhGAUgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIUCgdleHBpcmVzGAYgASgDSAKIAQESFAoHY3JlZGl0cxgHIAEoA0gDiAEBEhQKB2VuYWJsZWQYCCABKAhIBIgBARITCgtwZXJtaXNzaW9ucxgJIAMoCRINCgVyb2xlcxgKIAMoCRImCghpZGVudGl0eRgLIAEoCzIULmtleXdhcmQudjEuSWRlbnRpdHkSLwoKcmF0ZWxpbWl0cxgMIAMoCzIbLmtleXdhcmQudjEuUmF0ZWxpbWl0UmVzdWx0QgkKB19rZXlfaWRCBwoFX25hbWVCCgoIX2V4cGlyZXNCCgoIX2NyZWRpdHNCCgoIX2VuYWJsZWQiwgIKElZlcmlmeUtleVYxUmVxdWVzdBIXCgNrZXkYASABKAlCCrpIB3IFEAEYgAQSHwoGYXBpX2lkGAIgASgJQgq6SAdyBRABGP8BSACIAQESHwoEdGFncxgDIAMoCUIRukgOkgELEAoiB3IFEAEYgAESMAoNYXV0aG9yaXphdGlvbhgEIAEoCzIZLmtleXdhcmQudjEuQXV0aG9yaXphdGlvbhIqCglyZW1haW5pbmcYBSABKAsyFy5rZXl3YXJkLnYxLkNyZWRpdHNDb3N0EiwKCXJhdGVsaW1pdBgGIAEoCzIZLmtleXdhcmQudjEuUmF0ZWxpbWl0Q29zdBI6CgpyYXRlbGltaXRzGAcgAygLMhwua2V5d2FyZC52MS5SYXRlbGltaXRSZXF1ZXN0Qgi6SAWSAQIQMkIJCgdfYXBpX2lkIjwKDUF1dGhvcml6YXRpb24SKwoLcGVybWlzc2lvbnMYASABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUiOgoNUmF0ZWxpbWl0Q29zdBIgCgRjb3N0GAEgASgDQg26SAoiCBiAlOvcAygASACIAQFCBwoFX2Nvc3QiQQoOUmF0ZWxpbWl0U3RhdGUSDQoFbGltaXQYASABKAMSEQoJcmVtYWluaW5nGAIgASgDEg0KBXJlc2V0GAMgASgDIoQEChNWZXJpZnlLZXlWMVJlc3BvbnNlEhMKBmtleV9pZBgBIAEoCUgAiAEBEg0KBXZhbGlkGAIgASgIEhEKBG5hbWUYAyABKAlIAYgBARIVCghvd25lcl9pZBgEIAEoCUgCiAEBEiUKBG1ldGEYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhQKB2V4cGlyZXMYBiABKANIA4gBARItCglyYXRlbGltaXQYByABKAsyGi5rZXl3YXJkLnYxLlJhdGVsaW1pdFN0YXRlEhYKCXJlbWFpbmluZxgIIAEoA0gEiAEBEgwKBGNvZGUYCSABKAkSFAoHZW5hYmxlZBgKIAEoCEgFiAEBEhMKC3Blcm1pc3Npb25zGAsgAygJEg0KBXJvbGVzGAwgAygJEhgKC2Vudmlyb25tZW50GA0gASgJSAaIAQESJgoIaWRlbnRpdHkYDiABKAsyFC5rZXl3YXJkLnYxLklkZW50aXR5EhIKCnJlcXVlc3RfaWQYDyABKAkSFwoKY3JlYXRlZF9hdBgQIAEoA0gHiAEBQgkKB19rZXlfaWRCBwoFX25hbWVCCwoJX293bmVyX2lkQgoKCF9leHBpcmVzQgwKCl9yZW1haW5pbmdCCgoIX2VuYWJsZWRCDgoMX2Vudmlyb25tZW50Qg0KC19jcmVhdGVkX2F0IrQBChVBZGRQZXJtaXNzaW9uc1JlcXVlc3QSKwoGa2V5X2lkGAEgASgJQhu6SBhyFhADGP8BMg9eW2EtekEtWjAtOV9dKyQSPgoLcGVybWlzc2lvbnMYAiADKAlCKbpIJpIBIwgBEOgHIhxyGhABGIABMhNeW2EtekEtWjAtOV86LiotXSskEhsKDmNyZWF0ZV9taXNzaW5nGAMgASgISACIAQFCEQoPX2NyZWF0ZV9taXNzaW5nIj4KFkFkZFBlcm1pc3Npb25zUmVzcG9uc2USJAoEZGF0YRgBIAMoCzIWLmtleXdhcmQudjEuUGVybWlzc2lvbiKHAQoYUmVtb3ZlUGVybWlzc2lvbnNSZXF1ZXN0EisKBmtleV9pZBgBIAEoCUIbukgYchYQAxj/ATIPXlthLXpBLVowLTlfXSskEj4KC3Blcm1pc3Npb25zGAIgAygJQim6SCaSASMIARDoByIcchoQARiAATITXlthLXpBLVowLTlfOi4qLV0rJCJBChlSZW1vdmVQZXJtaXNzaW9uc1Jlc3BvbnNlEiQKBGRhdGEYASADKAsyFi5rZXl3YXJkLnYxLlBlcm1pc3Npb24isgEKFVNldFBlcm1pc3Npb25zUmVxdWVzdBIrCgZrZXlfaWQYASABKAlCG7pIGHIWEAMY/wEyD15bYS16QS1aMC05X10rJBI8CgtwZXJtaXNzaW9ucxgCIAMoCUInukgkkgEhEOgHIhxyGhABGIABMhNeW2EtekEtWjAtOV86LiotXSskEhsKDmNyZWF0ZV9taXNzaW5nGAMgASgISACIAQFCEQoPX2NyZWF0ZV9taXNzaW5nIj4KFlNldFBlcm1pc3Npb25zUmVzcG9uc2USJAoEZGF0YRgBIAMoCzIWLmtleXdhcmQudjEuUGVybWlzc2lvbiKSAQoPQWRkUm9sZXNSZXF1ZXN0EisKBmtleV9pZBgBIAEoCUIbukgYchYQAxj/ATIPXlthLXpBLVowLTlfXSskEiIKBXJvbGVzGAIgAygJQhO6SBCSAQ0IARBkIgdyBRABGIABEhsKDmNyZWF0ZV9taXNzaW5nGAMgASgISACIAQFCEQoPX2NyZWF0ZV9taXNzaW5nIjIKEEFkZFJvbGVzUmVzcG9uc2USHgoEZGF0YRgBIAMoCzIQLmtleXdhcmQudjEuUm9sZSJlChJSZW1vdmVSb2xlc1JlcXVlc3QSKwoGa2V5X2lkGAEgASgJQhu6SBhyFhADGP8BMg9eW2EtekEtWjAtOV9dKyQSIgoFcm9sZXMYAiADKAlCE7pIEJIBDQgBEGQiB3IFEAEYgAEiNQoTUmVtb3ZlUm9sZXNSZXNwb25zZRIeCgRkYXRhGAEgAygLMhAua2V5d2FyZC52MS5Sb2xlIpABCg9TZXRSb2xlc1JlcXVlc3QSKwoGa2V5X2lkGAEgASgJQhu6SBhyFhADGP8BMg9eW2EtekEtWjAtOV9dKyQSIAoFcm9sZXMYAiADKAlCEbpIDpIBCxBkIgdyBRABGIABEhsKDmNyZWF0ZV9taXNzaW5nGAMgASgISACIAQFCEQoPX2NyZWF0ZV9taXNzaW5nIjIKEFNldFJvbGVzUmVzcG9uc2USHgoEZGF0YRgBIAMoCzIQLmtleXdhcmQudjEuUm9sZTK9EwoLS2V5c1NlcnZpY2USpAEKCUNyZWF0ZUtleRIcLmtleXdhcmQudjEuQ3JlYXRlS2V5UmVxdWVzdBodLmtleXdhcmQudjEuQ3JlYXRlS2V5UmVzcG9uc2UiWsrzGBESA2FwaRoKY3JlYXRlX2tleYLT5JMCPzoBKloXOgEqIhIvdjEva2V5cy5jcmVhdGVLZXlaDToBKiIIL3YxL2tleXMiEi92Mi9rZXlzLmNyZWF0ZUtleRKLAQoGR2V0S2V5Ehkua2V5d2FyZC52MS5HZXRLZXlSZXF1ZXN0Ghoua2V5d2FyZC52MS5HZXRLZXlSZXNwb25zZSJKyvMYDxIDYXBpGghyZWFkX2tleYLT5JMCMToBKloWYgNrZXkSDy92MS9rZXlzLmdldEtleWIDa2V5Ig8vdjIva2V5cy5nZXRLZXkSjgEKBldob0FtSRIZLmtleXdhcmQudjEuV2hvQW1JUmVxdWVzdBoaLmtleXdhcmQudjEuV2hvQW1JUmVzcG9uc2UiTcrzGA8SA2FwaRoIcmVhZF9rZXmC0+STAjQ6ASpaGToBKmIDa2V5Ig8vdjEva2V5cy53aG9hbWliA2tleSIPL3YyL2tleXMud2hvYW1pEpUBCglVcGRhdGVLZXkSHC5rZXl3YXJkLnYxLlVwZGF0ZUtleVJlcXVlc3QaHS5rZXl3YXJkLnYxLlVwZGF0ZUtleVJlc3BvbnNlIkvK8xgREgNhcGkaCnVwZGF0ZV9rZXmC0+STAjA6ASpaFzoBKiISL3YxL2tleXMudXBkYXRlS2V5IhIvdjIva2V5cy51cGRhdGVLZXkSlQEKCURlbGV0ZUtleRIcLmtleXdhcmQudjEuRGVsZXRlS2V5UmVxdWVzdBodLmtleXdhcmQudjEuRGVsZXRlS2V5UmVzcG9uc2UiS8rzGBESA2FwaRoKZGVsZXRlX2tleYLT5JMCMDoBKloXOgEqIhIvdjEva2V5cy5kZWxldGVLZXkiEi92Mi9rZXlzLmRlbGV0ZUtleRK9AQoNVXBkYXRlQ3JlZGl0cxIgLmtleXdhcmQudjEuVXBkYXRlQ3JlZGl0c1JlcXVlc3QaIS5rZXl3YXJkLnYxLlVwZGF0ZUNyZWRpdHNSZXNwb25zZSJnyvMYERIDYXBpGgp1cGRhdGVfa2V5gtPkkwJMOgEqWiY6ASpiB2NyZWRpdHMiGC92MS9rZXlzLnVwZGF0ZVJlbWFpbmluZ2IHY3JlZGl0cyIWL3YyL2tleXMudXBkYXRlQ3JlZGl0cxJ8CglSZXJvbGxLZXkSHC5rZXl3YXJkLnYxLlJlcm9sbEtleVJlcXVlc3QaHS5rZXl3YXJkLnYxLlJlcm9sbEtleVJlc3BvbnNlIjLK8xgREgNhcGkaCmNyZWF0ZV9rZXmC0+STAhc6ASoiEi92Mi9rZXlzLnJlcm9sbEtleRLGAQoOQWRkUGVybWlzc2lvbnMSIS5rZXl3YXJkLnYxLkFkZFBlcm1pc3Npb25zUmVxdWVzdBoiLmtleXdhcmQudjEuQWRkUGVybWlzc2lvbnNSZXNwb25zZSJtyvMYHRIEcmJhYxoVYWRkX3Blcm1pc3Npb25fdG9fa2V5gtPkkwJGOgEqWiI6ASpiBGRhdGEiFy92MS9rZXlzLmFkZFBlcm1pc3Npb25zYgRkYXRhIhcvdjIva2V5cy5hZGRQZXJtaXNzaW9ucxLaAQoRUmVtb3ZlUGVybWlzc2lvbnMSJC5rZXl3YXJkLnYxLlJlbW92ZVBlcm1pc3Npb25zUmVxdWVzdBolLmtleXdhcmQudjEuUmVtb3ZlUGVybWlzc2lvbnNSZXNwb25zZSJ4yvMYIhIEcmJhYxoacmVtb3ZlX3Blcm1pc3Npb25fZnJvbV9rZXmC0+STAkw6ASpaJToBKmIEZGF0YSIaL3YxL2tleXMucmVtb3ZlUGVybWlzc2lvbnNiBGRhdGEiGi92Mi9rZXlzLnJlbW92ZVBlcm1pc3Npb25zEsYBCg5TZXRQZXJtaXNzaW9ucxIhLmtleXdhcmQudjEuU2V0UGVybWlzc2lvbnNSZXF1ZXN0GiIua2V5d2FyZC52MS5TZXRQZXJtaXNzaW9uc1Jlc3BvbnNlIm3K8xgdEgRyYmFjGhVhZGRfcGVybWlzc2lvbl90b19rZXmC0+STAkY6ASpaIjoBKmIEZGF0YSIXL3YxL2tleXMuc2V0UGVybWlzc2lvbnNiBGRhdGEiFy92Mi9rZXlzLnNldFBlcm1pc3Npb25zEqIBCghBZGRSb2xlcxIbLmtleXdhcmQudjEuQWRkUm9sZXNSZXF1ZXN0Ghwua2V5d2FyZC52MS5BZGRSb2xlc1Jlc3BvbnNlIlvK8xgXEgRyYmFjGg9hZGRfcm9sZV90b19rZXmC0+STAjo6ASpaHDoBKmIEZGF0YSIRL3YxL2tleXMuYWRkUm9sZXNiBGRhdGEiES92Mi9rZXlzLmFkZFJvbGVzErYBCgtSZW1vdmVSb2xlcxIeLmtleXdhcmQudjEuUmVtb3ZlUm9sZXNSZXF1ZXN0Gh8ua2V5d2FyZC52MS5SZW1vdmVSb2xlc1Jlc3BvbnNlImbK8xgcEgRyYmFjGhRyZW1vdmVfcm9sZV9mcm9tX2tleYLT5JMCQDoBKlofOgEqYgRkYXRhIhQvdjEva2V5cy5yZW1vdmVSb2xlc2IEZGF0YSIUL3YyL2tleXMucmVtb3ZlUm9sZXMSogEKCFNldFJvbGVzEhsua2V5d2FyZC52MS5TZXRSb2xlc1JlcXVlc3QaHC5rZXl3YXJkLnYxLlNldFJvbGVzUmVzcG9uc2UiW8rzGBcSBHJiYWMaD2FkZF9yb2xlX3RvX2tleYLT5JMCOjoBKlocOgEqYgRkYXRhIhEvdjEva2V5cy5zZXRSb2xlc2IEZGF0YSIRL3YyL2tleXMuc2V0Um9sZXMSfAoJVmVyaWZ5S2V5Ehwua2V5d2FyZC52MS5WZXJpZnlLZXlSZXF1ZXN0Gh0ua2V5d2FyZC52MS5WZXJpZnlLZXlSZXNwb25zZSIyyvMYERIDYXBpGgp2ZXJpZnlfa2V5gtPkkwIXOgEqIhIvdjIva2V5cy52ZXJpZnlLZXkSiQEKC1ZlcmlmeUtleVYxEh4ua2V5d2FyZC52MS5WZXJpZnlLZXlWMVJlcXVlc3QaHy5rZXl3YXJkLnYxLlZlcmlmeUtleVYxUmVzcG9uc2UiOcrzGAIIAYLT5JMCLToBKloUOgEqIg8vdjEva2V5cy92ZXJpZnkiEi92MS9rZXlzLnZlcmlmeUtleUJ0Cg5kZXYua2V5d2FyZC52MUIJS2V5c1Byb3RvUAFaJ2tleXdhcmQuZGV2L2dlbi9nby9rZXl3YXJkL3YxO2tleXdhcmR2MaICA0tXWKoCCktleXdhcmQuVjHKAgpLZXl3YXJkXFYx6gILS2V5d2FyZDo6VjFiBnByb3RvMw", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_field_mask, file_google_protobuf_struct, file_keyward_v1_options, file_keyward_v1_permissions]);
+  fileDesc("ChVrZXl3YXJkL3YxL2tleXMucHJvdG8SCmtleXdhcmQudjEitgEKBlJlZmlsbBInCghpbnRlcnZhbBgBIAEoCUIVukgSchBSBWRhaWx5Ugdtb250aGx5EiAKBmFtb3VudBgCIAEoA0IQukgNIgsY/////////w8oARIiCgpyZWZpbGxfZGF5GAMgASgFQgm6SAYaBBgfKAFIAIgBARIbCg5sYXN0X3JlZmlsbF9hdBgEIAEoA0gBiAEBQg0KC19yZWZpbGxfZGF5QhEKD19sYXN0X3JlZmlsbF9hdCJlCgdDcmVkaXRzEigKCXJlbWFpbmluZxgBIAEoA0IQukgNIgsY/////////w8oAEgAiAEBEiIKBnJlZmlsbBgCIAEoCzISLmtleXdhcmQudjEuUmVmaWxsQgwKCl9yZW1haW5pbmcikQEKD1JhdGVsaW1pdENvbmZpZxIKCgJpZBgBIAEoCRIYCgRuYW1lGAIgASgJQgq6SAdyBRABGIABEh8KBWxpbWl0GAMgASgDQhC6SA0iCxj/////////DygBEiMKCGR1cmF0aW9uGAQgASgDQhG6SA4iDBj/////////DyjoBxISCgphdXRvX2FwcGx5GAUgASgIIoMBCghJZGVudGl0eRIKCgJpZBgBIAEoCRITCgtleHRlcm5hbF9pZBgCIAEoCRIlCgRtZXRhGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIvCgpyYXRlbGltaXRzGAQgAygLMhsua2V5d2FyZC52MS5SYXRlbGltaXRDb25maWci7wMKA0tleRIOCgZrZXlfaWQYASABKAkSDQoFc3RhcnQYAiABKAkSDgoGYXBpX2lkGAMgASgJEhQKDHdvcmtzcGFjZV9pZBgEIAEoCRIRCgRuYW1lGAUgASgJSACIAQESJQoEbWV0YRgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEgoKY3JlYXRlZF9hdBgHIAEoAxIXCgp1cGRhdGVkX2F0GAggASgDSAGIAQESFAoHZXhwaXJlcxgJIAEoA0gCiAEBEg8KB2VuYWJsZWQYCiABKAgSFgoJcGxhaW50ZXh0GAsgASgJSAOIAQESJAoHY3JlZGl0cxgMIAEoCzITLmtleXdhcmQudjEuQ3JlZGl0cxIvCgpyYXRlbGltaXRzGA0gAygLMhsua2V5d2FyZC52MS5SYXRlbGltaXRDb25maWcSJgoIaWRlbnRpdHkYDiABKAsyFC5rZXl3YXJkLnYxLklkZW50aXR5EhMKC3Blcm1pc3Npb25zGA8gAygJEg0KBXJvbGVzGBAgAygJEhgKC2Vudmlyb25tZW50GBEgASgJSASIAQFCBwoFX25hbWVCDQoLX3VwZGF0ZWRfYXRCCgoIX2V4cGlyZXNCDAoKX3BsYWludGV4dEIOCgxfZW52aXJvbm1lbnQi2wUKEENyZWF0ZUtleVJlcXVlc3QSKwoGYXBpX2lkGAEgASgJQhu6SBhyFhADGP8BMg9eW2EtekEtWjAtOV9dKyQSLwoGcHJlZml4GAIgASgJQhq6SBdyFRABGBAyD15bYS16QS1aMC05X10rJEgAiAEBEh0KBG5hbWUYAyABKAlCCrpIB3IFEAEY/wFIAYgBARIkCgtieXRlX2xlbmd0aBgEIAEoBUIKukgHGgUY/wEoEEgCiAEBEiQKC2V4dGVybmFsX2lkGAUgASgJQgq6SAdyBRABGP8BSAOIAQESJQoEbWV0YRgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSIAoFcm9sZXMYByADKAlCEbpIDpIBCxBkIgdyBRABGIABEjwKC3Blcm1pc3Npb25zGAggAygJQie6SCSSASEQ6AciHHIaEAEYgAEyE15bYS16QS1aMC05XzouKi1dKyQSJAoHZXhwaXJlcxgJIAEoA0IOukgLIgkYgLCP5rJ3KABIBIgBARIkCgdjcmVkaXRzGAogASgLMhMua2V5d2FyZC52MS5DcmVkaXRzEjkKCnJhdGVsaW1pdHMYCyADKAsyGy5rZXl3YXJkLnYxLlJhdGVsaW1pdENvbmZpZ0IIukgFkgECEDISFAoHZW5hYmxlZBgMIAEoCEgFiAEBEhgKC3JlY292ZXJhYmxlGA0gASgISAaIAQESJAoLZW52aXJvbm1lbnQYDiABKAlCCrpIB3IFEAEYgAJIB4gBARIbCg5jcmVhdGVfbWlzc2luZxgPIAEoCEgIiAEBQgkKB19wcmVmaXhCBwoFX25hbWVCDgoMX2J5dGVfbGVuZ3RoQg4KDF9leHRlcm5hbF9pZEIKCghfZXhwaXJlc0IKCghfZW5hYmxlZEIOCgxfcmVjb3ZlcmFibGVCDgoMX2Vudmlyb25tZW50QhEKD19jcmVhdGVfbWlzc2luZyIwChFDcmVhdGVLZXlSZXNwb25zZRIOCgZrZXlfaWQYASABKAkSCwoDa2V5GAIgASgJIi4KDkdldEtleVJlc3BvbnNlEhwKA2tleRgBIAEoCzIPLmtleXdhcmQudjEuS2V5Ii4KDldob0FtSVJlc3BvbnNlEhwKA2tleRgBIAEoCzIPLmtleXdhcmQudjEuS2V5Ij0KFVVwZGF0ZUNyZWRpdHNSZXNwb25zZRIkCgdjcmVkaXRzGAEgASgLMhMua2V5d2FyZC52MS5DcmVkaXRzIjAKEVJlcm9sbEtleVJlc3BvbnNlEg4KBmtleV9pZBgBIAEoCRILCgNrZXkYAiABKAkiXgoNR2V0S2V5UmVxdWVzdBIrCgZrZXlfaWQYASABKAlCG7pIGHIWEAMY/wEyD15bYS16QS1aMC05X10rJBIUCgdkZWNyeXB0GAIgASgISACIAQFCCgoIX2RlY3J5cHQiKAoNV2hvQW1JUmVxdWVzdBIXCgNrZXkYASABKAlCCrpIB3IFEAEYgAQi8AQKEFVwZGF0ZUtleVJlcXVlc3QSKwoGa2V5X2lkGAEgASgJQhu6SBhyFhADGP8BMg9eW2EtekEtWjAtOV9dKyQSHQoEbmFtZRgCIAEoCUIKukgHcgUQARj/AUgAiAEBEiQKC2V4dGVybmFsX2lkGAMgASgJQgq6SAdyBRABGP8BSAGIAQESJQoEbWV0YRgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJAoHZXhwaXJlcxgFIAEoA0IOukgLIgkYgLCP5rJ3KABIAogBARIkCgdjcmVkaXRzGAYgASgLMhMua2V5d2FyZC52MS5DcmVkaXRzEjkKCnJhdGVsaW1pdHMYByADKAsyGy5rZXl3YXJkLnYxLlJhdGVsaW1pdENvbmZpZ0IIukgFkgECEDISFAoHZW5hYmxlZBgIIAEoCEgDiAEBEiAKBXJvbGVzGAkgAygJQhG6SA6SAQsQZCIHcgUQARiAARI8CgtwZXJtaXNzaW9ucxgKIAMoCUInukgkkgEhEOgHIhxyGhABGIABMhNeW2EtekEtWjAtOV86LiotXSskEiQKC2Vudmlyb25tZW50GAsgASgJQgq6SAdyBRABGIACSASIAQESLwoLdXBkYXRlX21hc2sYDCABKAsyGi5nb29nbGUucHJvdG9idWYuRmllbGRNYXNrEhsKDmNyZWF0ZV9taXNzaW5nGA0gASgISAWIAQFCBwoFX25hbWVCDgoMX2V4dGVybmFsX2lkQgoKCF9leHBpcmVzQgoKCF9lbmFibGVkQg4KDF9lbnZpcm9ubWVudEIRCg9fY3JlYXRlX21pc3NpbmciEwoRVXBkYXRlS2V5UmVzcG9uc2UiZQoQRGVsZXRlS2V5UmVxdWVzdBIrCgZrZXlfaWQYASABKAlCG7pIGHIWEAMY/wEyD15bYS16QS1aMC05X10rJBIWCglwZXJtYW5lbnQYAiABKAhIAIgBAUIMCgpfcGVybWFuZW50IhMKEURlbGV0ZUtleVJlc3BvbnNlIpcBChRVcGRhdGVDcmVkaXRzUmVxdWVzdBIaCgZrZXlfaWQYASABKAlCCrpIB3IFEAMY/wESMwoJb3BlcmF0aW9uGAIgASgJQiC6SB1yG1IDc2V0UglpbmNyZW1lbnRSCWRlY3JlbWVudBIkCgV2YWx1ZRgDIAEoA0IQukgNIgsY/////////w8oAEgAiAEBQggKBl92YWx1ZSJ6ChBSZXJvbGxLZXlSZXF1ZXN0EisKBmtleV9pZBgBIAEoCUIbukgYchYQAxj/ATIPXlthLXpBLVowLTlfXSskEioKCmV4cGlyYXRpb24YAiABKANCEbpIDsgBASIJGICwj+aydygASACIAQFCDQoLX2V4cGlyYXRpb24irgEKEFJhdGVsaW1pdFJlcXVlc3QSGAoEbmFtZRgBIAEoCUIKukgHcgUQARj/ARIjCgRjb3N0GAIgASgDQhC6SA0iCxj/////////DygASACIAQESGwoFbGltaXQYAyABKANCB7pIBCICKABIAYgBARIeCghkdXJhdGlvbhgEIAEoA0IHukgEIgIoAEgCiAEBQgcKBV9jb3N0QggKBl9saW1pdEILCglfZHVyYXRpb24ingIKEFZlcmlmeUtleVJlcXVlc3QSFwoDa2V5GAEgASgJQgq6SAdyBRABGIAEEh8KBHRhZ3MYAiADKAlCEbpIDpIBCxAUIgdyBRABGIAEEiQKC3Blcm1pc3Npb25zGAMgASgJQgq6SAdyBRABGOgHSACIAQESKAoHY3JlZGl0cxgEIAEoCzIXLmtleXdhcmQudjEuQ3JlZGl0c0Nvc3QSOgoKcmF0ZWxpbWl0cxgFIAMoCzIcLmtleXdhcmQudjEuUmF0ZWxpbWl0UmVxdWVzdEIIukgFkgECEDISIwoMbWlncmF0aW9uX2lkGAYgASgJQgi6SAVyAxiAAkgBiAEBQg4KDF9wZXJtaXNzaW9uc0IPCg1fbWlncmF0aW9uX2lkIjkKC0NyZWRpdHNDb3N0EiEKBGNvc3QYASABKANCDrpICyIJGICglKWNHSgASACIAQFCBwoFX2Nvc3QilAEKD1JhdGVsaW1pdFJlc3VsdBIQCghleGNlZWRlZBgBIAEoCBIKCgJpZBgCIAEoCRIMCgRuYW1lGAMgASgJEg0KBWxpbWl0GAQgASgDEhAKCGR1cmF0aW9uGAUgASgDEg0KBXJlc2V0GAYgASgDEhEKCXJlbWFpbmluZxgHIAEoAxISCgphdXRvX2FwcGx5GAggASgIIvYCChFWZXJpZnlLZXlSZXNwb25zZRINCgV2YWxpZBgBIAEoCBIMCgRjb2RlGAIgASgJEhMKBmtleV9pZBgDIAEoCUgAiAEBEhEKBG5hbWUYBCABKAlIAYgBARIlCgRtZXRhGAUgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIUCgdleHBpcmVzGAYgASgDSAKIAQESFAoHY3JlZGl0cxgHIAEoA0gDiAEBEhQKB2VuYWJsZWQYCCABKAhIBIgBARITCgtwZXJtaXNzaW9ucxgJIAMoCRINCgVyb2xlcxgKIAMoCRImCghpZGVudGl0eRgLIAEoCzIULmtleXdhcmQudjEuSWRlbnRpdHkSLwoKcmF0ZWxpbWl0cxgMIAMoCzIbLmtleXdhcmQudjEuUmF0ZWxpbWl0UmVzdWx0QgkKB19rZXlfaWRCBwoFX25hbWVCCgoIX2V4cGlyZXNCCgoIX2NyZWRpdHNCCgoIX2VuYWJsZWQiwgIKElZlcmlmeUtleVYxUmVxdWVzdBIXCgNrZXkYASABKAlCCrpIB3IFEAEYgAQSHwoGYXBpX2lkGAIgASgJQgq6SAdyBRABGP8BSACIAQESHwoEdGFncxgDIAMoCUIRukgOkgELEAoiB3IFEAEYgAESMAoNYXV0aG9yaXphdGlvbhgEIAEoCzIZLmtleXdhcmQudjEuQXV0aG9yaXphdGlvbhIqCglyZW1haW5pbmcYBSABKAsyFy5rZXl3YXJkLnYxLkNyZWRpdHNDb3N0EiwKCXJhdGVsaW1pdBgGIAEoCzIZLmtleXdhcmQudjEuUmF0ZWxpbWl0Q29zdBI6CgpyYXRlbGltaXRzGAcgAygLMhwua2V5d2FyZC52MS5SYXRlbGltaXRSZXF1ZXN0Qgi6SAWSAQIQMkIJCgdfYXBpX2lkIjwKDUF1dGhvcml6YXRpb24SKwoLcGVybWlzc2lvbnMYASABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUiOgoNUmF0ZWxpbWl0Q29zdBIgCgRjb3N0GAEgASgDQg26SAoiCBiAlOvcAygASACIAQFCBwoFX2Nvc3QiQQoOUmF0ZWxpbWl0U3RhdGUSDQoFbGltaXQYASABKAMSEQoJcmVtYWluaW5nGAIgASgDEg0KBXJlc2V0GAMgASgDIoQEChNWZXJpZnlLZXlWMVJlc3BvbnNlEhMKBmtleV9pZBgBIAEoCUgAiAEBEg0KBXZhbGlkGAIgASgIEhEKBG5hbWUYAyABKAlIAYgBARIVCghvd25lcl9pZBgEIAEoCUgCiAEBEiUKBG1ldGEYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhQKB2V4cGlyZXMYBiABKANIA4gBARItCglyYXRlbGltaXQYByABKAsyGi5rZXl3YXJkLnYxLlJhdGVsaW1pdFN0YXRlEhYKCXJlbWFpbmluZxgIIAEoA0gEiAEBEgwKBGNvZGUYCSABKAkSFAoHZW5hYmxlZBgKIAEoCEgFiAEBEhMKC3Blcm1pc3Npb25zGAsgAygJEg0KBXJvbGVzGAwgAygJEhgKC2Vudmlyb25tZW50GA0gASgJSAaIAQESJgoIaWRlbnRpdHkYDiABKAsyFC5rZXl3YXJkLnYxLklkZW50aXR5EhIKCnJlcXVlc3RfaWQYDyABKAkSFwoKY3JlYXRlZF9hdBgQIAEoA0gHiAEBQgkKB19rZXlfaWRCBwoFX25hbWVCCwoJX293bmVyX2lkQgoKCF9leHBpcmVzQgwKCl9yZW1haW5pbmdCCgoIX2VuYWJsZWRCDgoMX2Vudmlyb25tZW50Qg0KC19jcmVhdGVkX2F0IrQBChVBZGRQZXJtaXNzaW9uc1JlcXVlc3QSKwoGa2V5X2lkGAEgASgJQhu6SBhyFhADGP8BMg9eW2EtekEtWjAtOV9dKyQSPgoLcGVybWlzc2lvbnMYAiADKAlCKbpIJpIBIwgBEOgHIhxyGhABGIABMhNeW2EtekEtWjAtOV86LiotXSskEhsKDmNyZWF0ZV9taXNzaW5nGAMgASgISACIAQFCEQoPX2NyZWF0ZV9taXNzaW5nIj4KFkFkZFBlcm1pc3Npb25zUmVzcG9uc2USJAoEZGF0YRgBIAMoCzIWLmtleXdhcmQudjEuUGVybWlzc2lvbiKHAQoYUmVtb3ZlUGVybWlzc2lvbnNSZXF1ZXN0EisKBmtleV9pZBgBIAEoCUIbukgYchYQAxj/ATIPXlthLXpBLVowLTlfXSskEj4KC3Blcm1pc3Npb25zGAIgAygJQim6SCaSASMIARDoByIcchoQARiAATITXlthLXpBLVowLTlfOi4qLV0rJCJBChlSZW1vdmVQZXJtaXNzaW9uc1Jlc3BvbnNlEiQKBGRhdGEYASADKAsyFi5rZXl3YXJkLnYxLlBlcm1pc3Npb24isgEKFVNldFBlcm1pc3Npb25zUmVxdWVzdBIrCgZrZXlfaWQYASABKAlCG7pIGHIWEAMY/wEyD15bYS16QS1aMC05X10rJBI8CgtwZXJtaXNzaW9ucxgCIAMoCUInukgkkgEhEOgHIhxyGhABGIABMhNeW2EtekEtWjAtOV86LiotXSskEhsKDmNyZWF0ZV9taXNzaW5nGAMgASgISACIAQFCEQoPX2NyZWF0ZV9taXNzaW5nIj4KFlNldFBlcm1pc3Npb25zUmVzcG9uc2USJAoEZGF0YRgBIAMoCzIWLmtleXdhcmQudjEuUGVybWlzc2lvbiKSAQoPQWRkUm9sZXNSZXF1ZXN0EisKBmtleV9pZBgBIAEoCUIbukgYchYQAxj/ATIPXlthLXpBLVowLTlfXSskEiIKBXJvbGVzGAIgAygJQhO6SBCSAQ0IARBkIgdyBRABGIABEhsKDmNyZWF0ZV9taXNzaW5nGAMgASgISACIAQFCEQoPX2NyZWF0ZV9taXNzaW5nIjIKEEFkZFJvbGVzUmVzcG9uc2USHgoEZGF0YRgBIAMoCzIQLmtleXdhcmQudjEuUm9sZSJlChJSZW1vdmVSb2xlc1JlcXVlc3QSKwoGa2V5X2lkGAEgASgJQhu6SBhyFhADGP8BMg9eW2EtekEtWjAtOV9dKyQSIgoFcm9sZXMYAiADKAlCE7pIEJIBDQgBEGQiB3IFEAEYgAEiNQoTUmVtb3ZlUm9sZXNSZXNwb25zZRIeCgRkYXRhGAEgAygLMhAua2V5d2FyZC52MS5Sb2xlIpABCg9TZXRSb2xlc1JlcXVlc3QSKwoGa2V5X2lkGAEgASgJQhu6SBhyFhADGP8BMg9eW2EtekEtWjAtOV9dKyQSIAoFcm9sZXMYAiADKAlCEbpIDpIBCxBkIgdyBRABGIABEhsKDmNyZWF0ZV9taXNzaW5nGAMgASgISACIAQFCEQoPX2NyZWF0ZV9taXNzaW5nIjIKEFNldFJvbGVzUmVzcG9uc2USHgoEZGF0YRgBIAMoCzIQLmtleXdhcmQudjEuUm9sZSLcBQoOTWlncmF0ZUtleURhdGESFgoEaGFzaBgBIAEoCUIIukgFcgMYgAESHQoEbmFtZRgCIAEoCUIKukgHcgUQARj/AUgAiAEBEiQKC2V4dGVybmFsX2lkGAMgASgJQgq6SAdyBRABGP8BSAGIAQESJQoEbWV0YRgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSIAoFcm9sZXMYBSADKAlCEbpIDpIBCxBkIgdyBRABGIABEjwKC3Blcm1pc3Npb25zGAYgAygJQie6SCSSASEQ6AciHHIaEAEYgAEyE15bYS16QS1aMC05XzouKi1dKyQSJAoHZXhwaXJlcxgHIAEoA0IOukgLIgkYgLCP5rJ3KABIAogBARIUCgdlbmFibGVkGAggASgISAOIAQESJAoHY3JlZGl0cxgJIAEoCzITLmtleXdhcmQudjEuQ3JlZGl0cxI5CgpyYXRlbGltaXRzGAogAygLMhsua2V5d2FyZC52MS5SYXRlbGltaXRDb25maWdCCLpIBZIBAhAyEiQKC2Vudmlyb25tZW50GAsgASgJQgq6SAdyBRABGIACSASIAQESGwoFc3RhcnQYDCABKAlCB7pIBHICGEBIBYgBARIiCglwbGFpbnRleHQYDSABKAlCCrpIB3IFEAEYgARIBogBARI7CgxoYXNoX3ZhcmlhbnQYDiABKAlCILpIHXIbUg1zaGEyNTZfYmFzZTY0UgpzaGEyNTZfaGV4SAeIAQESMAoGYXBpX2lkGA8gASgJQhu6SBhyFhADGP8BMg9eW2EtekEtWjAtOV9dKyRICIgBAUIHCgVfbmFtZUIOCgxfZXh0ZXJuYWxfaWRCCgoIX2V4cGlyZXNCCgoIX2VuYWJsZWRCDgoMX2Vudmlyb25tZW50QggKBl9zdGFydEIMCgpfcGxhaW50ZXh0Qg8KDV9oYXNoX3ZhcmlhbnRCCQoHX2FwaV9pZCLgAQoSTWlncmF0ZUtleXNSZXF1ZXN0EjYKDG1pZ3JhdGlvbl9pZBgBIAEoCUIgukgdchtSDXNoYTI1Nl9iYXNlNjRSCnNoYTI1Nl9oZXgSKwoGYXBpX2lkGAIgASgJQhu6SBhyFhADGP8BMg9eW2EtekEtWjAtOV9dKyQSNQoEa2V5cxgDIAMoCzIaLmtleXdhcmQudjEuTWlncmF0ZUtleURhdGFCC7pICJIBBQgBEOgHEhsKDmFsbF9vcl9ub3RoaW5nGAQgASgISACIAQFCEQoPX2FsbF9vcl9ub3RoaW5nIisKC01pZ3JhdGVkS2V5EgwKBGhhc2gYASABKAkSDgoGa2V5X2lkGAIgASgJIj4KEE1pZ3JhdGlvbkZhaWx1cmUSDAoEaGFzaBgBIAEoCRINCgVlcnJvchgCIAEoCRINCgVpbmRleBgDIAEoBSKAAQoTTWlncmF0ZUtleXNSZXNwb25zZRIpCghtaWdyYXRlZBgBIAMoCzIXLmtleXdhcmQudjEuTWlncmF0ZWRLZXkSDgoGZmFpbGVkGAIgAygJEi4KCGZhaWx1cmVzGAMgAygLMhwua2V5d2FyZC52MS5NaWdyYXRpb25GYWlsdXJlIrUBChdFbnF1ZXVlTWlncmF0aW9uUmVxdWVzdBI2CgxtaWdyYXRpb25faWQYASABKAlCILpIHXIbUg1zaGEyNTZfYmFzZTY0UgpzaGEyNTZfaGV4EisKBmFwaV9pZBgCIAEoCUIbukgYchYQAxj/ATIPXlthLXpBLVowLTlfXSskEjUKBGtleXMYAyADKAsyGi5rZXl3YXJkLnYxLk1pZ3JhdGVLZXlEYXRhQgu6SAiSAQUIARDoByIqChhFbnF1ZXVlTWlncmF0aW9uUmVzcG9uc2USDgoGam9iX2lkGAEgASgJIkIKE0dldE1pZ3JhdGlvblJlcXVlc3QSKwoGam9iX2lkGAEgASgJQhu6SBhyFhADGP8BMg9eW2EtekEtWjAtOV9dKyQigAIKFEdldE1pZ3JhdGlvblJlc3BvbnNlEg4KBmpvYl9pZBgBIAEoCRIOCgZhcGlfaWQYAiABKAkSDQoFc3RhdGUYAyABKAkSDQoFdG90YWwYBCABKAUSEQoJcHJvY2Vzc2VkGAUgASgFEikKCG1pZ3JhdGVkGAYgAygLMhcua2V5d2FyZC52MS5NaWdyYXRlZEtleRIuCghmYWlsdXJlcxgHIAMoCzIcLmtleXdhcmQudjEuTWlncmF0aW9uRmFpbHVyZRISCgpjcmVhdGVkX2F0GAggASgDEhgKC2ZpbmlzaGVkX2F0GAkgASgDSACIAQFCDgoMX2ZpbmlzaGVkX2F0MqkXCgtLZXlzU2VydmljZRKkAQoJQ3JlYXRlS2V5Ehwua2V5d2FyZC52MS5DcmVhdGVLZXlSZXF1ZXN0Gh0ua2V5d2FyZC52MS5DcmVhdGVLZXlSZXNwb25zZSJayvMYERIDYXBpGgpjcmVhdGVfa2V5gtPkkwI/OgEqWhc6ASoiEi92MS9rZXlzLmNyZWF0ZUtleVoNOgEqIggvdjEva2V5cyISL3YyL2tleXMuY3JlYXRlS2V5EosBCgZHZXRLZXkSGS5rZXl3YXJkLnYxLkdldEtleVJlcXVlc3QaGi5rZXl3YXJkLnYxLkdldEtleVJlc3BvbnNlIkrK8xgPEgNhcGkaCHJlYWRfa2V5gtPkkwIxOgEqWhZiA2tleRIPL3YxL2tleXMuZ2V0S2V5YgNrZXkiDy92Mi9rZXlzLmdldEtleRKOAQoGV2hvQW1JEhkua2V5d2FyZC52MS5XaG9BbUlSZXF1ZXN0Ghoua2V5d2FyZC52MS5XaG9BbUlSZXNwb25zZSJNyvMYDxIDYXBpGghyZWFkX2tleYLT5JMCNDoBKloZOgEqYgNrZXkiDy92MS9rZXlzLndob2FtaWIDa2V5Ig8vdjIva2V5cy53aG9hbWkSlQEKCVVwZGF0ZUtleRIcLmtleXdhcmQudjEuVXBkYXRlS2V5UmVxdWVzdBodLmtleXdhcmQudjEuVXBkYXRlS2V5UmVzcG9uc2UiS8rzGBESA2FwaRoKdXBkYXRlX2tleYLT5JMCMDoBKloXOgEqIhIvdjEva2V5cy51cGRhdGVLZXkiEi92Mi9rZXlzLnVwZGF0ZUtleRKVAQoJRGVsZXRlS2V5Ehwua2V5d2FyZC52MS5EZWxldGVLZXlSZXF1ZXN0Gh0ua2V5d2FyZC52MS5EZWxldGVLZXlSZXNwb25zZSJLyvMYERIDYXBpGgpkZWxldGVfa2V5gtPkkwIwOgEqWhc6ASoiEi92MS9rZXlzLmRlbGV0ZUtleSISL3YyL2tleXMuZGVsZXRlS2V5Er0BCg1VcGRhdGVDcmVkaXRzEiAua2V5d2FyZC52MS5VcGRhdGVDcmVkaXRzUmVxdWVzdBohLmtleXdhcmQudjEuVXBkYXRlQ3JlZGl0c1Jlc3BvbnNlImfK8xgREgNhcGkaCnVwZGF0ZV9rZXmC0+STAkw6ASpaJjoBKmIHY3JlZGl0cyIYL3YxL2tleXMudXBkYXRlUmVtYWluaW5nYgdjcmVkaXRzIhYvdjIva2V5cy51cGRhdGVDcmVkaXRzEnwKCVJlcm9sbEtleRIcLmtleXdhcmQudjEuUmVyb2xsS2V5UmVxdWVzdBodLmtleXdhcmQudjEuUmVyb2xsS2V5UmVzcG9uc2UiMsrzGBESA2FwaRoKY3JlYXRlX2tleYLT5JMCFzoBKiISL3YyL2tleXMucmVyb2xsS2V5EsYBCg5BZGRQZXJtaXNzaW9ucxIhLmtleXdhcmQudjEuQWRkUGVybWlzc2lvbnNSZXF1ZXN0GiIua2V5d2FyZC52MS5BZGRQZXJtaXNzaW9uc1Jlc3BvbnNlIm3K8xgdEgRyYmFjGhVhZGRfcGVybWlzc2lvbl90b19rZXmC0+STAkY6ASpaIjoBKmIEZGF0YSIXL3YxL2tleXMuYWRkUGVybWlzc2lvbnNiBGRhdGEiFy92Mi9rZXlzLmFkZFBlcm1pc3Npb25zEtoBChFSZW1vdmVQZXJtaXNzaW9ucxIkLmtleXdhcmQudjEuUmVtb3ZlUGVybWlzc2lvbnNSZXF1ZXN0GiUua2V5d2FyZC52MS5SZW1vdmVQZXJtaXNzaW9uc1Jlc3BvbnNlInjK8xgiEgRyYmFjGhpyZW1vdmVfcGVybWlzc2lvbl9mcm9tX2tleYLT5JMCTDoBKlolOgEqYgRkYXRhIhovdjEva2V5cy5yZW1vdmVQZXJtaXNzaW9uc2IEZGF0YSIaL3YyL2tleXMucmVtb3ZlUGVybWlzc2lvbnMSxgEKDlNldFBlcm1pc3Npb25zEiEua2V5d2FyZC52MS5TZXRQZXJtaXNzaW9uc1JlcXVlc3QaIi5rZXl3YXJkLnYxLlNldFBlcm1pc3Npb25zUmVzcG9uc2UibcrzGB0SBHJiYWMaFWFkZF9wZXJtaXNzaW9uX3RvX2tleYLT5JMCRjoBKloiOgEqYgRkYXRhIhcvdjEva2V5cy5zZXRQZXJtaXNzaW9uc2IEZGF0YSIXL3YyL2tleXMuc2V0UGVybWlzc2lvbnMSogEKCEFkZFJvbGVzEhsua2V5d2FyZC52MS5BZGRSb2xlc1JlcXVlc3QaHC5rZXl3YXJkLnYxLkFkZFJvbGVzUmVzcG9uc2UiW8rzGBcSBHJiYWMaD2FkZF9yb2xlX3RvX2tleYLT5JMCOjoBKlocOgEqYgRkYXRhIhEvdjEva2V5cy5hZGRSb2xlc2IEZGF0YSIRL3YyL2tleXMuYWRkUm9sZXMStgEKC1JlbW92ZVJvbGVzEh4ua2V5d2FyZC52MS5SZW1vdmVSb2xlc1JlcXVlc3QaHy5rZXl3YXJkLnYxLlJlbW92ZVJvbGVzUmVzcG9uc2UiZsrzGBwSBHJiYWMaFHJlbW92ZV9yb2xlX2Zyb21fa2V5gtPkkwJAOgEqWh86ASpiBGRhdGEiFC92MS9rZXlzLnJlbW92ZVJvbGVzYgRkYXRhIhQvdjIva2V5cy5yZW1vdmVSb2xlcxKiAQoIU2V0Um9sZXMSGy5rZXl3YXJkLnYxLlNldFJvbGVzUmVxdWVzdBocLmtleXdhcmQudjEuU2V0Um9sZXNSZXNwb25zZSJbyvMYFxIEcmJhYxoPYWRkX3JvbGVfdG9fa2V5gtPkkwI6OgEqWhw6ASpiBGRhdGEiES92MS9rZXlzLnNldFJvbGVzYgRkYXRhIhEvdjIva2V5cy5zZXRSb2xlcxKkAQoLTWlncmF0ZUtleXMSHi5rZXl3YXJkLnYxLk1pZ3JhdGVLZXlzUmVxdWVzdBofLmtleXdhcmQudjEuTWlncmF0ZUtleXNSZXNwb25zZSJUyvMYERIDYXBpGgpjcmVhdGVfa2V5gtPkkwI5OgEqWh46ASoiGS92MS9taWdyYXRpb25zLmNyZWF0ZUtleXMiFC92Mi9rZXlzLm1pZ3JhdGVLZXlzErkBChBFbnF1ZXVlTWlncmF0aW9uEiMua2V5d2FyZC52MS5FbnF1ZXVlTWlncmF0aW9uUmVxdWVzdBokLmtleXdhcmQudjEuRW5xdWV1ZU1pZ3JhdGlvblJlc3BvbnNlIlrK8xgREgNhcGkaCmNyZWF0ZV9rZXmC0+STAj86ASpaHzoBKiIaL3YxL21pZ3JhdGlvbnMuZW5xdWV1ZUtleXMiGS92Mi9rZXlzLmVucXVldWVNaWdyYXRpb24ShgEKDEdldE1pZ3JhdGlvbhIfLmtleXdhcmQudjEuR2V0TWlncmF0aW9uUmVxdWVzdBogLmtleXdhcmQudjEuR2V0TWlncmF0aW9uUmVzcG9uc2UiM8rzGA8SA2FwaRoIcmVhZF9rZXmC0+STAho6ASoiFS92Mi9rZXlzLmdldE1pZ3JhdGlvbhJ8CglWZXJpZnlLZXkSHC5rZXl3YXJkLnYxLlZlcmlmeUtleVJlcXVlc3QaHS5rZXl3YXJkLnYxLlZlcmlmeUtleVJlc3BvbnNlIjLK8xgREgNhcGkaCnZlcmlmeV9rZXmC0+STAhc6ASoiEi92Mi9rZXlzLnZlcmlmeUtleRKJAQoLVmVyaWZ5S2V5VjESHi5rZXl3YXJkLnYxLlZlcmlmeUtleVYxUmVxdWVzdBofLmtleXdhcmQudjEuVmVyaWZ5S2V5VjFSZXNwb25zZSI5yvMYAggBgtPkkwItOgEqWhQ6ASoiDy92MS9rZXlzL3ZlcmlmeSISL3YxL2tleXMudmVyaWZ5S2V5QnQKDmRldi5rZXl3YXJkLnYxQglLZXlzUHJvdG9QAVona2V5d2FyZC5kZXYvZ2VuL2dvL2tleXdhcmQvdjE7a2V5d2FyZHYxogIDS1dYqgIKS2V5d2FyZC5WMcoCCktleXdhcmRcVjHqAgtLZXl3YXJkOjpWMWIGcHJvdG8z", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_field_mask, file_google_protobuf_struct, file_keyward_v1_options, file_keyward_v1_permissions]);
 
 /**
  * Periodic refill of a key's credits, computed at verification and read time (no scheduler).
@@ -1726,6 +1726,423 @@ export const SetRolesResponseSchema: GenMessage<SetRolesResponse> = /*@__PURE__*
   messageDesc(file_keyward_v1_keys, 40);
 
 /**
+ * One key to import: the hash of its secret (or, v1, the secret itself) and the settings createKey takes.
+ *
+ * @generated from message keyward.v1.MigrateKeyData
+ */
+export type MigrateKeyData = Message<"keyward.v1.MigrateKeyData"> & {
+  /**
+   * The key's hash as the request's `migration_id` (or this key's `hash_variant`) encodes it: 44 characters of
+   * base64 for sha256_base64, 64 hex digits for sha256_hex. Required unless `plaintext` is given.
+   *
+   * @generated from field: string hash = 1;
+   */
+  hash: string;
+
+  /**
+   * Human-readable name (1-255 characters).
+   *
+   * @generated from field: optional string name = 2;
+   */
+  name?: string | undefined;
+
+  /**
+   * Links the key to the workspace's identity with this external id, created on first reference.
+   *
+   * @generated from field: optional string external_id = 3;
+   */
+  externalId?: string | undefined;
+
+  /**
+   * Free JSON metadata, returned on verification.
+   *
+   * @generated from field: google.protobuf.Struct meta = 4;
+   */
+  meta?: JsonObject | undefined;
+
+  /**
+   * Role names (at most 100), created when missing.
+   *
+   * @generated from field: repeated string roles = 5;
+   */
+  roles: string[];
+
+  /**
+   * Permission slugs (at most 1000), created when missing.
+   *
+   * @generated from field: repeated string permissions = 6;
+   */
+  permissions: string[];
+
+  /**
+   * Expiry time, unix milliseconds (at most 4102444800000); absent: never expires.
+   *
+   * @generated from field: optional int64 expires = 7;
+   */
+  expires?: bigint | undefined;
+
+  /**
+   * Default true; a disabled key verifies as DISABLED.
+   *
+   * @generated from field: optional bool enabled = 8;
+   */
+  enabled?: boolean | undefined;
+
+  /**
+   * Credit balance and refill; absent: unlimited.
+   *
+   * @generated from field: keyward.v1.Credits credits = 9;
+   */
+  credits?: Credits | undefined;
+
+  /**
+   * The key's own rate limits (at most 50).
+   *
+   * @generated from field: repeated keyward.v1.RatelimitConfig ratelimits = 10;
+   */
+  ratelimits: RatelimitConfig[];
+
+  /**
+   * Free environment label, 1-256 characters (Keyward extension on v2).
+   *
+   * @generated from field: optional string environment = 11;
+   */
+  environment?: string | undefined;
+
+  /**
+   * The first characters of the secret, shown to recognise the key (Keyward extension on v2; v1 `start`). Absent:
+   * derived from `plaintext` when given, else empty.
+   *
+   * @generated from field: optional string start = 12;
+   */
+  start?: string | undefined;
+
+  /**
+   * The secret itself (v1 `plaintext`; Keyward extension on v2): hashed on arrival, never stored as is; also
+   * stored encrypted when the api stores recoverable keys and KEYWARD_ENCRYPTION_KEY is set.
+   *
+   * @generated from field: optional string plaintext = 13;
+   */
+  plaintext?: string | undefined;
+
+  /**
+   * This key's hash encoding, overriding the request's `migration_id` (v1 `hash.variant`).
+   *
+   * @generated from field: optional string hash_variant = 14;
+   */
+  hashVariant?: string | undefined;
+
+  /**
+   * This key's api, when not the request's (v1, whose keys each name their api).
+   *
+   * @generated from field: optional string api_id = 15;
+   */
+  apiId?: string | undefined;
+};
+
+/**
+ * Describes the message keyward.v1.MigrateKeyData.
+ * Use `create(MigrateKeyDataSchema)` to create a new message.
+ */
+export const MigrateKeyDataSchema: GenMessage<MigrateKeyData> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 41);
+
+/**
+ * Keys to import into one api.
+ *
+ * @generated from message keyward.v1.MigrateKeysRequest
+ */
+export type MigrateKeysRequest = Message<"keyward.v1.MigrateKeysRequest"> & {
+  /**
+   * How the hashes are encoded: "sha256_base64" or "sha256_hex" (Keyward's reading of Unkey's migration id).
+   *
+   * @generated from field: string migration_id = 1;
+   */
+  migrationId: string;
+
+  /**
+   * The api the keys go into (api_...).
+   *
+   * @generated from field: string api_id = 2;
+   */
+  apiId: string;
+
+  /**
+   * The keys, 1-1000 per request (v1: at most 100, as Unkey v1).
+   *
+   * @generated from field: repeated keyward.v1.MigrateKeyData keys = 3;
+   */
+  keys: MigrateKeyData[];
+
+  /**
+   * All or nothing: when any key would fail, none is imported and the call is ALREADY_EXISTS (v1 createKeys, as
+   * Unkey v1's single transaction answered CONFLICT).
+   *
+   * @generated from field: optional bool all_or_nothing = 4;
+   */
+  allOrNothing?: boolean | undefined;
+};
+
+/**
+ * Describes the message keyward.v1.MigrateKeysRequest.
+ * Use `create(MigrateKeysRequestSchema)` to create a new message.
+ */
+export const MigrateKeysRequestSchema: GenMessage<MigrateKeysRequest> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 42);
+
+/**
+ * A key imported.
+ *
+ * @generated from message keyward.v1.MigratedKey
+ */
+export type MigratedKey = Message<"keyward.v1.MigratedKey"> & {
+  /**
+   * The hash as the request gave it (v1 plaintext keys: their sha256_base64).
+   *
+   * @generated from field: string hash = 1;
+   */
+  hash: string;
+
+  /**
+   * The new key's id (key_...).
+   *
+   * @generated from field: string key_id = 2;
+   */
+  keyId: string;
+};
+
+/**
+ * Describes the message keyward.v1.MigratedKey.
+ * Use `create(MigratedKeySchema)` to create a new message.
+ */
+export const MigratedKeySchema: GenMessage<MigratedKey> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 43);
+
+/**
+ * A key not imported, and why.
+ *
+ * @generated from message keyward.v1.MigrationFailure
+ */
+export type MigrationFailure = Message<"keyward.v1.MigrationFailure"> & {
+  /**
+   * The hash as the request gave it.
+   *
+   * @generated from field: string hash = 1;
+   */
+  hash: string;
+
+  /**
+   * Why, e.g. "a key with this hash already exists".
+   *
+   * @generated from field: string error = 2;
+   */
+  error: string;
+
+  /**
+   * The key's position in the request's `keys`.
+   *
+   * @generated from field: int32 index = 3;
+   */
+  index: number;
+};
+
+/**
+ * Describes the message keyward.v1.MigrationFailure.
+ * Use `create(MigrationFailureSchema)` to create a new message.
+ */
+export const MigrationFailureSchema: GenMessage<MigrationFailure> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 44);
+
+/**
+ * What an import did, key by key.
+ *
+ * @generated from message keyward.v1.MigrateKeysResponse
+ */
+export type MigrateKeysResponse = Message<"keyward.v1.MigrateKeysResponse"> & {
+  /**
+   * The keys imported, in request order.
+   *
+   * @generated from field: repeated keyward.v1.MigratedKey migrated = 1;
+   */
+  migrated: MigratedKey[];
+
+  /**
+   * The hashes of the keys not imported (Unkey's shape: strings only).
+   *
+   * @generated from field: repeated string failed = 2;
+   */
+  failed: string[];
+
+  /**
+   * The same keys with the reason each failed (Keyward extension).
+   *
+   * @generated from field: repeated keyward.v1.MigrationFailure failures = 3;
+   */
+  failures: MigrationFailure[];
+};
+
+/**
+ * Describes the message keyward.v1.MigrateKeysResponse.
+ * Use `create(MigrateKeysResponseSchema)` to create a new message.
+ */
+export const MigrateKeysResponseSchema: GenMessage<MigrateKeysResponse> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 45);
+
+/**
+ * Keys to import in the background into one api; the fields mean what they mean in MigrateKeysRequest.
+ *
+ * @generated from message keyward.v1.EnqueueMigrationRequest
+ */
+export type EnqueueMigrationRequest = Message<"keyward.v1.EnqueueMigrationRequest"> & {
+  /**
+   * How the hashes are encoded: "sha256_base64" or "sha256_hex".
+   *
+   * @generated from field: string migration_id = 1;
+   */
+  migrationId: string;
+
+  /**
+   * The api the keys go into (api_...).
+   *
+   * @generated from field: string api_id = 2;
+   */
+  apiId: string;
+
+  /**
+   * The keys, 1-1000 per request (v1: at most 100, as Unkey v1).
+   *
+   * @generated from field: repeated keyward.v1.MigrateKeyData keys = 3;
+   */
+  keys: MigrateKeyData[];
+};
+
+/**
+ * Describes the message keyward.v1.EnqueueMigrationRequest.
+ * Use `create(EnqueueMigrationRequestSchema)` to create a new message.
+ */
+export const EnqueueMigrationRequestSchema: GenMessage<EnqueueMigrationRequest> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 46);
+
+/**
+ * The queued import.
+ *
+ * @generated from message keyward.v1.EnqueueMigrationResponse
+ */
+export type EnqueueMigrationResponse = Message<"keyward.v1.EnqueueMigrationResponse"> & {
+  /**
+   * The job's id (mig_...), for GetMigration.
+   *
+   * @generated from field: string job_id = 1;
+   */
+  jobId: string;
+};
+
+/**
+ * Describes the message keyward.v1.EnqueueMigrationResponse.
+ * Use `create(EnqueueMigrationResponseSchema)` to create a new message.
+ */
+export const EnqueueMigrationResponseSchema: GenMessage<EnqueueMigrationResponse> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 47);
+
+/**
+ * Which queued import to read.
+ *
+ * @generated from message keyward.v1.GetMigrationRequest
+ */
+export type GetMigrationRequest = Message<"keyward.v1.GetMigrationRequest"> & {
+  /**
+   * The job id (mig_...).
+   *
+   * @generated from field: string job_id = 1;
+   */
+  jobId: string;
+};
+
+/**
+ * Describes the message keyward.v1.GetMigrationRequest.
+ * Use `create(GetMigrationRequestSchema)` to create a new message.
+ */
+export const GetMigrationRequestSchema: GenMessage<GetMigrationRequest> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 48);
+
+/**
+ * A queued import's progress.
+ *
+ * @generated from message keyward.v1.GetMigrationResponse
+ */
+export type GetMigrationResponse = Message<"keyward.v1.GetMigrationResponse"> & {
+  /**
+   * The job id (mig_...).
+   *
+   * @generated from field: string job_id = 1;
+   */
+  jobId: string;
+
+  /**
+   * The api the keys go into.
+   *
+   * @generated from field: string api_id = 2;
+   */
+  apiId: string;
+
+  /**
+   * "queued", "running" or "done".
+   *
+   * @generated from field: string state = 3;
+   */
+  state: string;
+
+  /**
+   * Keys in the job.
+   *
+   * @generated from field: int32 total = 4;
+   */
+  total: number;
+
+  /**
+   * Keys processed so far (imported or failed).
+   *
+   * @generated from field: int32 processed = 5;
+   */
+  processed: number;
+
+  /**
+   * The keys imported so far.
+   *
+   * @generated from field: repeated keyward.v1.MigratedKey migrated = 6;
+   */
+  migrated: MigratedKey[];
+
+  /**
+   * The keys that failed so far, with the reason.
+   *
+   * @generated from field: repeated keyward.v1.MigrationFailure failures = 7;
+   */
+  failures: MigrationFailure[];
+
+  /**
+   * When the job was queued, unix milliseconds.
+   *
+   * @generated from field: int64 created_at = 8;
+   */
+  createdAt: bigint;
+
+  /**
+   * When the job finished, unix milliseconds; absent until it has.
+   *
+   * @generated from field: optional int64 finished_at = 9;
+   */
+  finishedAt?: bigint | undefined;
+};
+
+/**
+ * Describes the message keyward.v1.GetMigrationResponse.
+ * Use `create(GetMigrationResponseSchema)` to create a new message.
+ */
+export const GetMigrationResponseSchema: GenMessage<GetMigrationResponse> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 49);
+
+/**
  * KeysService manages keys and verifies them.
  *
  * @generated from service keyward.v1.KeysService
@@ -1867,6 +2284,47 @@ export const KeysService: GenService<{
     methodKind: "unary";
     input: typeof SetRolesRequestSchema;
     output: typeof SetRolesResponseSchema;
+  },
+  /**
+   * Imports keys that exist elsewhere, by the hash of their secret, into an api (Unkey's keys.migrateKeys and v1
+   * migrations.createKeys). Needs api.*.create_key or api.<apiId>.create_key (and the rbac actions createKey asks
+   * for when roles or permissions are named, which are created on demand). `migration_id` names how the hashes are
+   * encoded: "sha256_base64" (Unkey's) or "sha256_hex" (lower or upper case hex of the SHA-256 digest); Keyward has
+   * no "configured migration providers", so any other value is INVALID_ARGUMENT. A key whose hash is already held
+   * by a key (anywhere, even deleted), or repeats an earlier key of the request, fails alone and is listed in
+   * `failed`; the others are imported (v1, with `all_or_nothing`: nothing is, and the call is ALREADY_EXISTS).
+   * Bad input anywhere in the request is INVALID_ARGUMENT naming `keys[i].<field>`, and nothing is written.
+   *
+   * @generated from rpc keyward.v1.KeysService.MigrateKeys
+   */
+  migrateKeys: {
+    methodKind: "unary";
+    input: typeof MigrateKeysRequestSchema;
+    output: typeof MigrateKeysResponseSchema;
+  },
+  /**
+   * Queues an import (Unkey's v1 migrations.enqueueKeys) and answers at once: the request is checked and stored as a
+   * job before the answer, then imported in the background exactly as MigrateKeys would, each key exactly once, even
+   * across restarts (a job interrupted by a crash resumes when the server starts again). GetMigration reads its
+   * progress. Same permissions as MigrateKeys.
+   *
+   * @generated from rpc keyward.v1.KeysService.EnqueueMigration
+   */
+  enqueueMigration: {
+    methodKind: "unary";
+    input: typeof EnqueueMigrationRequestSchema;
+    output: typeof EnqueueMigrationResponseSchema;
+  },
+  /**
+   * Reads a queued import's progress (Keyward extension): its state, counts, and every key imported or failed so far.
+   * Needs api.*.read_key or api.<apiId>.read_key for the job's api; NOT_FOUND for a job of another workspace.
+   *
+   * @generated from rpc keyward.v1.KeysService.GetMigration
+   */
+  getMigration: {
+    methodKind: "unary";
+    input: typeof GetMigrationRequestSchema;
+    output: typeof GetMigrationResponseSchema;
   },
   /**
    * v2 verification: needs a root key with api.*.verify_key or api.<apiId>.verify_key.

@@ -31,6 +31,8 @@ export const AUDITED_WRITES: Record<string, Record<string, Resources>> = {
   apis: { insert: byRecord("api"), markDeleted: byId("api") },
   keys: {
     insert: byRecord("key"),
+    // One record per key (see PER_RECORD_WRITES); this flat list is what they name together.
+    insertMany: ([records]) => records.map((r: { id: string }) => ({ type: "key", id: r.id })),
     // One write, one record: a replace that links a new identity names it too.
     replace: ([record, options]) => [{ type: "key", id: record.id }, ...(options?.newIdentity ? [{ type: "identity", id: options.newIdentity.id }] : [])],
     markDeleted: byId("key"),
@@ -44,6 +46,15 @@ export const AUDITED_WRITES: Record<string, Record<string, Resources>> = {
   },
   permissions: { insert: ([records]) => records.map((r: { id: string }) => ({ type: "permission", id: r.id })), delete: byId("permission") },
   roles: { insert: byRecord("role"), replace: byRecord("role"), delete: byId("role") },
+  migrationJobs: { insert: byRecord("migration"), saveProgress: byRecord("migration") },
+};
+
+/**
+ * Writes of many documents that record one audit record per document, all in the write's commit (an import of a
+ * thousand keys is a thousand `key.create` records, as a thousand createKey calls would be).
+ */
+export const PER_RECORD_WRITES: Record<string, Record<string, (args: any[]) => AuditResource[][]>> = {
+  keys: { insertMany: ([records]) => records.map((r: { id: string; apiId: string }) => [{ type: "key", id: r.id }, { type: "api", id: r.apiId }]) },
 };
 
 const WORKSPACE_WRITE: Resources = ([workspace, rootKey]) => [{ type: "workspace", id: workspace.id }, { type: "rootKey", id: rootKey.id }];
@@ -89,12 +100,25 @@ export function auditedDocuments(documents: DocumentStore, auditLogs: AuditLogSt
     return value;
   }
 
+  async function auditedEach<T>(each: AuditResource[][], write: () => Promise<T>): Promise<T> {
+    context.gate?.beginCommit();
+    const records = each.map(recordOf);
+    const { result, taken } = auditLogs.inCommit(records, write);
+    const value = await result;
+    if (!taken()) for (const record of records) await auditLogs.append(record);
+    recorded += records.length;
+    return value;
+  }
+
   const view: Record<string, unknown> = Object.create(documents);
   for (const [store, writes] of Object.entries(AUDITED_WRITES)) {
     const target = documents[store as keyof DocumentStore] as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
     const sub: Record<string, unknown> = Object.create(target);
     for (const [method, resources] of Object.entries(writes)) {
-      sub[method] = (...args: unknown[]) => audited(resources(args), () => target[method](...args));
+      const perRecord = PER_RECORD_WRITES[store]?.[method];
+      sub[method] = perRecord
+        ? (...args: unknown[]) => auditedEach(perRecord(args), () => target[method](...args))
+        : (...args: unknown[]) => audited(resources(args), () => target[method](...args));
     }
     view[store] = sub;
   }

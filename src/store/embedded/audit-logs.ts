@@ -14,20 +14,21 @@ export const auditLogsCollection: CollectionSpec = { indexes: { workspace: (d) =
  * one call at a time, so no other request's commit can take the record in between.
  */
 export function auditingJournal(journal: Journal): { journal: Journal; auditLogs: AuditLogStore } {
-  let pending: AuditRecord | undefined;
+  let pending: readonly AuditRecord[] | undefined;
   let written = 0;
   const wrapped: Journal = {
     ...journal,
     commit(mutations) {
       if (pending === undefined) return journal.commit(mutations);
-      const record = pending;
+      const records = pending;
       pending = undefined;
-      return journal.commit([...mutations, { op: "insert", collection: AUDIT_LOGS, doc: record }]).then(() => void (written += 1));
+      return journal.commit([...mutations, ...records.map((doc) => ({ op: "insert" as const, collection: AUDIT_LOGS, doc }))])
+        .then(() => void (written += records.length));
     },
   };
   const auditLogs: AuditLogStore = {
     inCommit(record, write) {
-      pending = record;
+      pending = Array.isArray(record) ? record : [record as AuditRecord];
       let result: ReturnType<typeof write>;
       try {
         result = write();
