@@ -21,8 +21,19 @@ export function storedHashOf(hash: string, variant: HashVariant): { hash: string
   return HEX_SHA256.test(hash) ? { hash: Buffer.from(hash, "hex").toString("base64") } : { error: "must be 64 hex digits (a SHA-256 digest)" };
 }
 
-/** A plaintext secret's stored hash and the `start` shown for it: the prefix (through its last `_`) and 4 more characters. */
+/** A prefix is at most 16 characters before its `_` (as Keyward's own), and leaves at least this much secret after. */
+const MAX_PREFIX = 16;
+const MIN_SECRET_AFTER_PREFIX = 8;
+
+/**
+ * A plaintext secret's stored hash and the `start` shown for it: its prefix and 4 more characters. The prefix ends
+ * at the last `_` that keeps it within 16 characters and leaves at least 8 characters of secret (a foreign secret
+ * may hold `_` in its random part: `start` must never show more than its first 4 characters); none such, no prefix.
+ */
 export function importedPlaintext(plaintext: string): { hash: string; start: string } {
-  const cut = plaintext.lastIndexOf("_") + 1;
+  let cut = 0;
+  for (let at = plaintext.indexOf("_"); at !== -1 && at <= MAX_PREFIX; at = plaintext.indexOf("_", at + 1)) {
+    if (plaintext.length - (at + 1) >= MIN_SECRET_AFTER_PREFIX) cut = at + 1;
+  }
   return { hash: hashKey(plaintext), start: plaintext.slice(0, cut + 4) };
 }

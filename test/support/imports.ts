@@ -7,9 +7,9 @@ export interface ForeignKey {
   hex: string;
 }
 
-/** A fresh foreign secret (`prefix_` + 24 random characters) with its digests. */
+/** A fresh foreign secret (`prefix_` + 32 random hex digits) with its digests. */
 export function foreignKey(prefix = "legacy"): ForeignKey {
-  const plaintext = `${prefix}_${randomBytes(18).toString("base64url")}`;
+  const plaintext = `${prefix}_${randomBytes(16).toString("hex")}`;
   const digest = createHash("sha256").update(plaintext).digest();
   return { plaintext, base64: digest.toString("base64"), hex: digest.toString("hex") };
 }

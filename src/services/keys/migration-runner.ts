@@ -44,6 +44,7 @@ export function createMigrationRunner(deps: {
   const log = deps.log ?? ((line: string) => console.error(line));
   let chain: Promise<void> = Promise.resolve();
   let stopped = false;
+  let resuming: Promise<void> = Promise.resolve();
 
   async function run(job: MigrationJobRecord): Promise<void> {
     const principal = principalOf(job);
@@ -82,11 +83,21 @@ export function createMigrationRunner(deps: {
       });
     },
     /** Queues every job a previous process left unfinished. */
-    async resume(): Promise<void> {
-      for (const job of await deps.documents.migrationJobs.unfinished()) runner.schedule(job);
+    resume(): Promise<void> {
+      resuming = (async () => {
+        for (const job of await deps.documents.migrationJobs.unfinished()) runner.schedule(job);
+      })();
+      return resuming;
     },
-    /** Resolves once every queued job has been worked through (or the runner stopped). */
-    idle: (): Promise<void> => chain,
+    /** Resolves once every queued job, those a `resume` finds included, has been worked through (or the runner stopped). */
+    async idle(): Promise<void> {
+      await resuming.catch(() => undefined);
+      let seen: Promise<void>;
+      do {
+        seen = chain;
+        await seen;
+      } while (seen !== chain);
+    },
     /** Stops after the slice in progress; what is left resumes at the next start. */
     stop(): Promise<void> {
       stopped = true;
