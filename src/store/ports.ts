@@ -575,6 +575,11 @@ export interface AuditLogStore {
    * retries in the background (counted in `stats`); it resolves once the record is stored or queued.
    */
   append(record: AuditRecord): Promise<void>;
+  /**
+   * Stores several records as `append` does one, in one write where the store allows (embedded: one commit; MongoDB:
+   * one insertMany, the records it could not store going to the outbox): an import's thousand key.create records.
+   */
+  appendMany(records: readonly AuditRecord[]): Promise<void>;
   /** Records of a workspace matching `query`, ascending by id, keyset-paginated. */
   list(query: AuditQuery, page: PageQuery): Promise<AuditRecord[]>;
   stats(): { written: number; queued: number; failedWrites: number; dropped: number; lastError?: string };

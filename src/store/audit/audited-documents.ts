@@ -105,7 +105,7 @@ export function auditedDocuments(documents: DocumentStore, auditLogs: AuditLogSt
     const records = each.map(recordOf);
     const { result, taken } = auditLogs.inCommit(records, write);
     const value = await result;
-    if (!taken()) for (const record of records) await auditLogs.append(record);
+    if (!taken()) await auditLogs.appendMany(records);
     recorded += records.length;
     return value;
   }
