@@ -1,7 +1,6 @@
 import type { MigrateKeyData } from "../../../gen/keyward/v1/keys_pb.js";
-import { invalid, KeywardError, notFound } from "../../domain/errors.js";
+import { KeywardError, notFound } from "../../domain/errors.js";
 import { newId, type RandomBytes } from "../../domain/ids.js";
-import { importedPlaintext, isHashVariant, storedHashOf, HASH_VARIANTS } from "../../domain/import-hash.js";
 import { encryptKey } from "../../domain/key-encryption.js";
 import { counterTag } from "../../domain/verification.js";
 import { UniqueViolationError } from "../../store/errors.js";
@@ -11,7 +10,8 @@ import { identityFor } from "./identities.js";
 import { withCounters, type KeysDeps } from "./key-context.js";
 import { dropUndefined } from "./key-input.js";
 import { assignedRbac } from "./key-rbac-input.js";
-import { checkSettings, keyTemplate, type CheckedSettings } from "./key-settings.js";
+import { keyTemplate, type CheckedSettings } from "./key-settings.js";
+import { candidatesOf, sorted, type Candidate } from "./import-candidates.js";
 
 /** Keys to import into an api: MigrateKeysRequest's fields, as the service, the job runner and the CLI give them. */
 export interface ImportRequest {
@@ -34,19 +34,6 @@ const ID_RANDOM_BYTES = 10;
 
 /** Keys written per store write: one embedded commit or MongoDB insertMany each. */
 const INSERT_CHUNK = 1000;
-
-/** A key that passed every check, ready to become a record. */
-interface Candidate {
-  index: number;
-  given: string;
-  hash: string;
-  start: string;
-  plaintext?: string;
-  api: ApiRecord;
-  checked: CheckedSettings;
-  /** The id pinned for this key (a queued job's). */
-  keyId?: string;
-}
 
 /**
  * Imports keys by the hash of their secret (or their plaintext, hashed on arrival) through createKey's own steps:
@@ -72,60 +59,6 @@ export function createKeyImporter(deps: KeysDeps) {
     return apis;
   }
 
-  /** Every check that needs no store, key by key; the first refusal names its key (`keys[i].<field>`). */
-  function candidatesOf(request: ImportRequest, apis: Map<string, ApiRecord>, now: number, offset = 0): Candidate[] {
-    return request.keys.map((key, i) => {
-      const index = offset + i;
-      const at = `keys[${index}]`;
-      let stored: { hash: string; start: string };
-      if (key.plaintext !== undefined) {
-        if (key.hash !== "") throw invalid(`${at}: give hash or plaintext, not both.`, [{ location: `${at}.plaintext`, message: "not with hash" }]);
-        stored = importedPlaintext(key.plaintext);
-      } else {
-        const variant = key.hashVariant ?? request.migrationId;
-        if (!isHashVariant(variant)) {
-          const location = key.hashVariant === undefined ? "migrationId" : `${at}.hashVariant`;
-          throw invalid(`${location} must be one of ${HASH_VARIANTS.join(", ")}.`, [{ location, message: `one of ${HASH_VARIANTS.join(", ")}` }]);
-        }
-        if (key.hash === "") throw invalid(`${at}.hash is required unless plaintext is given.`, [{ location: `${at}.hash`, message: "required" }]);
-        const parsed = storedHashOf(key.hash, variant);
-        if ("error" in parsed) throw invalid(`${at}.hash ${parsed.error}.`, [{ location: `${at}.hash`, message: parsed.error }]);
-        stored = { hash: parsed.hash, start: "" };
-      }
-      const checked = checkSettings(key, { now, randomBytes: deps.randomBytes, location: at });
-      const api = apis.get(key.apiId ?? request.apiId) as ApiRecord;
-      return {
-        index, given: key.plaintext !== undefined ? stored.hash : key.hash, hash: stored.hash, start: key.start ?? stored.start,
-        plaintext: key.plaintext, api, checked,
-      };
-    });
-  }
-
-  /** Splits candidates into the importable and the failed: repeats within the request, then hashes already taken. */
-  async function sorted(principal: Principal, candidates: Candidate[]) {
-    const failures: ImportResult["failures"] = [];
-    const resumed: ImportResult["migrated"] = [];
-    const firstOf = new Map<string, number>();
-    const unique: Candidate[] = [];
-    for (const c of candidates) {
-      const first = firstOf.get(c.hash);
-      if (first !== undefined) failures.push({ hash: c.given, index: c.index, error: `repeats the hash of keys[${first}]` });
-      else {
-        firstOf.set(c.hash, c.index);
-        unique.push(c);
-      }
-    }
-    const taken = await documents.keys.takenHashes(unique.map((c) => c.hash));
-    const importable: Candidate[] = [];
-    for (const c of unique) {
-      if (!taken.has(c.hash)) importable.push(c);
-      else if (c.keyId !== undefined && (await documents.keys.get(principal.workspaceId, c.keyId))?.hash === c.hash) {
-        resumed.push({ hash: c.given, keyId: c.keyId, index: c.index });
-      } else failures.push({ hash: c.given, index: c.index, error: "a key with this hash already exists" });
-    }
-    return { importable, failures, resumed };
-  }
-
   /** The identities the importable keys link to, each found or created once. */
   async function identitiesOf(principal: Principal, importable: Candidate[]): Promise<Map<string, IdentityRecord>> {
     const identities = new Map<string, IdentityRecord>();
@@ -140,7 +73,7 @@ export function createKeyImporter(deps: KeysDeps) {
 
   /** Every check an import makes before its first write (apis, permissions, input), without writing: what a queued job is held to. */
   async function checkImport(principal: Principal, request: ImportRequest): Promise<void> {
-    candidatesOf(request, await apisOf(principal, request), clock.now());
+    candidatesOf(deps, request, await apisOf(principal, request), { now: clock.now() });
   }
 
   async function importKeys(
@@ -148,9 +81,9 @@ export function createKeyImporter(deps: KeysDeps) {
   ): Promise<ImportResult> {
     const apis = await apisOf(principal, request);
     const now = clock.now();
-    const candidates = candidatesOf(request, apis, now, options.offset);
+    const candidates = candidatesOf(deps, request, apis, { now, offset: options.offset });
     candidates.forEach((c, i) => (c.keyId = options.keyIds?.[i]));
-    const { importable, failures, resumed } = await sorted(principal, candidates);
+    const { importable, failures, resumed } = await sorted(documents, principal.workspaceId, candidates);
     if (request.allOrNothing && failures.length > 0) {
       const first = failures.sort((a, b) => a.index - b.index)[0];
       throw new KeywardError("conflict", `keys[${first.index}]: ${first.error}; no key was imported.`, {
