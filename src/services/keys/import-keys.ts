@@ -104,7 +104,7 @@ export function createKeyImporter(deps: KeysDeps) {
         await withCounters(() => deps.counters.setCredits(counterTag({ keyId: record.id, identityId: record.identityId }), record.id, remaining, now));
       }
     }
-    const inserted = await insertAll(records, failures);
+    const inserted = await insertAll(records, failures, { allOrNothing: request.allOrNothing ?? false });
     const migrated = [...resumed, ...inserted.map((r) => ({ hash: candidateOf(r).given, keyId: r.id, index: candidateOf(r).index }))];
     return { migrated: migrated.sort((a, b) => a.index - b.index), failures: failures.sort((a, b) => a.index - b.index) };
   }
@@ -128,9 +128,9 @@ export function createKeyImporter(deps: KeysDeps) {
 
   /**
    * Inserts in chunks. A chunk refused because a concurrent call took one of its hashes meanwhile is sorted again:
-   * the taken keys fail, the rest are inserted.
+   * the taken keys fail, the rest are inserted (all or nothing: the call is refused).
    */
-  async function insertAll(records: KeyRecord[], failures: ImportResult["failures"]): Promise<KeyRecord[]> {
+  async function insertAll(records: KeyRecord[], failures: ImportResult["failures"], options: { allOrNothing: boolean }): Promise<KeyRecord[]> {
     const inserted: KeyRecord[] = [];
     for (let at = 0; at < records.length; at += INSERT_CHUNK) {
       let chunk = records.slice(at, at + INSERT_CHUNK);
@@ -138,6 +138,8 @@ export function createKeyImporter(deps: KeysDeps) {
         await documents.keys.insertMany(chunk);
       } catch (error) {
         if (!(error instanceof UniqueViolationError)) throw error;
+        // All or nothing (v1, at most 100 keys: one chunk, so nothing of the request was written).
+        if (options.allOrNothing) throw new KeywardError("conflict", "A key of this request was imported concurrently; no key was imported.");
         const taken = await documents.keys.takenHashes(chunk.map((r) => r.hash));
         for (const r of chunk) {
           if (taken.has(r.hash)) failures.push({ hash: candidateOf(r).given, index: candidateOf(r).index, error: "a key with this hash already exists" });
