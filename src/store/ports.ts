@@ -235,6 +235,11 @@ export interface MigrationJobRecord {
   keys: unknown[];
   /** The id each key gets, by position. */
   keyIds: string[];
+  /**
+   * By position, a queued plaintext key's secret encrypted under its id (its api stores recoverable keys), else null.
+   * The job holds no plaintext: a plaintext key is queued as its hash, this, and its `start`.
+   */
+  encrypted?: ({ iv: string; ciphertext: string; tag: string } | null)[];
   state: "queued" | "running" | "done";
   /** Keys processed so far (the first `processed` of `keys`); each has its outcome in `outcomes`. */
   processed: number;

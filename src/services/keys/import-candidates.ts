@@ -1,6 +1,7 @@
 import type { MigrateKeyData } from "../../../gen/keyward/v1/keys_pb.js";
 import { invalid } from "../../domain/errors.js";
 import { HASH_VARIANTS, importedPlaintext, isHashVariant, storedHashOf } from "../../domain/import-hash.js";
+import type { EncryptedKey } from "../../domain/key-encryption.js";
 import type { ApiRecord, DocumentStore } from "../../store/ports.js";
 import type { KeysDeps } from "./key-context.js";
 import { checkSettings, type CheckedSettings } from "./key-settings.js";
@@ -26,6 +27,8 @@ export interface Candidate {
   checked: CheckedSettings;
   /** The id pinned for this key (a queued job's). */
   keyId?: string;
+  /** The secret encrypted under the pinned id when it was queued (a queued job stores no plaintext). */
+  encrypted?: EncryptedKey;
 }
 
 /**

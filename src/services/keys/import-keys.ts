@@ -1,7 +1,7 @@
 import type { MigrateKeyData } from "../../../gen/keyward/v1/keys_pb.js";
 import { KeywardError, notFound } from "../../domain/errors.js";
 import { newId, type RandomBytes } from "../../domain/ids.js";
-import { encryptKey } from "../../domain/key-encryption.js";
+import { encryptKey, type EncryptedKey } from "../../domain/key-encryption.js";
 import { counterTag } from "../../domain/verification.js";
 import { UniqueViolationError } from "../../store/errors.js";
 import type { ApiRecord, IdentityRecord, KeyRecord } from "../../store/ports.js";
@@ -77,12 +77,17 @@ export function createKeyImporter(deps: KeysDeps) {
   }
 
   async function importKeys(
-    principal: Principal, request: ImportRequest, options: { keyIds?: readonly string[]; offset?: number } = {},
+    principal: Principal,
+    request: ImportRequest,
+    options: { keyIds?: readonly string[]; encrypted?: readonly (EncryptedKey | null)[]; offset?: number } = {},
   ): Promise<ImportResult> {
     const apis = await apisOf(principal, request);
     const now = clock.now();
     const candidates = candidatesOf(deps, request, apis, { now, offset: options.offset });
-    candidates.forEach((c, i) => (c.keyId = options.keyIds?.[i]));
+    candidates.forEach((c, i) => {
+      c.keyId = options.keyIds?.[i];
+      c.encrypted = options.encrypted?.[i] ?? undefined;
+    });
     const { importable, failures, resumed } = await sorted(documents, principal.workspaceId, candidates);
     if (request.allOrNothing && failures.length > 0) {
       const first = failures.sort((a, b) => a.index - b.index)[0];
@@ -118,7 +123,8 @@ export function createKeyImporter(deps: KeysDeps) {
     });
     const id = c.keyId ?? newId("key", context.now, context.random);
     const record: KeyRecord = { ...template, id, hash: c.hash, start: c.start };
-    if (c.plaintext !== undefined && c.api.storeEncryptedKeys && deps.encryptionKey) {
+    if (c.encrypted) record.encrypted = c.encrypted;
+    else if (c.plaintext !== undefined && c.api.storeEncryptedKeys && deps.encryptionKey) {
       record.encrypted = encryptKey(deps.encryptionKey, c.plaintext, id);
     }
     dropUndefined(record);

@@ -1,4 +1,7 @@
-import type { KeysService } from "../../../gen/keyward/v1/keys_pb.js";
+import { create } from "@bufbuild/protobuf";
+import { MigrateKeyDataSchema, type KeysService, type MigrateKeyData } from "../../../gen/keyward/v1/keys_pb.js";
+import { importedPlaintext } from "../../domain/import-hash.js";
+import { encryptKey, type EncryptedKey } from "../../domain/key-encryption.js";
 import { KeywardError, notFound } from "../../domain/errors.js";
 import { newId } from "../../domain/ids.js";
 import type { MigrationJobRecord } from "../../store/ports.js";
@@ -33,6 +36,8 @@ export function createMigrationHandlers(
       // Everything the import will check, checked now: a queued job never fails for input the call could refuse.
       await importer.checkImport(principal, request);
       const now = deps.clock.now();
+      const keyIds = request.keys.map(() => newId("key", now, deps.randomBytes));
+      const { keys, encrypted } = await withoutPlaintext(deps, principal.workspaceId, request, keyIds);
       const job: MigrationJobRecord = {
         id: newId("mig", now, deps.randomBytes),
         workspaceId: principal.workspaceId,
@@ -40,8 +45,9 @@ export function createMigrationHandlers(
         actor: { rootKeyId: principal.rootKeyId, permissions: [...principal.permissions] },
         requestId,
         migrationId: request.migrationId,
-        keys: keysToJson(request.keys),
-        keyIds: request.keys.map(() => newId("key", now, deps.randomBytes)),
+        keys: keysToJson(keys),
+        keyIds,
+        ...(encrypted.some((e) => e !== null) && { encrypted }),
         state: "queued",
         processed: 0,
         outcomes: [],
@@ -70,4 +76,29 @@ export function createMigrationHandlers(
       };
     },
   };
+}
+
+/**
+ * A queued job's keys as they are stored: a plaintext key becomes its hash (sha256_base64) and `start`, and, when its
+ * api stores recoverable keys and an encryption key is configured, its secret encrypted under its pinned id. No
+ * plaintext is ever written to the job.
+ */
+async function withoutPlaintext(
+  deps: KeysDeps, workspaceId: string, request: { apiId: string; keys: readonly MigrateKeyData[] }, keyIds: readonly string[],
+): Promise<{ keys: MigrateKeyData[]; encrypted: (EncryptedKey | null)[] }> {
+  const encrypted: (EncryptedKey | null)[] = [];
+  const keys: MigrateKeyData[] = [];
+  for (const [i, key] of request.keys.entries()) {
+    if (key.plaintext === undefined) {
+      keys.push(key);
+      encrypted.push(null);
+      continue;
+    }
+    const { hash, start } = importedPlaintext(key.plaintext);
+    const api = await deps.documents.apis.get(workspaceId, key.apiId ?? request.apiId);
+    encrypted.push(api?.storeEncryptedKeys && deps.encryptionKey ? encryptKey(deps.encryptionKey, key.plaintext, keyIds[i]) : null);
+    const { plaintext: _plaintext, ...rest } = key;
+    keys.push(create(MigrateKeyDataSchema, { ...rest, hash, hashVariant: "sha256_base64", start: key.start ?? start }));
+  }
+  return { keys, encrypted };
 }

@@ -56,7 +56,9 @@ export function createMigrationRunner(deps: {
       const request = { migrationId: job.migrationId, apiId: job.apiId, keys: slice };
       let outcomes: MigrationJobRecord["outcomes"];
       try {
-        const result = await importer.importKeys(principal, request, { keyIds: job.keyIds.slice(offset, offset + slice.length), offset });
+        const result = await importer.importKeys(principal, request, {
+          keyIds: job.keyIds.slice(offset, offset + slice.length), encrypted: job.encrypted?.slice(offset, offset + slice.length), offset,
+        });
         outcomes = [...result.migrated, ...result.failures].sort((a, b) => a.index - b.index);
       } catch (error) {
         if (!(error instanceof KeywardError) || error.kind === "unavailable") {
