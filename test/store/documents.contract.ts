@@ -215,7 +215,7 @@ export function runDocumentStoreContract(
     });
 
     keyAndIdentityContract(fresh);
-    importContract(fresh);
+    importContract(fresh, gaps);
     identityLinkContract(fresh, gaps);
     identitySearchContract(fresh);
     namedListsContract(fresh);

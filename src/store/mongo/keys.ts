@@ -64,7 +64,7 @@ export function mongoKeyStore(
     if (records.length === 0) return;
     const documents = records.map((record) => toDocument(record));
     if (atomic.transactional) {
-      await atomic.run((session) => write(docs.collectionName, () => untyped.insertMany(documents, { session })));
+      await atomic.runOnce((session) => write(docs.collectionName, () => untyped.insertMany(documents, { session })));
       return;
     }
     try {
