@@ -21,6 +21,8 @@ import { KeysService } from "../gen/keyward/v1/keys_pb.js";
 import { createKeyCache, createLocalInvalidationBus, type InvalidationBus } from "./services/key-cache.js";
 import { viewKey } from "./services/keys/key-context.js";
 import { createKeysService } from "./services/keys/keys-service.js";
+import { createKeyImporter } from "./services/keys/import-keys.js";
+import { createMigrationRunner } from "./services/keys/migration-runner.js";
 import { IdentitiesService } from "../gen/keyward/v1/identities_pb.js";
 import { createIdentitiesService } from "./services/identities-service.js";
 import type { AuditLogStore, CounterStore, DocumentStore, VerificationEventStore } from "./store/ports.js";
@@ -101,8 +103,18 @@ export function createApp(options: AppOptions) {
   const audit = auditScopes({ documents, auditLogs, clock, randomBytes });
   // Each service from a factory over the stores: the shared ones here; per state-changing call, audited documents and
   // both views behind the call's commit gate (audited-operations.ts).
+  // Queued imports (migrations.enqueueKeys) run here in the background, audited as the root key that queued them
+  // with the job's id as request id (the call that queued it recorded migration.enqueue under its own); jobs a
+  // previous process left unfinished resume now.
+  const migrations = createMigrationRunner({
+    documents,
+    clock,
+    importerFor: (job, principal) =>
+      createKeyImporter({ ...keysDeps, documents: audit({ principal, requestId: job.id }, "key.create").documents }),
+  });
+  void migrations.resume().catch((error: unknown) => console.error(`migrations: cannot resume queued imports: ${(error as Error).message}`));
   const factories = new Map<DescService, ServiceFactory>([
-    [KeysService, (documents, counters) => createKeysService({ ...keysDeps, documents, counters })],
+    [KeysService, (documents, counters) => createKeysService({ ...keysDeps, documents, counters, migrations })],
     [ApisService, (documents, counters) => createApisService({
       ...keysDeps,
       documents,
@@ -196,5 +208,5 @@ export function createApp(options: AppOptions) {
     }
     return connectUnary(new H2Request(h2stream, headers), new H2Response(h2stream));
   };
-  return { handler, stream, invoke, operations, restRoutes: rest.served, metrics: observed.metrics };
+  return { handler, stream, invoke, operations, restRoutes: rest.served, metrics: observed.metrics, migrations };
 }

@@ -37,6 +37,8 @@ async function main() {
     if (stopping) return;
     stopping = true;
     await server.close({ graceMs: config.shutdownGraceMs });
+    // A queued import stops after its current slice; the rest resumes at the next start.
+    await app.migrations.stop();
     await stores.close();
     logger.info("Keyward stopped");
     flush();

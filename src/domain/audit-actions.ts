@@ -20,6 +20,9 @@ export const AUDIT_ACTIONS: Readonly<Record<string, string>> = {
   "keyward.v1.KeysService.AddRoles": "key.addRoles",
   "keyward.v1.KeysService.RemoveRoles": "key.removeRoles",
   "keyward.v1.KeysService.SetRoles": "key.setRoles",
+  // An import records one key.create per key imported, as that many createKey calls would.
+  "keyward.v1.KeysService.MigrateKeys": "key.create",
+  "keyward.v1.KeysService.EnqueueMigration": "migration.enqueue",
   "keyward.v1.IdentitiesService.CreateIdentity": "identity.create",
   "keyward.v1.IdentitiesService.UpdateIdentity": "identity.update",
   "keyward.v1.IdentitiesService.DeleteIdentity": "identity.delete",

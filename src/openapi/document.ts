@@ -24,6 +24,8 @@ export interface ShapeTools {
 export interface RouteShape {
   request?: (generated: JsonSchema, tools: ShapeTools) => JsonSchema;
   response?: (generated: JsonSchema, tools: ShapeTools) => JsonSchema;
+  /** The success status when it is not 200 (the dialect mapping's `status`). */
+  status?: number;
 }
 
 export interface DocumentOptions {
@@ -114,7 +116,7 @@ function operationOf(route: Route, shape: RouteShape, registry: SchemaRegistry, 
     operation.requestBody = { required: true, content: { [JSON_TYPE]: { schema: request } } };
   }
   const responses: Record<string, unknown> = {
-    200: {
+    [shape.status ?? 200]: {
       description: "Success.",
       headers: { "x-request-id": { $ref: "#/components/headers/RequestId" } },
       content: { [JSON_TYPE]: { schema: successBody(route, shape, registry, tools, dialect) } },

@@ -1,6 +1,7 @@
 import { CreditsSchema, KeySchema } from "../../gen/keyward/v1/keys_pb.js";
 import { PermissionSchema } from "../../gen/keyward/v1/permissions_pb.js";
 import { atLeast, v1Description } from "./dialect-bounds.js";
+import { v1MigrationShapes } from "./v1-migration-shapes.js";
 import { nullable, type JsonSchema } from "./json-schema.js";
 import { object, type RouteShape } from "./document.js";
 import {
@@ -29,6 +30,7 @@ export const v1RequestRules: Record<string, JsonSchema> = {
  * (test/openapi checks every mapped route has a shape here, and every answer against it.)
  */
 export const v1Shapes: Record<string, RouteShape> = {
+  ...v1MigrationShapes,
   "/v1/apis.listKeys": { response: (_, t) => list("keys", v1Key(t)) },
   // Unkey's legacy listing: offset paging, {keys, total}, fewer key fields (legacyListedKey in v1-dialect.ts).
   "/v1/apis/{apiId}/keys": { response: (_, t) => object({ keys: { type: "array", items: legacyListedKey(t) }, total: integer() }) },

@@ -193,6 +193,14 @@ export interface ApiStore {
 
 export interface KeyStore {
   insert(record: KeyRecord): Promise<void>;
+  /**
+   * Inserts new keys all or none, in as few writes as the store allows (embedded: one commit; MongoDB: one
+   * insertMany, in a transaction where the deployment has them): what an import of many keys needs. Throws
+   * UniqueViolationError, having inserted none, when an id or hash is taken (or repeats within `records`).
+   */
+  insertMany(records: readonly KeyRecord[]): Promise<void>;
+  /** Which of `hashes` a key holds already, live or deleted (a hash is never reused): an import fails those keys. */
+  takenHashes(hashes: readonly string[]): Promise<Set<string>>;
   /** The live key with this hash, or undefined (unknown or deleted). */
   findByHash(hash: string): Promise<KeyRecord | undefined>;
   /** A live key of the workspace. */
@@ -218,6 +226,56 @@ export interface KeyStore {
   countByApi(workspaceId: string, apiId: string, filter?: { identityId?: string }): Promise<number>;
   /** Live keys linked to an identity (to detach them when it is deleted). */
   listByIdentity(workspaceId: string, identityId: string, page: PageQuery): Promise<KeyRecord[]>;
+}
+
+/** One key's outcome in a queued import: imported under `keyId`, or failed with `error`. */
+export interface MigrationOutcome {
+  index: number;
+  hash: string;
+  keyId?: string;
+  error?: string;
+}
+
+/**
+ * A queued import (v1 migrations.enqueueKeys): stored before the call is answered, worked through in slices by the
+ * server in the background, and resumed after a restart. Each key's id is chosen when the job is stored, so a slice
+ * interrupted after its keys were written finds them under those ids and counts them once.
+ */
+export interface MigrationJobRecord {
+  id: string;
+  workspaceId: string;
+  apiId: string;
+  /** The enqueuing root key and its permissions then: the job imports with exactly those rights. */
+  actor: { rootKeyId: string; permissions: string[] };
+  requestId: string;
+  /** The hashes' encoding, as MigrateKeysRequest.migration_id. */
+  migrationId: string;
+  /** The keys as MigrateKeyData proto JSON. */
+  keys: unknown[];
+  /** The id each key gets, by position. */
+  keyIds: string[];
+  /**
+   * By position, a queued plaintext key's secret encrypted under its id (its api stores recoverable keys), else null.
+   * The job holds no plaintext: a plaintext key is queued as its hash, this, and its `start`.
+   */
+  encrypted?: ({ iv: string; ciphertext: string; tag: string } | null)[];
+  state: "queued" | "running" | "done";
+  /** Keys processed so far (the first `processed` of `keys`); each has its outcome in `outcomes`. */
+  processed: number;
+  outcomes: MigrationOutcome[];
+  createdAt: number;
+  updatedAt?: number;
+  finishedAt?: number;
+}
+
+/** Queued imports. */
+export interface MigrationJobStore {
+  insert(job: MigrationJobRecord): Promise<void>;
+  get(workspaceId: string, id: string): Promise<MigrationJobRecord | undefined>;
+  /** Jobs not done yet, oldest first: what a starting server resumes. */
+  unfinished(): Promise<MigrationJobRecord[]>;
+  /** Stores a job's progress: the whole record, replacing the stored one. */
+  saveProgress(job: MigrationJobRecord): Promise<void>;
 }
 
 export interface IdentityStore {
@@ -370,6 +428,7 @@ export interface DocumentStore {
   permissions: PermissionStore;
   roles: RoleStore;
   dashboardSessions: DashboardSessionStore;
+  migrationJobs: MigrationJobStore;
   /** Creates a workspace and its first root key in one atomic write. */
   createWorkspace(workspace: WorkspaceRecord, firstRootKey: RootKeyRecord): Promise<void>;
   /** The audit log kept in this store's own commits (embedded); absent where it is a store of its own (MongoDB). */
@@ -549,6 +608,11 @@ export interface AuditLogStore {
    * retries in the background (counted in `stats`); it resolves once the record is stored or queued.
    */
   append(record: AuditRecord): Promise<void>;
+  /**
+   * Stores several records as `append` does one, in one write where the store allows (embedded: one commit; MongoDB:
+   * one insertMany, the records it could not store going to the outbox): an import's thousand key.create records.
+   */
+  appendMany(records: readonly AuditRecord[]): Promise<void>;
   /** Records of a workspace matching `query`, ascending by id, keyset-paginated. */
   list(query: AuditQuery, page: PageQuery): Promise<AuditRecord[]>;
   stats(): { written: number; queued: number; failedWrites: number; dropped: number; lastError?: string };

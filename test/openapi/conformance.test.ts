@@ -16,6 +16,8 @@ const BEYOND_SCHEMA: [route: RegExp, detail: RegExp][] = [
   [/keys\.(create|update)Key|\/v1\/keys$|identities\.|multiLimit/, /Two rate limits are named|repeats namespace .* with identifier/],
   [/\/v1\/(identities\.getIdentity|ratelimits\.(getOverride|listOverrides))/, /Name the identity|Name the namespace/], // GET: one of
   [/\/v1\/keys(\.verifyKey|\/verify)/, /has no rate limit named/], // a named limit the key does not have
+  // The hash's format follows its variant (migrationId or hashVariant); hash and plaintext exclude each other.
+  [/keys\.migrateKeys|keys\.enqueueMigration|\/v1\/migrations\./, /\.hash (must be|is required)|give hash or plaintext|Two rate limits are named/],
   [/analytics\.getVerifications|keys\.getVerifications|auditLogs\.list/, /buckets; at most|must be after start|Send exactly one of keyId and ownerId/], // range and granularity together; GET: one of
 ];
 

@@ -65,4 +65,20 @@ const skipReason = mongoUrl ? "" : " [skipped: MONGODB_URL is unset and no Mongo
       await client.close();
     }
   });
+  it("appendMany stores many records in one insertMany; one already stored (a retry) counts as stored, the rest follow it", async () => {
+    const client = await new MongoClient(mongoUrl!, { serverSelectionTimeoutMS: 2000 }).connect();
+    const db = client.db(`keyward_many_${randomUUID().slice(0, 8)}`);
+    const store = await createMongoAuditLogStore({ db });
+    const record = (n: number) => ({ id: `log_many${n}`, time: n, workspaceId: "ws_A", actor: "cli", action: "key.create", resources: [{ type: "key", id: `key_${n}` }] });
+    try {
+      await store.appendMany([record(1), record(2)]);
+      await store.appendMany([record(3), record(2), record(4)]);
+      expect(store.stats()).toMatchObject({ queued: 0, dropped: 0 });
+      expect((await store.list({ workspaceId: "ws_A" }, { limit: 10 })).map((r) => r.id)).toEqual(["log_many1", "log_many2", "log_many3", "log_many4"]);
+    } finally {
+      await store.close();
+      await db.dropDatabase().catch(() => {});
+      await client.close();
+    }
+  });
 });

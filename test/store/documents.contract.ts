@@ -3,6 +3,7 @@ import { UniqueViolationError } from "../../src/store/errors.js";
 import type { ApiRecord, DocumentStore, RootKeyRecord, WorkspaceRecord } from "../../src/store/ports.js";
 import { identityLinkContract } from "./documents-identity-links.contract.js";
 import { keyAndIdentityContract } from "./documents-keys.contract.js";
+import { importContract } from "./documents-imports.contract.js";
 import { identitySearchContract } from "./identity-search.contract.js";
 import { namedListsContract } from "./named-lists.contract.js";
 import { ratelimitContract } from "./documents-ratelimits.contract.js";
@@ -214,6 +215,7 @@ export function runDocumentStoreContract(
     });
 
     keyAndIdentityContract(fresh);
+    importContract(fresh, gaps);
     identityLinkContract(fresh, gaps);
     identitySearchContract(fresh);
     namedListsContract(fresh);

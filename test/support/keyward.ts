@@ -26,6 +26,8 @@ export interface RunningKeyward {
   stores: Stores;
   /** The app's operation table: every RPC with its access rule and handler. */
   operations: Operation[];
+  /** The background runner of queued imports (`idle()` waits for the queued ones). */
+  migrations: { idle(): Promise<void> };
   stop(): Promise<void>;
 }
 
@@ -114,8 +116,10 @@ export async function startKeyward(
     documents,
     stores,
     operations: app.operations,
+    migrations: app.migrations,
     async stop() {
       await server.close();
+      await app.migrations.stop();
       await stores.close();
       log.flush();
       if (mongodbUrl) await dropDatabase(mongodbUrl);

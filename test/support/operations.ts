@@ -17,7 +17,7 @@ export type OperationName =
   | "rootKeys.createRootKey" | "rootKeys.listRootKeys" | "rootKeys.deleteRootKey"
   | "workspaces.createWorkspace"
   | "keys.createKey" | "keys.getKey" | "keys.whoami" | "keys.updateKey" | "keys.deleteKey" | "keys.updateCredits"
-  | "keys.rerollKey" | "keys.verifyKey"
+  | "keys.rerollKey" | "keys.verifyKey" | "keys.migrateKeys" | "keys.enqueueMigration" | "keys.getMigration"
   | "ratelimit.limit" | "ratelimit.multiLimit" | "ratelimit.setOverride" | "ratelimit.getOverride"
   | "ratelimit.listOverrides" | "ratelimit.deleteOverride" | "ratelimit.listNamespaces"
   | "permissions.createPermission" | "permissions.getPermission" | "permissions.listPermissions" | "permissions.deletePermission"
@@ -125,6 +125,16 @@ export const OPERATIONS: Record<OperationName, OperationSpec> = {
   },
   "keys.rerollKey": {
     name: "keys.rerollKey", service: KeysService, method: "rerollKey", permission: "api.*.create_key",
+  },
+  // Imports: v1's migrations.createKeys / enqueueKeys take other shapes (a bare array, per-key hash objects).
+  "keys.migrateKeys": {
+    name: "keys.migrateKeys", service: KeysService, method: "migrateKeys", permission: "api.*.create_key",
+  },
+  "keys.enqueueMigration": {
+    name: "keys.enqueueMigration", service: KeysService, method: "enqueueMigration", permission: "api.*.create_key",
+  },
+  "keys.getMigration": {
+    name: "keys.getMigration", service: KeysService, method: "getMigration", permission: "api.*.read_key",
   },
   // v1 verification is a different RPC (VerifyKeyV1, public), not a binding of this one.
   "keys.verifyKey": {

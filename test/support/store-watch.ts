@@ -30,6 +30,8 @@ export function watchWrites(documents: DocumentStore): { readonly writes: Record
   wrap(documents.rootKeys, "rootKeys.", ["markDeleted"], ([, id]) => id);
   wrap(documents, "", ["createWorkspace"], ([workspace]) => workspace.id);
   wrap(documents.keys, "keys.", ["insert", "replace"], ([record]) => record.id);
+  wrap(documents.keys, "keys.", ["insertMany"], ([records]) => records.map((r: { id: string }) => r.id).join(","));
+  wrap(documents.migrationJobs, "migrationJobs.", ["insert", "saveProgress"], ([record]) => record.id);
   wrap(documents.keys, "keys.", ["markDeleted", "erase"], ([, id]) => id);
   wrap(documents.identities, "identities.", ["insert", "replace"], ([record]) => record.id);
   wrap(documents.identities, "identities.", ["markDeleted"], ([, id]) => id);

@@ -17,7 +17,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file keyward/v1/keys.proto.
  */
 export const file_keyward_v1_keys: GenFile = /*@__PURE__*/
-  fileDesc("ChVrZXl3YXJkL3YxL2tleXMucHJvdG8SCmtleXdhcmQudjEitgEKBlJlZmlsbBInCghpbnRlcnZhbBgBIAEoCUIVukgSchBSBWRhaWx5Ugdtb250aGx5EiAKBmFtb3VudBgCIAEoA0IQukgNIgsY/////////w8oARIiCgpyZWZpbGxfZGF5GAMgASgFQgm6SAYaBBgfKAFIAIgBARIbCg5sYXN0X3JlZmlsbF9hdBgEIAEoA0gBiAEBQg0KC19yZWZpbGxfZGF5QhEKD19sYXN0X3JlZmlsbF9hdCJlCgdDcmVkaXRzEigKCXJlbWFpbmluZxgBIAEoA0IQukgNIgsY/////////w8oAEgAiAEBEiIKBnJlZmlsbBgCIAEoCzISLmtleXdhcmQudjEuUmVmaWxsQgwKCl9yZW1haW5pbmcikQEKD1JhdGVsaW1pdENvbmZpZxIKCgJpZBgBIAEoCRIYCgRuYW1lGAIgASgJQgq6SAdyBRABGIABEh8KBWxpbWl0GAMgASgDQhC6SA0iCxj/////////DygBEiMKCGR1cmF0aW9uGAQgASgDQhG6SA4iDBj/////////DyjoBxISCgphdXRvX2FwcGx5GAUgASgIIoMBCghJZGVudGl0eRIKCgJpZBgBIAEoCRITCgtleHRlcm5hbF9pZBgCIAEoCRIlCgRtZXRhGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIvCgpyYXRlbGltaXRzGAQgAygLMhsua2V5d2FyZC52MS5SYXRlbGltaXRDb25maWcimwQKA0tleRIOCgZrZXlfaWQYASABKAkSDQoFc3RhcnQYAiABKAkSDgoGYXBpX2lkGAMgASgJEhQKDHdvcmtzcGFjZV9pZBgEIAEoCRIRCgRuYW1lGAUgASgJSACIAQESJQoEbWV0YRgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEgoKY3JlYXRlZF9hdBgHIAEoAxIXCgp1cGRhdGVkX2F0GAggASgDSAGIAQESFAoHZXhwaXJlcxgJIAEoA0gCiAEBEg8KB2VuYWJsZWQYCiABKAgSFgoJcGxhaW50ZXh0GAsgASgJSAOIAQESJAoHY3JlZGl0cxgMIAEoCzITLmtleXdhcmQudjEuQ3JlZGl0cxIvCgpyYXRlbGltaXRzGA0gAygLMhsua2V5d2FyZC52MS5SYXRlbGltaXRDb25maWcSJgoIaWRlbnRpdHkYDiABKAsyFC5rZXl3YXJkLnYxLklkZW50aXR5EhMKC3Blcm1pc3Npb25zGA8gAygJEg0KBXJvbGVzGBAgAygJEhgKC2Vudmlyb25tZW50GBEgASgJSASIAQESGQoMbGFzdF91c2VkX2F0GBIgASgDSAWIAQFCBwoFX25hbWVCDQoLX3VwZGF0ZWRfYXRCCgoIX2V4cGlyZXNCDAoKX3BsYWludGV4dEIOCgxfZW52aXJvbm1lbnRCDwoNX2xhc3RfdXNlZF9hdCLbBQoQQ3JlYXRlS2V5UmVxdWVzdBIrCgZhcGlfaWQYASABKAlCG7pIGHIWEAMY/wEyD15bYS16QS1aMC05X10rJBIvCgZwcmVmaXgYAiABKAlCGrpIF3IVEAEYEDIPXlthLXpBLVowLTlfXSskSACIAQESHQoEbmFtZRgDIAEoCUIKukgHcgUQARj/AUgBiAEBEiQKC2J5dGVfbGVuZ3RoGAQgASgFQgq6SAcaBRj/ASgQSAKIAQESJAoLZXh0ZXJuYWxfaWQYBSABKAlCCrpIB3IFEAEY/wFIA4gBARIlCgRtZXRhGAYgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIgCgVyb2xlcxgHIAMoCUIRukgOkgELEGQiB3IFEAEYgAESPAoLcGVybWlzc2lvbnMYCCADKAlCJ7pIJJIBIRDoByIcchoQARiAATITXlthLXpBLVowLTlfOi4qLV0rJBIkCgdleHBpcmVzGAkgASgDQg66SAsiCRiAsI/msncoAEgEiAEBEiQKB2NyZWRpdHMYCiABKAsyEy5rZXl3YXJkLnYxLkNyZWRpdHMSOQoKcmF0ZWxpbWl0cxgLIAMoCzIbLmtleXdhcmQudjEuUmF0ZWxpbWl0Q29uZmlnQgi6SAWSAQIQMhIUCgdlbmFibGVkGAwgASgISAWIAQESGAoLcmVjb3ZlcmFibGUYDSABKAhIBogBARIkCgtlbnZpcm9ubWVudBgOIAEoCUIKukgHcgUQARiAAkgHiAEBEhsKDmNyZWF0ZV9taXNzaW5nGA8gASgISAiIAQFCCQoHX3ByZWZpeEIHCgVfbmFtZUIOCgxfYnl0ZV9sZW5ndGhCDgoMX2V4dGVybmFsX2lkQgoKCF9leHBpcmVzQgoKCF9lbmFibGVkQg4KDF9yZWNvdmVyYWJsZUIOCgxfZW52aXJvbm1lbnRCEQoPX2NyZWF0ZV9taXNzaW5nIjAKEUNyZWF0ZUtleVJlc3BvbnNlEg4KBmtleV9pZBgBIAEoCRILCgNrZXkYAiABKAkiLgoOR2V0S2V5UmVzcG9uc2USHAoDa2V5GAEgASgLMg8ua2V5d2FyZC52MS5LZXkiLgoOV2hvQW1JUmVzcG9uc2USHAoDa2V5GAEgASgLMg8ua2V5d2FyZC52MS5LZXkiPQoVVXBkYXRlQ3JlZGl0c1Jlc3BvbnNlEiQKB2NyZWRpdHMYASABKAsyEy5rZXl3YXJkLnYxLkNyZWRpdHMiMAoRUmVyb2xsS2V5UmVzcG9uc2USDgoGa2V5X2lkGAEgASgJEgsKA2tleRgCIAEoCSJeCg1HZXRLZXlSZXF1ZXN0EisKBmtleV9pZBgBIAEoCUIbukgYchYQAxj/ATIPXlthLXpBLVowLTlfXSskEhQKB2RlY3J5cHQYAiABKAhIAIgBAUIKCghfZGVjcnlwdCIoCg1XaG9BbUlSZXF1ZXN0EhcKA2tleRgBIAEoCUIKukgHcgUQARiABCLwBAoQVXBkYXRlS2V5UmVxdWVzdBIrCgZrZXlfaWQYASABKAlCG7pIGHIWEAMY/wEyD15bYS16QS1aMC05X10rJBIdCgRuYW1lGAIgASgJQgq6SAdyBRABGP8BSACIAQESJAoLZXh0ZXJuYWxfaWQYAyABKAlCCrpIB3IFEAEY/wFIAYgBARIlCgRtZXRhGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIkCgdleHBpcmVzGAUgASgDQg66SAsiCRiAsI/msncoAEgCiAEBEiQKB2NyZWRpdHMYBiABKAsyEy5rZXl3YXJkLnYxLkNyZWRpdHMSOQoKcmF0ZWxpbWl0cxgHIAMoCzIbLmtleXdhcmQudjEuUmF0ZWxpbWl0Q29uZmlnQgi6SAWSAQIQMhIUCgdlbmFibGVkGAggASgISAOIAQESIAoFcm9sZXMYCSADKAlCEbpIDpIBCxBkIgdyBRABGIABEjwKC3Blcm1pc3Npb25zGAogAygJQie6SCSSASEQ6AciHHIaEAEYgAEyE15bYS16QS1aMC05XzouKi1dKyQSJAoLZW52aXJvbm1lbnQYCyABKAlCCrpIB3IFEAEYgAJIBIgBARIvCgt1cGRhdGVfbWFzaxgMIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE1hc2sSGwoOY3JlYXRlX21pc3NpbmcYDSABKAhIBYgBAUIHCgVfbmFtZUIOCgxfZXh0ZXJuYWxfaWRCCgoIX2V4cGlyZXNCCgoIX2VuYWJsZWRCDgoMX2Vudmlyb25tZW50QhEKD19jcmVhdGVfbWlzc2luZyITChFVcGRhdGVLZXlSZXNwb25zZSJlChBEZWxldGVLZXlSZXF1ZXN0EisKBmtleV9pZBgBIAEoCUIbukgYchYQAxj/ATIPXlthLXpBLVowLTlfXSskEhYKCXBlcm1hbmVudBgCIAEoCEgAiAEBQgwKCl9wZXJtYW5lbnQiEwoRRGVsZXRlS2V5UmVzcG9uc2UilwEKFFVwZGF0ZUNyZWRpdHNSZXF1ZXN0EhoKBmtleV9pZBgBIAEoCUIKukgHcgUQAxj/ARIzCglvcGVyYXRpb24YAiABKAlCILpIHXIbUgNzZXRSCWluY3JlbWVudFIJZGVjcmVtZW50EiQKBXZhbHVlGAMgASgDQhC6SA0iCxj/////////DygASACIAQFCCAoGX3ZhbHVlInoKEFJlcm9sbEtleVJlcXVlc3QSKwoGa2V5X2lkGAEgASgJQhu6SBhyFhADGP8BMg9eW2EtekEtWjAtOV9dKyQSKgoKZXhwaXJhdGlvbhgCIAEoA0IRukgOyAEBIgkYgLCP5rJ3KABIAIgBAUINCgtfZXhwaXJhdGlvbiKuAQoQUmF0ZWxpbWl0UmVxdWVzdBIYCgRuYW1lGAEgASgJQgq6SAdyBRABGP8BEiMKBGNvc3QYAiABKANCELpIDSILGP////////8PKABIAIgBARIbCgVsaW1pdBgDIAEoA0IHukgEIgIoAEgBiAEBEh4KCGR1cmF0aW9uGAQgASgDQge6SAQiAigASAKIAQFCBwoFX2Nvc3RCCAoGX2xpbWl0QgsKCV9kdXJhdGlvbiKeAgoQVmVyaWZ5S2V5UmVxdWVzdBIXCgNrZXkYASABKAlCCrpIB3IFEAEYgAQSHwoEdGFncxgCIAMoCUIRukgOkgELEBQiB3IFEAEYgAQSJAoLcGVybWlzc2lvbnMYAyABKAlCCrpIB3IFEAEY6AdIAIgBARIoCgdjcmVkaXRzGAQgASgLMhcua2V5d2FyZC52MS5DcmVkaXRzQ29zdBI6CgpyYXRlbGltaXRzGAUgAygLMhwua2V5d2FyZC52MS5SYXRlbGltaXRSZXF1ZXN0Qgi6SAWSAQIQMhIjCgxtaWdyYXRpb25faWQYBiABKAlCCLpIBXIDGIACSAGIAQFCDgoMX3Blcm1pc3Npb25zQg8KDV9taWdyYXRpb25faWQiOQoLQ3JlZGl0c0Nvc3QSIQoEY29zdBgBIAEoA0IOukgLIgkYgKCUpY0dKABIAIgBAUIHCgVfY29zdCKUAQoPUmF0ZWxpbWl0UmVzdWx0EhAKCGV4Y2VlZGVkGAEgASgIEgoKAmlkGAIgASgJEgwKBG5hbWUYAyABKAkSDQoFbGltaXQYBCABKAMSEAoIZHVyYXRpb24YBSABKAMSDQoFcmVzZXQYBiABKAMSEQoJcmVtYWluaW5nGAcgASgDEhIKCmF1dG9fYXBwbHkYCCABKAgi9gIKEVZlcmlmeUtleVJlc3BvbnNlEg0KBXZhbGlkGAEgASgIEgwKBGNvZGUYAiABKAkSEwoGa2V5X2lkGAMgASgJSACIAQESEQoEbmFtZRgEIAEoCUgBiAEBEiUKBG1ldGEYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhQKB2V4cGlyZXMYBiABKANIAogBARIUCgdjcmVkaXRzGAcgASgDSAOIAQESFAoHZW5hYmxlZBgIIAEoCEgEiAEBEhMKC3Blcm1pc3Npb25zGAkgAygJEg0KBXJvbGVzGAogAygJEiYKCGlkZW50aXR5GAsgASgLMhQua2V5d2FyZC52MS5JZGVudGl0eRIvCgpyYXRlbGltaXRzGAwgAygLMhsua2V5d2FyZC52MS5SYXRlbGltaXRSZXN1bHRCCQoHX2tleV9pZEIHCgVfbmFtZUIKCghfZXhwaXJlc0IKCghfY3JlZGl0c0IKCghfZW5hYmxlZCLCAgoSVmVyaWZ5S2V5VjFSZXF1ZXN0EhcKA2tleRgBIAEoCUIKukgHcgUQARiABBIfCgZhcGlfaWQYAiABKAlCCrpIB3IFEAEY/wFIAIgBARIfCgR0YWdzGAMgAygJQhG6SA6SAQsQCiIHcgUQARiAARIwCg1hdXRob3JpemF0aW9uGAQgASgLMhkua2V5d2FyZC52MS5BdXRob3JpemF0aW9uEioKCXJlbWFpbmluZxgFIAEoCzIXLmtleXdhcmQudjEuQ3JlZGl0c0Nvc3QSLAoJcmF0ZWxpbWl0GAYgASgLMhkua2V5d2FyZC52MS5SYXRlbGltaXRDb3N0EjoKCnJhdGVsaW1pdHMYByADKAsyHC5rZXl3YXJkLnYxLlJhdGVsaW1pdFJlcXVlc3RCCLpIBZIBAhAyQgkKB19hcGlfaWQiPAoNQXV0aG9yaXphdGlvbhIrCgtwZXJtaXNzaW9ucxgBIAEoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZSI6Cg1SYXRlbGltaXRDb3N0EiAKBGNvc3QYASABKANCDbpICiIIGICU69wDKABIAIgBAUIHCgVfY29zdCJBCg5SYXRlbGltaXRTdGF0ZRINCgVsaW1pdBgBIAEoAxIRCglyZW1haW5pbmcYAiABKAMSDQoFcmVzZXQYAyABKAMihAQKE1ZlcmlmeUtleVYxUmVzcG9uc2USEwoGa2V5X2lkGAEgASgJSACIAQESDQoFdmFsaWQYAiABKAgSEQoEbmFtZRgDIAEoCUgBiAEBEhUKCG93bmVyX2lkGAQgASgJSAKIAQESJQoEbWV0YRgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSFAoHZXhwaXJlcxgGIAEoA0gDiAEBEi0KCXJhdGVsaW1pdBgHIAEoCzIaLmtleXdhcmQudjEuUmF0ZWxpbWl0U3RhdGUSFgoJcmVtYWluaW5nGAggASgDSASIAQESDAoEY29kZRgJIAEoCRIUCgdlbmFibGVkGAogASgISAWIAQESEwoLcGVybWlzc2lvbnMYCyADKAkSDQoFcm9sZXMYDCADKAkSGAoLZW52aXJvbm1lbnQYDSABKAlIBogBARImCghpZGVudGl0eRgOIAEoCzIULmtleXdhcmQudjEuSWRlbnRpdHkSEgoKcmVxdWVzdF9pZBgPIAEoCRIXCgpjcmVhdGVkX2F0GBAgASgDSAeIAQFCCQoHX2tleV9pZEIHCgVfbmFtZUILCglfb3duZXJfaWRCCgoIX2V4cGlyZXNCDAoKX3JlbWFpbmluZ0IKCghfZW5hYmxlZEIOCgxfZW52aXJvbm1lbnRCDQoLX2NyZWF0ZWRfYXQitAEKFUFkZFBlcm1pc3Npb25zUmVxdWVzdBIrCgZrZXlfaWQYASABKAlCG7pIGHIWEAMY/wEyD15bYS16QS1aMC05X10rJBI+CgtwZXJtaXNzaW9ucxgCIAMoCUIpukgmkgEjCAEQ6AciHHIaEAEYgAEyE15bYS16QS1aMC05XzouKi1dKyQSGwoOY3JlYXRlX21pc3NpbmcYAyABKAhIAIgBAUIRCg9fY3JlYXRlX21pc3NpbmciPgoWQWRkUGVybWlzc2lvbnNSZXNwb25zZRIkCgRkYXRhGAEgAygLMhYua2V5d2FyZC52MS5QZXJtaXNzaW9uIocBChhSZW1vdmVQZXJtaXNzaW9uc1JlcXVlc3QSKwoGa2V5X2lkGAEgASgJQhu6SBhyFhADGP8BMg9eW2EtekEtWjAtOV9dKyQSPgoLcGVybWlzc2lvbnMYAiADKAlCKbpIJpIBIwgBEOgHIhxyGhABGIABMhNeW2EtekEtWjAtOV86LiotXSskIkEKGVJlbW92ZVBlcm1pc3Npb25zUmVzcG9uc2USJAoEZGF0YRgBIAMoCzIWLmtleXdhcmQudjEuUGVybWlzc2lvbiKyAQoVU2V0UGVybWlzc2lvbnNSZXF1ZXN0EisKBmtleV9pZBgBIAEoCUIbukgYchYQAxj/ATIPXlthLXpBLVowLTlfXSskEjwKC3Blcm1pc3Npb25zGAIgAygJQie6SCSSASEQ6AciHHIaEAEYgAEyE15bYS16QS1aMC05XzouKi1dKyQSGwoOY3JlYXRlX21pc3NpbmcYAyABKAhIAIgBAUIRCg9fY3JlYXRlX21pc3NpbmciPgoWU2V0UGVybWlzc2lvbnNSZXNwb25zZRIkCgRkYXRhGAEgAygLMhYua2V5d2FyZC52MS5QZXJtaXNzaW9uIpIBCg9BZGRSb2xlc1JlcXVlc3QSKwoGa2V5X2lkGAEgASgJQhu6SBhyFhADGP8BMg9eW2EtekEtWjAtOV9dKyQSIgoFcm9sZXMYAiADKAlCE7pIEJIBDQgBEGQiB3IFEAEYgAESGwoOY3JlYXRlX21pc3NpbmcYAyABKAhIAIgBAUIRCg9fY3JlYXRlX21pc3NpbmciMgoQQWRkUm9sZXNSZXNwb25zZRIeCgRkYXRhGAEgAygLMhAua2V5d2FyZC52MS5Sb2xlImUKElJlbW92ZVJvbGVzUmVxdWVzdBIrCgZrZXlfaWQYASABKAlCG7pIGHIWEAMY/wEyD15bYS16QS1aMC05X10rJBIiCgVyb2xlcxgCIAMoCUITukgQkgENCAEQZCIHcgUQARiAASI1ChNSZW1vdmVSb2xlc1Jlc3BvbnNlEh4KBGRhdGEYASADKAsyEC5rZXl3YXJkLnYxLlJvbGUikAEKD1NldFJvbGVzUmVxdWVzdBIrCgZrZXlfaWQYASABKAlCG7pIGHIWEAMY/wEyD15bYS16QS1aMC05X10rJBIgCgVyb2xlcxgCIAMoCUIRukgOkgELEGQiB3IFEAEYgAESGwoOY3JlYXRlX21pc3NpbmcYAyABKAhIAIgBAUIRCg9fY3JlYXRlX21pc3NpbmciMgoQU2V0Um9sZXNSZXNwb25zZRIeCgRkYXRhGAEgAygLMhAua2V5d2FyZC52MS5Sb2xlMr0TCgtLZXlzU2VydmljZRKkAQoJQ3JlYXRlS2V5Ehwua2V5d2FyZC52MS5DcmVhdGVLZXlSZXF1ZXN0Gh0ua2V5d2FyZC52MS5DcmVhdGVLZXlSZXNwb25zZSJayvMYERIDYXBpGgpjcmVhdGVfa2V5gtPkkwI/OgEqWhc6ASoiEi92MS9rZXlzLmNyZWF0ZUtleVoNOgEqIggvdjEva2V5cyISL3YyL2tleXMuY3JlYXRlS2V5EosBCgZHZXRLZXkSGS5rZXl3YXJkLnYxLkdldEtleVJlcXVlc3QaGi5rZXl3YXJkLnYxLkdldEtleVJlc3BvbnNlIkrK8xgPEgNhcGkaCHJlYWRfa2V5gtPkkwIxOgEqWhZiA2tleRIPL3YxL2tleXMuZ2V0S2V5YgNrZXkiDy92Mi9rZXlzLmdldEtleRKOAQoGV2hvQW1JEhkua2V5d2FyZC52MS5XaG9BbUlSZXF1ZXN0Ghoua2V5d2FyZC52MS5XaG9BbUlSZXNwb25zZSJNyvMYDxIDYXBpGghyZWFkX2tleYLT5JMCNDoBKloZOgEqYgNrZXkiDy92MS9rZXlzLndob2FtaWIDa2V5Ig8vdjIva2V5cy53aG9hbWkSlQEKCVVwZGF0ZUtleRIcLmtleXdhcmQudjEuVXBkYXRlS2V5UmVxdWVzdBodLmtleXdhcmQudjEuVXBkYXRlS2V5UmVzcG9uc2UiS8rzGBESA2FwaRoKdXBkYXRlX2tleYLT5JMCMDoBKloXOgEqIhIvdjEva2V5cy51cGRhdGVLZXkiEi92Mi9rZXlzLnVwZGF0ZUtleRKVAQoJRGVsZXRlS2V5Ehwua2V5d2FyZC52MS5EZWxldGVLZXlSZXF1ZXN0Gh0ua2V5d2FyZC52MS5EZWxldGVLZXlSZXNwb25zZSJLyvMYERIDYXBpGgpkZWxldGVfa2V5gtPkkwIwOgEqWhc6ASoiEi92MS9rZXlzLmRlbGV0ZUtleSISL3YyL2tleXMuZGVsZXRlS2V5Er0BCg1VcGRhdGVDcmVkaXRzEiAua2V5d2FyZC52MS5VcGRhdGVDcmVkaXRzUmVxdWVzdBohLmtleXdhcmQudjEuVXBkYXRlQ3JlZGl0c1Jlc3BvbnNlImfK8xgREgNhcGkaCnVwZGF0ZV9rZXmC0+STAkw6ASpaJjoBKmIHY3JlZGl0cyIYL3YxL2tleXMudXBkYXRlUmVtYWluaW5nYgdjcmVkaXRzIhYvdjIva2V5cy51cGRhdGVDcmVkaXRzEnwKCVJlcm9sbEtleRIcLmtleXdhcmQudjEuUmVyb2xsS2V5UmVxdWVzdBodLmtleXdhcmQudjEuUmVyb2xsS2V5UmVzcG9uc2UiMsrzGBESA2FwaRoKY3JlYXRlX2tleYLT5JMCFzoBKiISL3YyL2tleXMucmVyb2xsS2V5EsYBCg5BZGRQZXJtaXNzaW9ucxIhLmtleXdhcmQudjEuQWRkUGVybWlzc2lvbnNSZXF1ZXN0GiIua2V5d2FyZC52MS5BZGRQZXJtaXNzaW9uc1Jlc3BvbnNlIm3K8xgdEgRyYmFjGhVhZGRfcGVybWlzc2lvbl90b19rZXmC0+STAkY6ASpaIjoBKmIEZGF0YSIXL3YxL2tleXMuYWRkUGVybWlzc2lvbnNiBGRhdGEiFy92Mi9rZXlzLmFkZFBlcm1pc3Npb25zEtoBChFSZW1vdmVQZXJtaXNzaW9ucxIkLmtleXdhcmQudjEuUmVtb3ZlUGVybWlzc2lvbnNSZXF1ZXN0GiUua2V5d2FyZC52MS5SZW1vdmVQZXJtaXNzaW9uc1Jlc3BvbnNlInjK8xgiEgRyYmFjGhpyZW1vdmVfcGVybWlzc2lvbl9mcm9tX2tleYLT5JMCTDoBKlolOgEqYgRkYXRhIhovdjEva2V5cy5yZW1vdmVQZXJtaXNzaW9uc2IEZGF0YSIaL3YyL2tleXMucmVtb3ZlUGVybWlzc2lvbnMSxgEKDlNldFBlcm1pc3Npb25zEiEua2V5d2FyZC52MS5TZXRQZXJtaXNzaW9uc1JlcXVlc3QaIi5rZXl3YXJkLnYxLlNldFBlcm1pc3Npb25zUmVzcG9uc2UibcrzGB0SBHJiYWMaFWFkZF9wZXJtaXNzaW9uX3RvX2tleYLT5JMCRjoBKloiOgEqYgRkYXRhIhcvdjEva2V5cy5zZXRQZXJtaXNzaW9uc2IEZGF0YSIXL3YyL2tleXMuc2V0UGVybWlzc2lvbnMSogEKCEFkZFJvbGVzEhsua2V5d2FyZC52MS5BZGRSb2xlc1JlcXVlc3QaHC5rZXl3YXJkLnYxLkFkZFJvbGVzUmVzcG9uc2UiW8rzGBcSBHJiYWMaD2FkZF9yb2xlX3RvX2tleYLT5JMCOjoBKlocOgEqYgRkYXRhIhEvdjEva2V5cy5hZGRSb2xlc2IEZGF0YSIRL3YyL2tleXMuYWRkUm9sZXMStgEKC1JlbW92ZVJvbGVzEh4ua2V5d2FyZC52MS5SZW1vdmVSb2xlc1JlcXVlc3QaHy5rZXl3YXJkLnYxLlJlbW92ZVJvbGVzUmVzcG9uc2UiZsrzGBwSBHJiYWMaFHJlbW92ZV9yb2xlX2Zyb21fa2V5gtPkkwJAOgEqWh86ASpiBGRhdGEiFC92MS9rZXlzLnJlbW92ZVJvbGVzYgRkYXRhIhQvdjIva2V5cy5yZW1vdmVSb2xlcxKiAQoIU2V0Um9sZXMSGy5rZXl3YXJkLnYxLlNldFJvbGVzUmVxdWVzdBocLmtleXdhcmQudjEuU2V0Um9sZXNSZXNwb25zZSJbyvMYFxIEcmJhYxoPYWRkX3JvbGVfdG9fa2V5gtPkkwI6OgEqWhw6ASpiBGRhdGEiES92MS9rZXlzLnNldFJvbGVzYgRkYXRhIhEvdjIva2V5cy5zZXRSb2xlcxJ8CglWZXJpZnlLZXkSHC5rZXl3YXJkLnYxLlZlcmlmeUtleVJlcXVlc3QaHS5rZXl3YXJkLnYxLlZlcmlmeUtleVJlc3BvbnNlIjLK8xgREgNhcGkaCnZlcmlmeV9rZXmC0+STAhc6ASoiEi92Mi9rZXlzLnZlcmlmeUtleRKJAQoLVmVyaWZ5S2V5VjESHi5rZXl3YXJkLnYxLlZlcmlmeUtleVYxUmVxdWVzdBofLmtleXdhcmQudjEuVmVyaWZ5S2V5VjFSZXNwb25zZSI5yvMYAggBgtPkkwItOgEqWhQ6ASoiDy92MS9rZXlzL3ZlcmlmeSISL3YxL2tleXMudmVyaWZ5S2V5QnQKDmRldi5rZXl3YXJkLnYxQglLZXlzUHJvdG9QAVona2V5d2FyZC5kZXYvZ2VuL2dvL2tleXdhcmQvdjE7a2V5d2FyZHYxogIDS1dYqgIKS2V5d2FyZC5WMcoCCktleXdhcmRcVjHqAgtLZXl3YXJkOjpWMWIGcHJvdG8z", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_field_mask, file_google_protobuf_struct, file_keyward_v1_options, file_keyward_v1_permissions]);
+  fileDesc("ChVrZXl3YXJkL3YxL2tleXMucHJvdG8SCmtleXdhcmQudjEitgEKBlJlZmlsbBInCghpbnRlcnZhbBgBIAEoCUIVukgSchBSBWRhaWx5Ugdtb250aGx5EiAKBmFtb3VudBgCIAEoA0IQukgNIgsY/////////w8oARIiCgpyZWZpbGxfZGF5GAMgASgFQgm6SAYaBBgfKAFIAIgBARIbCg5sYXN0X3JlZmlsbF9hdBgEIAEoA0gBiAEBQg0KC19yZWZpbGxfZGF5QhEKD19sYXN0X3JlZmlsbF9hdCJlCgdDcmVkaXRzEigKCXJlbWFpbmluZxgBIAEoA0IQukgNIgsY/////////w8oAEgAiAEBEiIKBnJlZmlsbBgCIAEoCzISLmtleXdhcmQudjEuUmVmaWxsQgwKCl9yZW1haW5pbmcikQEKD1JhdGVsaW1pdENvbmZpZxIKCgJpZBgBIAEoCRIYCgRuYW1lGAIgASgJQgq6SAdyBRABGIABEh8KBWxpbWl0GAMgASgDQhC6SA0iCxj/////////DygBEiMKCGR1cmF0aW9uGAQgASgDQhG6SA4iDBj/////////DyjoBxISCgphdXRvX2FwcGx5GAUgASgIIoMBCghJZGVudGl0eRIKCgJpZBgBIAEoCRITCgtleHRlcm5hbF9pZBgCIAEoCRIlCgRtZXRhGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIvCgpyYXRlbGltaXRzGAQgAygLMhsua2V5d2FyZC52MS5SYXRlbGltaXRDb25maWcimwQKA0tleRIOCgZrZXlfaWQYASABKAkSDQoFc3RhcnQYAiABKAkSDgoGYXBpX2lkGAMgASgJEhQKDHdvcmtzcGFjZV9pZBgEIAEoCRIRCgRuYW1lGAUgASgJSACIAQESJQoEbWV0YRgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEgoKY3JlYXRlZF9hdBgHIAEoAxIXCgp1cGRhdGVkX2F0GAggASgDSAGIAQESFAoHZXhwaXJlcxgJIAEoA0gCiAEBEg8KB2VuYWJsZWQYCiABKAgSFgoJcGxhaW50ZXh0GAsgASgJSAOIAQESJAoHY3JlZGl0cxgMIAEoCzITLmtleXdhcmQudjEuQ3JlZGl0cxIvCgpyYXRlbGltaXRzGA0gAygLMhsua2V5d2FyZC52MS5SYXRlbGltaXRDb25maWcSJgoIaWRlbnRpdHkYDiABKAsyFC5rZXl3YXJkLnYxLklkZW50aXR5EhMKC3Blcm1pc3Npb25zGA8gAygJEg0KBXJvbGVzGBAgAygJEhgKC2Vudmlyb25tZW50GBEgASgJSASIAQESGQoMbGFzdF91c2VkX2F0GBIgASgDSAWIAQFCBwoFX25hbWVCDQoLX3VwZGF0ZWRfYXRCCgoIX2V4cGlyZXNCDAoKX3BsYWludGV4dEIOCgxfZW52aXJvbm1lbnRCDwoNX2xhc3RfdXNlZF9hdCLbBQoQQ3JlYXRlS2V5UmVxdWVzdBIrCgZhcGlfaWQYASABKAlCG7pIGHIWEAMY/wEyD15bYS16QS1aMC05X10rJBIvCgZwcmVmaXgYAiABKAlCGrpIF3IVEAEYEDIPXlthLXpBLVowLTlfXSskSACIAQESHQoEbmFtZRgDIAEoCUIKukgHcgUQARj/AUgBiAEBEiQKC2J5dGVfbGVuZ3RoGAQgASgFQgq6SAcaBRj/ASgQSAKIAQESJAoLZXh0ZXJuYWxfaWQYBSABKAlCCrpIB3IFEAEY/wFIA4gBARIlCgRtZXRhGAYgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIgCgVyb2xlcxgHIAMoCUIRukgOkgELEGQiB3IFEAEYgAESPAoLcGVybWlzc2lvbnMYCCADKAlCJ7pIJJIBIRDoByIcchoQARiAATITXlthLXpBLVowLTlfOi4qLV0rJBIkCgdleHBpcmVzGAkgASgDQg66SAsiCRiAsI/msncoAEgEiAEBEiQKB2NyZWRpdHMYCiABKAsyEy5rZXl3YXJkLnYxLkNyZWRpdHMSOQoKcmF0ZWxpbWl0cxgLIAMoCzIbLmtleXdhcmQudjEuUmF0ZWxpbWl0Q29uZmlnQgi6SAWSAQIQMhIUCgdlbmFibGVkGAwgASgISAWIAQESGAoLcmVjb3ZlcmFibGUYDSABKAhIBogBARIkCgtlbnZpcm9ubWVudBgOIAEoCUIKukgHcgUQARiAAkgHiAEBEhsKDmNyZWF0ZV9taXNzaW5nGA8gASgISAiIAQFCCQoHX3ByZWZpeEIHCgVfbmFtZUIOCgxfYnl0ZV9sZW5ndGhCDgoMX2V4dGVybmFsX2lkQgoKCF9leHBpcmVzQgoKCF9lbmFibGVkQg4KDF9yZWNvdmVyYWJsZUIOCgxfZW52aXJvbm1lbnRCEQoPX2NyZWF0ZV9taXNzaW5nIjAKEUNyZWF0ZUtleVJlc3BvbnNlEg4KBmtleV9pZBgBIAEoCRILCgNrZXkYAiABKAkiLgoOR2V0S2V5UmVzcG9uc2USHAoDa2V5GAEgASgLMg8ua2V5d2FyZC52MS5LZXkiLgoOV2hvQW1JUmVzcG9uc2USHAoDa2V5GAEgASgLMg8ua2V5d2FyZC52MS5LZXkiPQoVVXBkYXRlQ3JlZGl0c1Jlc3BvbnNlEiQKB2NyZWRpdHMYASABKAsyEy5rZXl3YXJkLnYxLkNyZWRpdHMiMAoRUmVyb2xsS2V5UmVzcG9uc2USDgoGa2V5X2lkGAEgASgJEgsKA2tleRgCIAEoCSJeCg1HZXRLZXlSZXF1ZXN0EisKBmtleV9pZBgBIAEoCUIbukgYchYQAxj/ATIPXlthLXpBLVowLTlfXSskEhQKB2RlY3J5cHQYAiABKAhIAIgBAUIKCghfZGVjcnlwdCIoCg1XaG9BbUlSZXF1ZXN0EhcKA2tleRgBIAEoCUIKukgHcgUQARiABCLwBAoQVXBkYXRlS2V5UmVxdWVzdBIrCgZrZXlfaWQYASABKAlCG7pIGHIWEAMY/wEyD15bYS16QS1aMC05X10rJBIdCgRuYW1lGAIgASgJQgq6SAdyBRABGP8BSACIAQESJAoLZXh0ZXJuYWxfaWQYAyABKAlCCrpIB3IFEAEY/wFIAYgBARIlCgRtZXRhGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIkCgdleHBpcmVzGAUgASgDQg66SAsiCRiAsI/msncoAEgCiAEBEiQKB2NyZWRpdHMYBiABKAsyEy5rZXl3YXJkLnYxLkNyZWRpdHMSOQoKcmF0ZWxpbWl0cxgHIAMoCzIbLmtleXdhcmQudjEuUmF0ZWxpbWl0Q29uZmlnQgi6SAWSAQIQMhIUCgdlbmFibGVkGAggASgISAOIAQESIAoFcm9sZXMYCSADKAlCEbpIDpIBCxBkIgdyBRABGIABEjwKC3Blcm1pc3Npb25zGAogAygJQie6SCSSASEQ6AciHHIaEAEYgAEyE15bYS16QS1aMC05XzouKi1dKyQSJAoLZW52aXJvbm1lbnQYCyABKAlCCrpIB3IFEAEYgAJIBIgBARIvCgt1cGRhdGVfbWFzaxgMIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE1hc2sSGwoOY3JlYXRlX21pc3NpbmcYDSABKAhIBYgBAUIHCgVfbmFtZUIOCgxfZXh0ZXJuYWxfaWRCCgoIX2V4cGlyZXNCCgoIX2VuYWJsZWRCDgoMX2Vudmlyb25tZW50QhEKD19jcmVhdGVfbWlzc2luZyITChFVcGRhdGVLZXlSZXNwb25zZSJlChBEZWxldGVLZXlSZXF1ZXN0EisKBmtleV9pZBgBIAEoCUIbukgYchYQAxj/ATIPXlthLXpBLVowLTlfXSskEhYKCXBlcm1hbmVudBgCIAEoCEgAiAEBQgwKCl9wZXJtYW5lbnQiEwoRRGVsZXRlS2V5UmVzcG9uc2UilwEKFFVwZGF0ZUNyZWRpdHNSZXF1ZXN0EhoKBmtleV9pZBgBIAEoCUIKukgHcgUQAxj/ARIzCglvcGVyYXRpb24YAiABKAlCILpIHXIbUgNzZXRSCWluY3JlbWVudFIJZGVjcmVtZW50EiQKBXZhbHVlGAMgASgDQhC6SA0iCxj/////////DygASACIAQFCCAoGX3ZhbHVlInoKEFJlcm9sbEtleVJlcXVlc3QSKwoGa2V5X2lkGAEgASgJQhu6SBhyFhADGP8BMg9eW2EtekEtWjAtOV9dKyQSKgoKZXhwaXJhdGlvbhgCIAEoA0IRukgOyAEBIgkYgLCP5rJ3KABIAIgBAUINCgtfZXhwaXJhdGlvbiKuAQoQUmF0ZWxpbWl0UmVxdWVzdBIYCgRuYW1lGAEgASgJQgq6SAdyBRABGP8BEiMKBGNvc3QYAiABKANCELpIDSILGP////////8PKABIAIgBARIbCgVsaW1pdBgDIAEoA0IHukgEIgIoAEgBiAEBEh4KCGR1cmF0aW9uGAQgASgDQge6SAQiAigASAKIAQFCBwoFX2Nvc3RCCAoGX2xpbWl0QgsKCV9kdXJhdGlvbiKeAgoQVmVyaWZ5S2V5UmVxdWVzdBIXCgNrZXkYASABKAlCCrpIB3IFEAEYgAQSHwoEdGFncxgCIAMoCUIRukgOkgELEBQiB3IFEAEYgAQSJAoLcGVybWlzc2lvbnMYAyABKAlCCrpIB3IFEAEY6AdIAIgBARIoCgdjcmVkaXRzGAQgASgLMhcua2V5d2FyZC52MS5DcmVkaXRzQ29zdBI6CgpyYXRlbGltaXRzGAUgAygLMhwua2V5d2FyZC52MS5SYXRlbGltaXRSZXF1ZXN0Qgi6SAWSAQIQMhIjCgxtaWdyYXRpb25faWQYBiABKAlCCLpIBXIDGIACSAGIAQFCDgoMX3Blcm1pc3Npb25zQg8KDV9taWdyYXRpb25faWQiOQoLQ3JlZGl0c0Nvc3QSIQoEY29zdBgBIAEoA0IOukgLIgkYgKCUpY0dKABIAIgBAUIHCgVfY29zdCKUAQoPUmF0ZWxpbWl0UmVzdWx0EhAKCGV4Y2VlZGVkGAEgASgIEgoKAmlkGAIgASgJEgwKBG5hbWUYAyABKAkSDQoFbGltaXQYBCABKAMSEAoIZHVyYXRpb24YBSABKAMSDQoFcmVzZXQYBiABKAMSEQoJcmVtYWluaW5nGAcgASgDEhIKCmF1dG9fYXBwbHkYCCABKAgi9gIKEVZlcmlmeUtleVJlc3BvbnNlEg0KBXZhbGlkGAEgASgIEgwKBGNvZGUYAiABKAkSEwoGa2V5X2lkGAMgASgJSACIAQESEQoEbmFtZRgEIAEoCUgBiAEBEiUKBG1ldGEYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhQKB2V4cGlyZXMYBiABKANIAogBARIUCgdjcmVkaXRzGAcgASgDSAOIAQESFAoHZW5hYmxlZBgIIAEoCEgEiAEBEhMKC3Blcm1pc3Npb25zGAkgAygJEg0KBXJvbGVzGAogAygJEiYKCGlkZW50aXR5GAsgASgLMhQua2V5d2FyZC52MS5JZGVudGl0eRIvCgpyYXRlbGltaXRzGAwgAygLMhsua2V5d2FyZC52MS5SYXRlbGltaXRSZXN1bHRCCQoHX2tleV9pZEIHCgVfbmFtZUIKCghfZXhwaXJlc0IKCghfY3JlZGl0c0IKCghfZW5hYmxlZCLCAgoSVmVyaWZ5S2V5VjFSZXF1ZXN0EhcKA2tleRgBIAEoCUIKukgHcgUQARiABBIfCgZhcGlfaWQYAiABKAlCCrpIB3IFEAEY/wFIAIgBARIfCgR0YWdzGAMgAygJQhG6SA6SAQsQCiIHcgUQARiAARIwCg1hdXRob3JpemF0aW9uGAQgASgLMhkua2V5d2FyZC52MS5BdXRob3JpemF0aW9uEioKCXJlbWFpbmluZxgFIAEoCzIXLmtleXdhcmQudjEuQ3JlZGl0c0Nvc3QSLAoJcmF0ZWxpbWl0GAYgASgLMhkua2V5d2FyZC52MS5SYXRlbGltaXRDb3N0EjoKCnJhdGVsaW1pdHMYByADKAsyHC5rZXl3YXJkLnYxLlJhdGVsaW1pdFJlcXVlc3RCCLpIBZIBAhAyQgkKB19hcGlfaWQiPAoNQXV0aG9yaXphdGlvbhIrCgtwZXJtaXNzaW9ucxgBIAEoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZSI6Cg1SYXRlbGltaXRDb3N0EiAKBGNvc3QYASABKANCDbpICiIIGICU69wDKABIAIgBAUIHCgVfY29zdCJBCg5SYXRlbGltaXRTdGF0ZRINCgVsaW1pdBgBIAEoAxIRCglyZW1haW5pbmcYAiABKAMSDQoFcmVzZXQYAyABKAMihAQKE1ZlcmlmeUtleVYxUmVzcG9uc2USEwoGa2V5X2lkGAEgASgJSACIAQESDQoFdmFsaWQYAiABKAgSEQoEbmFtZRgDIAEoCUgBiAEBEhUKCG93bmVyX2lkGAQgASgJSAKIAQESJQoEbWV0YRgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSFAoHZXhwaXJlcxgGIAEoA0gDiAEBEi0KCXJhdGVsaW1pdBgHIAEoCzIaLmtleXdhcmQudjEuUmF0ZWxpbWl0U3RhdGUSFgoJcmVtYWluaW5nGAggASgDSASIAQESDAoEY29kZRgJIAEoCRIUCgdlbmFibGVkGAogASgISAWIAQESEwoLcGVybWlzc2lvbnMYCyADKAkSDQoFcm9sZXMYDCADKAkSGAoLZW52aXJvbm1lbnQYDSABKAlIBogBARImCghpZGVudGl0eRgOIAEoCzIULmtleXdhcmQudjEuSWRlbnRpdHkSEgoKcmVxdWVzdF9pZBgPIAEoCRIXCgpjcmVhdGVkX2F0GBAgASgDSAeIAQFCCQoHX2tleV9pZEIHCgVfbmFtZUILCglfb3duZXJfaWRCCgoIX2V4cGlyZXNCDAoKX3JlbWFpbmluZ0IKCghfZW5hYmxlZEIOCgxfZW52aXJvbm1lbnRCDQoLX2NyZWF0ZWRfYXQitAEKFUFkZFBlcm1pc3Npb25zUmVxdWVzdBIrCgZrZXlfaWQYASABKAlCG7pIGHIWEAMY/wEyD15bYS16QS1aMC05X10rJBI+CgtwZXJtaXNzaW9ucxgCIAMoCUIpukgmkgEjCAEQ6AciHHIaEAEYgAEyE15bYS16QS1aMC05XzouKi1dKyQSGwoOY3JlYXRlX21pc3NpbmcYAyABKAhIAIgBAUIRCg9fY3JlYXRlX21pc3NpbmciPgoWQWRkUGVybWlzc2lvbnNSZXNwb25zZRIkCgRkYXRhGAEgAygLMhYua2V5d2FyZC52MS5QZXJtaXNzaW9uIocBChhSZW1vdmVQZXJtaXNzaW9uc1JlcXVlc3QSKwoGa2V5X2lkGAEgASgJQhu6SBhyFhADGP8BMg9eW2EtekEtWjAtOV9dKyQSPgoLcGVybWlzc2lvbnMYAiADKAlCKbpIJpIBIwgBEOgHIhxyGhABGIABMhNeW2EtekEtWjAtOV86LiotXSskIkEKGVJlbW92ZVBlcm1pc3Npb25zUmVzcG9uc2USJAoEZGF0YRgBIAMoCzIWLmtleXdhcmQudjEuUGVybWlzc2lvbiKyAQoVU2V0UGVybWlzc2lvbnNSZXF1ZXN0EisKBmtleV9pZBgBIAEoCUIbukgYchYQAxj/ATIPXlthLXpBLVowLTlfXSskEjwKC3Blcm1pc3Npb25zGAIgAygJQie6SCSSASEQ6AciHHIaEAEYgAEyE15bYS16QS1aMC05XzouKi1dKyQSGwoOY3JlYXRlX21pc3NpbmcYAyABKAhIAIgBAUIRCg9fY3JlYXRlX21pc3NpbmciPgoWU2V0UGVybWlzc2lvbnNSZXNwb25zZRIkCgRkYXRhGAEgAygLMhYua2V5d2FyZC52MS5QZXJtaXNzaW9uIpIBCg9BZGRSb2xlc1JlcXVlc3QSKwoGa2V5X2lkGAEgASgJQhu6SBhyFhADGP8BMg9eW2EtekEtWjAtOV9dKyQSIgoFcm9sZXMYAiADKAlCE7pIEJIBDQgBEGQiB3IFEAEYgAESGwoOY3JlYXRlX21pc3NpbmcYAyABKAhIAIgBAUIRCg9fY3JlYXRlX21pc3NpbmciMgoQQWRkUm9sZXNSZXNwb25zZRIeCgRkYXRhGAEgAygLMhAua2V5d2FyZC52MS5Sb2xlImUKElJlbW92ZVJvbGVzUmVxdWVzdBIrCgZrZXlfaWQYASABKAlCG7pIGHIWEAMY/wEyD15bYS16QS1aMC05X10rJBIiCgVyb2xlcxgCIAMoCUITukgQkgENCAEQZCIHcgUQARiAASI1ChNSZW1vdmVSb2xlc1Jlc3BvbnNlEh4KBGRhdGEYASADKAsyEC5rZXl3YXJkLnYxLlJvbGUikAEKD1NldFJvbGVzUmVxdWVzdBIrCgZrZXlfaWQYASABKAlCG7pIGHIWEAMY/wEyD15bYS16QS1aMC05X10rJBIgCgVyb2xlcxgCIAMoCUIRukgOkgELEGQiB3IFEAEYgAESGwoOY3JlYXRlX21pc3NpbmcYAyABKAhIAIgBAUIRCg9fY3JlYXRlX21pc3NpbmciMgoQU2V0Um9sZXNSZXNwb25zZRIeCgRkYXRhGAEgAygLMhAua2V5d2FyZC52MS5Sb2xlItwFCg5NaWdyYXRlS2V5RGF0YRIWCgRoYXNoGAEgASgJQgi6SAVyAxiAARIdCgRuYW1lGAIgASgJQgq6SAdyBRABGP8BSACIAQESJAoLZXh0ZXJuYWxfaWQYAyABKAlCCrpIB3IFEAEY/wFIAYgBARIlCgRtZXRhGAQgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIgCgVyb2xlcxgFIAMoCUIRukgOkgELEGQiB3IFEAEYgAESPAoLcGVybWlzc2lvbnMYBiADKAlCJ7pIJJIBIRDoByIcchoQARiAATITXlthLXpBLVowLTlfOi4qLV0rJBIkCgdleHBpcmVzGAcgASgDQg66SAsiCRiAsI/msncoAEgCiAEBEhQKB2VuYWJsZWQYCCABKAhIA4gBARIkCgdjcmVkaXRzGAkgASgLMhMua2V5d2FyZC52MS5DcmVkaXRzEjkKCnJhdGVsaW1pdHMYCiADKAsyGy5rZXl3YXJkLnYxLlJhdGVsaW1pdENvbmZpZ0IIukgFkgECEDISJAoLZW52aXJvbm1lbnQYCyABKAlCCrpIB3IFEAEYgAJIBIgBARIbCgVzdGFydBgMIAEoCUIHukgEcgIYQEgFiAEBEiIKCXBsYWludGV4dBgNIAEoCUIKukgHcgUQARiABEgGiAEBEjsKDGhhc2hfdmFyaWFudBgOIAEoCUIgukgdchtSDXNoYTI1Nl9iYXNlNjRSCnNoYTI1Nl9oZXhIB4gBARIwCgZhcGlfaWQYDyABKAlCG7pIGHIWEAMY/wEyD15bYS16QS1aMC05X10rJEgIiAEBQgcKBV9uYW1lQg4KDF9leHRlcm5hbF9pZEIKCghfZXhwaXJlc0IKCghfZW5hYmxlZEIOCgxfZW52aXJvbm1lbnRCCAoGX3N0YXJ0QgwKCl9wbGFpbnRleHRCDwoNX2hhc2hfdmFyaWFudEIJCgdfYXBpX2lkIuABChJNaWdyYXRlS2V5c1JlcXVlc3QSNgoMbWlncmF0aW9uX2lkGAEgASgJQiC6SB1yG1INc2hhMjU2X2Jhc2U2NFIKc2hhMjU2X2hleBIrCgZhcGlfaWQYAiABKAlCG7pIGHIWEAMY/wEyD15bYS16QS1aMC05X10rJBI1CgRrZXlzGAMgAygLMhoua2V5d2FyZC52MS5NaWdyYXRlS2V5RGF0YUILukgIkgEFCAEQ6AcSGwoOYWxsX29yX25vdGhpbmcYBCABKAhIAIgBAUIRCg9fYWxsX29yX25vdGhpbmciKwoLTWlncmF0ZWRLZXkSDAoEaGFzaBgBIAEoCRIOCgZrZXlfaWQYAiABKAkiPgoQTWlncmF0aW9uRmFpbHVyZRIMCgRoYXNoGAEgASgJEg0KBWVycm9yGAIgASgJEg0KBWluZGV4GAMgASgFIoABChNNaWdyYXRlS2V5c1Jlc3BvbnNlEikKCG1pZ3JhdGVkGAEgAygLMhcua2V5d2FyZC52MS5NaWdyYXRlZEtleRIOCgZmYWlsZWQYAiADKAkSLgoIZmFpbHVyZXMYAyADKAsyHC5rZXl3YXJkLnYxLk1pZ3JhdGlvbkZhaWx1cmUitQEKF0VucXVldWVNaWdyYXRpb25SZXF1ZXN0EjYKDG1pZ3JhdGlvbl9pZBgBIAEoCUIgukgdchtSDXNoYTI1Nl9iYXNlNjRSCnNoYTI1Nl9oZXgSKwoGYXBpX2lkGAIgASgJQhu6SBhyFhADGP8BMg9eW2EtekEtWjAtOV9dKyQSNQoEa2V5cxgDIAMoCzIaLmtleXdhcmQudjEuTWlncmF0ZUtleURhdGFCC7pICJIBBQgBEOgHIioKGEVucXVldWVNaWdyYXRpb25SZXNwb25zZRIOCgZqb2JfaWQYASABKAkiQgoTR2V0TWlncmF0aW9uUmVxdWVzdBIrCgZqb2JfaWQYASABKAlCG7pIGHIWEAMY/wEyD15bYS16QS1aMC05X10rJCKAAgoUR2V0TWlncmF0aW9uUmVzcG9uc2USDgoGam9iX2lkGAEgASgJEg4KBmFwaV9pZBgCIAEoCRINCgVzdGF0ZRgDIAEoCRINCgV0b3RhbBgEIAEoBRIRCglwcm9jZXNzZWQYBSABKAUSKQoIbWlncmF0ZWQYBiADKAsyFy5rZXl3YXJkLnYxLk1pZ3JhdGVkS2V5Ei4KCGZhaWx1cmVzGAcgAygLMhwua2V5d2FyZC52MS5NaWdyYXRpb25GYWlsdXJlEhIKCmNyZWF0ZWRfYXQYCCABKAMSGAoLZmluaXNoZWRfYXQYCSABKANIAIgBAUIOCgxfZmluaXNoZWRfYXQyqRcKC0tleXNTZXJ2aWNlEqQBCglDcmVhdGVLZXkSHC5rZXl3YXJkLnYxLkNyZWF0ZUtleVJlcXVlc3QaHS5rZXl3YXJkLnYxLkNyZWF0ZUtleVJlc3BvbnNlIlrK8xgREgNhcGkaCmNyZWF0ZV9rZXmC0+STAj86ASpaFzoBKiISL3YxL2tleXMuY3JlYXRlS2V5Wg06ASoiCC92MS9rZXlzIhIvdjIva2V5cy5jcmVhdGVLZXkSiwEKBkdldEtleRIZLmtleXdhcmQudjEuR2V0S2V5UmVxdWVzdBoaLmtleXdhcmQudjEuR2V0S2V5UmVzcG9uc2UiSsrzGA8SA2FwaRoIcmVhZF9rZXmC0+STAjE6ASpaFmIDa2V5Eg8vdjEva2V5cy5nZXRLZXliA2tleSIPL3YyL2tleXMuZ2V0S2V5Eo4BCgZXaG9BbUkSGS5rZXl3YXJkLnYxLldob0FtSVJlcXVlc3QaGi5rZXl3YXJkLnYxLldob0FtSVJlc3BvbnNlIk3K8xgPEgNhcGkaCHJlYWRfa2V5gtPkkwI0OgEqWhk6ASpiA2tleSIPL3YxL2tleXMud2hvYW1pYgNrZXkiDy92Mi9rZXlzLndob2FtaRKVAQoJVXBkYXRlS2V5Ehwua2V5d2FyZC52MS5VcGRhdGVLZXlSZXF1ZXN0Gh0ua2V5d2FyZC52MS5VcGRhdGVLZXlSZXNwb25zZSJLyvMYERIDYXBpGgp1cGRhdGVfa2V5gtPkkwIwOgEqWhc6ASoiEi92MS9rZXlzLnVwZGF0ZUtleSISL3YyL2tleXMudXBkYXRlS2V5EpUBCglEZWxldGVLZXkSHC5rZXl3YXJkLnYxLkRlbGV0ZUtleVJlcXVlc3QaHS5rZXl3YXJkLnYxLkRlbGV0ZUtleVJlc3BvbnNlIkvK8xgREgNhcGkaCmRlbGV0ZV9rZXmC0+STAjA6ASpaFzoBKiISL3YxL2tleXMuZGVsZXRlS2V5IhIvdjIva2V5cy5kZWxldGVLZXkSvQEKDVVwZGF0ZUNyZWRpdHMSIC5rZXl3YXJkLnYxLlVwZGF0ZUNyZWRpdHNSZXF1ZXN0GiEua2V5d2FyZC52MS5VcGRhdGVDcmVkaXRzUmVzcG9uc2UiZ8rzGBESA2FwaRoKdXBkYXRlX2tleYLT5JMCTDoBKlomOgEqYgdjcmVkaXRzIhgvdjEva2V5cy51cGRhdGVSZW1haW5pbmdiB2NyZWRpdHMiFi92Mi9rZXlzLnVwZGF0ZUNyZWRpdHMSfAoJUmVyb2xsS2V5Ehwua2V5d2FyZC52MS5SZXJvbGxLZXlSZXF1ZXN0Gh0ua2V5d2FyZC52MS5SZXJvbGxLZXlSZXNwb25zZSIyyvMYERIDYXBpGgpjcmVhdGVfa2V5gtPkkwIXOgEqIhIvdjIva2V5cy5yZXJvbGxLZXkSxgEKDkFkZFBlcm1pc3Npb25zEiEua2V5d2FyZC52MS5BZGRQZXJtaXNzaW9uc1JlcXVlc3QaIi5rZXl3YXJkLnYxLkFkZFBlcm1pc3Npb25zUmVzcG9uc2UibcrzGB0SBHJiYWMaFWFkZF9wZXJtaXNzaW9uX3RvX2tleYLT5JMCRjoBKloiOgEqYgRkYXRhIhcvdjEva2V5cy5hZGRQZXJtaXNzaW9uc2IEZGF0YSIXL3YyL2tleXMuYWRkUGVybWlzc2lvbnMS2gEKEVJlbW92ZVBlcm1pc3Npb25zEiQua2V5d2FyZC52MS5SZW1vdmVQZXJtaXNzaW9uc1JlcXVlc3QaJS5rZXl3YXJkLnYxLlJlbW92ZVBlcm1pc3Npb25zUmVzcG9uc2UieMrzGCISBHJiYWMaGnJlbW92ZV9wZXJtaXNzaW9uX2Zyb21fa2V5gtPkkwJMOgEqWiU6ASpiBGRhdGEiGi92MS9rZXlzLnJlbW92ZVBlcm1pc3Npb25zYgRkYXRhIhovdjIva2V5cy5yZW1vdmVQZXJtaXNzaW9ucxLGAQoOU2V0UGVybWlzc2lvbnMSIS5rZXl3YXJkLnYxLlNldFBlcm1pc3Npb25zUmVxdWVzdBoiLmtleXdhcmQudjEuU2V0UGVybWlzc2lvbnNSZXNwb25zZSJtyvMYHRIEcmJhYxoVYWRkX3Blcm1pc3Npb25fdG9fa2V5gtPkkwJGOgEqWiI6ASpiBGRhdGEiFy92MS9rZXlzLnNldFBlcm1pc3Npb25zYgRkYXRhIhcvdjIva2V5cy5zZXRQZXJtaXNzaW9ucxKiAQoIQWRkUm9sZXMSGy5rZXl3YXJkLnYxLkFkZFJvbGVzUmVxdWVzdBocLmtleXdhcmQudjEuQWRkUm9sZXNSZXNwb25zZSJbyvMYFxIEcmJhYxoPYWRkX3JvbGVfdG9fa2V5gtPkkwI6OgEqWhw6ASpiBGRhdGEiES92MS9rZXlzLmFkZFJvbGVzYgRkYXRhIhEvdjIva2V5cy5hZGRSb2xlcxK2AQoLUmVtb3ZlUm9sZXMSHi5rZXl3YXJkLnYxLlJlbW92ZVJvbGVzUmVxdWVzdBofLmtleXdhcmQudjEuUmVtb3ZlUm9sZXNSZXNwb25zZSJmyvMYHBIEcmJhYxoUcmVtb3ZlX3JvbGVfZnJvbV9rZXmC0+STAkA6ASpaHzoBKmIEZGF0YSIUL3YxL2tleXMucmVtb3ZlUm9sZXNiBGRhdGEiFC92Mi9rZXlzLnJlbW92ZVJvbGVzEqIBCghTZXRSb2xlcxIbLmtleXdhcmQudjEuU2V0Um9sZXNSZXF1ZXN0Ghwua2V5d2FyZC52MS5TZXRSb2xlc1Jlc3BvbnNlIlvK8xgXEgRyYmFjGg9hZGRfcm9sZV90b19rZXmC0+STAjo6ASpaHDoBKmIEZGF0YSIRL3YxL2tleXMuc2V0Um9sZXNiBGRhdGEiES92Mi9rZXlzLnNldFJvbGVzEqQBCgtNaWdyYXRlS2V5cxIeLmtleXdhcmQudjEuTWlncmF0ZUtleXNSZXF1ZXN0Gh8ua2V5d2FyZC52MS5NaWdyYXRlS2V5c1Jlc3BvbnNlIlTK8xgREgNhcGkaCmNyZWF0ZV9rZXmC0+STAjk6ASpaHjoBKiIZL3YxL21pZ3JhdGlvbnMuY3JlYXRlS2V5cyIUL3YyL2tleXMubWlncmF0ZUtleXMSuQEKEEVucXVldWVNaWdyYXRpb24SIy5rZXl3YXJkLnYxLkVucXVldWVNaWdyYXRpb25SZXF1ZXN0GiQua2V5d2FyZC52MS5FbnF1ZXVlTWlncmF0aW9uUmVzcG9uc2UiWsrzGBESA2FwaRoKY3JlYXRlX2tleYLT5JMCPzoBKlofOgEqIhovdjEvbWlncmF0aW9ucy5lbnF1ZXVlS2V5cyIZL3YyL2tleXMuZW5xdWV1ZU1pZ3JhdGlvbhKGAQoMR2V0TWlncmF0aW9uEh8ua2V5d2FyZC52MS5HZXRNaWdyYXRpb25SZXF1ZXN0GiAua2V5d2FyZC52MS5HZXRNaWdyYXRpb25SZXNwb25zZSIzyvMYDxIDYXBpGghyZWFkX2tleYLT5JMCGjoBKiIVL3YyL2tleXMuZ2V0TWlncmF0aW9uEnwKCVZlcmlmeUtleRIcLmtleXdhcmQudjEuVmVyaWZ5S2V5UmVxdWVzdBodLmtleXdhcmQudjEuVmVyaWZ5S2V5UmVzcG9uc2UiMsrzGBESA2FwaRoKdmVyaWZ5X2tleYLT5JMCFzoBKiISL3YyL2tleXMudmVyaWZ5S2V5EokBCgtWZXJpZnlLZXlWMRIeLmtleXdhcmQudjEuVmVyaWZ5S2V5VjFSZXF1ZXN0Gh8ua2V5d2FyZC52MS5WZXJpZnlLZXlWMVJlc3BvbnNlIjnK8xgCCAGC0+STAi06ASpaFDoBKiIPL3YxL2tleXMvdmVyaWZ5IhIvdjEva2V5cy52ZXJpZnlLZXlCdAoOZGV2LmtleXdhcmQudjFCCUtleXNQcm90b1ABWidrZXl3YXJkLmRldi9nZW4vZ28va2V5d2FyZC92MTtrZXl3YXJkdjGiAgNLV1iqAgpLZXl3YXJkLlYxygIKS2V5d2FyZFxWMeoCC0tleXdhcmQ6OlYxYgZwcm90bzM", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_field_mask, file_google_protobuf_struct, file_keyward_v1_options, file_keyward_v1_permissions]);
 
 /**
  * Periodic refill of a key's credits, computed at verification and read time (no scheduler).
@@ -1736,6 +1736,423 @@ export const SetRolesResponseSchema: GenMessage<SetRolesResponse> = /*@__PURE__*
   messageDesc(file_keyward_v1_keys, 40);
 
 /**
+ * One key to import: the hash of its secret (or, v1, the secret itself) and the settings createKey takes.
+ *
+ * @generated from message keyward.v1.MigrateKeyData
+ */
+export type MigrateKeyData = Message<"keyward.v1.MigrateKeyData"> & {
+  /**
+   * The key's hash as the request's `migration_id` (or this key's `hash_variant`) encodes it: 44 characters of
+   * base64 for sha256_base64, 64 hex digits for sha256_hex. Required unless `plaintext` is given.
+   *
+   * @generated from field: string hash = 1;
+   */
+  hash: string;
+
+  /**
+   * Human-readable name (1-255 characters).
+   *
+   * @generated from field: optional string name = 2;
+   */
+  name?: string | undefined;
+
+  /**
+   * Links the key to the workspace's identity with this external id, created on first reference.
+   *
+   * @generated from field: optional string external_id = 3;
+   */
+  externalId?: string | undefined;
+
+  /**
+   * Free JSON metadata, returned on verification.
+   *
+   * @generated from field: google.protobuf.Struct meta = 4;
+   */
+  meta?: JsonObject | undefined;
+
+  /**
+   * Role names (at most 100), created when missing.
+   *
+   * @generated from field: repeated string roles = 5;
+   */
+  roles: string[];
+
+  /**
+   * Permission slugs (at most 1000), created when missing.
+   *
+   * @generated from field: repeated string permissions = 6;
+   */
+  permissions: string[];
+
+  /**
+   * Expiry time, unix milliseconds (at most 4102444800000); absent: never expires.
+   *
+   * @generated from field: optional int64 expires = 7;
+   */
+  expires?: bigint | undefined;
+
+  /**
+   * Default true; a disabled key verifies as DISABLED.
+   *
+   * @generated from field: optional bool enabled = 8;
+   */
+  enabled?: boolean | undefined;
+
+  /**
+   * Credit balance and refill; absent: unlimited.
+   *
+   * @generated from field: keyward.v1.Credits credits = 9;
+   */
+  credits?: Credits | undefined;
+
+  /**
+   * The key's own rate limits (at most 50).
+   *
+   * @generated from field: repeated keyward.v1.RatelimitConfig ratelimits = 10;
+   */
+  ratelimits: RatelimitConfig[];
+
+  /**
+   * Free environment label, 1-256 characters (Keyward extension on v2).
+   *
+   * @generated from field: optional string environment = 11;
+   */
+  environment?: string | undefined;
+
+  /**
+   * The first characters of the secret, shown to recognise the key (Keyward extension on v2; v1 `start`). Absent:
+   * derived from `plaintext` when given, else empty.
+   *
+   * @generated from field: optional string start = 12;
+   */
+  start?: string | undefined;
+
+  /**
+   * The secret itself (v1 `plaintext`; Keyward extension on v2): hashed on arrival, never stored as is; also
+   * stored encrypted when the api stores recoverable keys and KEYWARD_ENCRYPTION_KEY is set.
+   *
+   * @generated from field: optional string plaintext = 13;
+   */
+  plaintext?: string | undefined;
+
+  /**
+   * This key's hash encoding, overriding the request's `migration_id` (v1 `hash.variant`).
+   *
+   * @generated from field: optional string hash_variant = 14;
+   */
+  hashVariant?: string | undefined;
+
+  /**
+   * This key's api, when not the request's (v1, whose keys each name their api).
+   *
+   * @generated from field: optional string api_id = 15;
+   */
+  apiId?: string | undefined;
+};
+
+/**
+ * Describes the message keyward.v1.MigrateKeyData.
+ * Use `create(MigrateKeyDataSchema)` to create a new message.
+ */
+export const MigrateKeyDataSchema: GenMessage<MigrateKeyData> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 41);
+
+/**
+ * Keys to import into one api.
+ *
+ * @generated from message keyward.v1.MigrateKeysRequest
+ */
+export type MigrateKeysRequest = Message<"keyward.v1.MigrateKeysRequest"> & {
+  /**
+   * How the hashes are encoded: "sha256_base64" or "sha256_hex" (Keyward's reading of Unkey's migration id).
+   *
+   * @generated from field: string migration_id = 1;
+   */
+  migrationId: string;
+
+  /**
+   * The api the keys go into (api_...).
+   *
+   * @generated from field: string api_id = 2;
+   */
+  apiId: string;
+
+  /**
+   * The keys, 1-1000 per request (v1: at most 100, as Unkey v1).
+   *
+   * @generated from field: repeated keyward.v1.MigrateKeyData keys = 3;
+   */
+  keys: MigrateKeyData[];
+
+  /**
+   * All or nothing: when any key would fail, none is imported and the call is ALREADY_EXISTS (v1 createKeys, as
+   * Unkey v1's single transaction answered CONFLICT).
+   *
+   * @generated from field: optional bool all_or_nothing = 4;
+   */
+  allOrNothing?: boolean | undefined;
+};
+
+/**
+ * Describes the message keyward.v1.MigrateKeysRequest.
+ * Use `create(MigrateKeysRequestSchema)` to create a new message.
+ */
+export const MigrateKeysRequestSchema: GenMessage<MigrateKeysRequest> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 42);
+
+/**
+ * A key imported.
+ *
+ * @generated from message keyward.v1.MigratedKey
+ */
+export type MigratedKey = Message<"keyward.v1.MigratedKey"> & {
+  /**
+   * The hash as the request gave it (v1 plaintext keys: their sha256_base64).
+   *
+   * @generated from field: string hash = 1;
+   */
+  hash: string;
+
+  /**
+   * The new key's id (key_...).
+   *
+   * @generated from field: string key_id = 2;
+   */
+  keyId: string;
+};
+
+/**
+ * Describes the message keyward.v1.MigratedKey.
+ * Use `create(MigratedKeySchema)` to create a new message.
+ */
+export const MigratedKeySchema: GenMessage<MigratedKey> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 43);
+
+/**
+ * A key not imported, and why.
+ *
+ * @generated from message keyward.v1.MigrationFailure
+ */
+export type MigrationFailure = Message<"keyward.v1.MigrationFailure"> & {
+  /**
+   * The hash as the request gave it.
+   *
+   * @generated from field: string hash = 1;
+   */
+  hash: string;
+
+  /**
+   * Why, e.g. "a key with this hash already exists".
+   *
+   * @generated from field: string error = 2;
+   */
+  error: string;
+
+  /**
+   * The key's position in the request's `keys`.
+   *
+   * @generated from field: int32 index = 3;
+   */
+  index: number;
+};
+
+/**
+ * Describes the message keyward.v1.MigrationFailure.
+ * Use `create(MigrationFailureSchema)` to create a new message.
+ */
+export const MigrationFailureSchema: GenMessage<MigrationFailure> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 44);
+
+/**
+ * What an import did, key by key.
+ *
+ * @generated from message keyward.v1.MigrateKeysResponse
+ */
+export type MigrateKeysResponse = Message<"keyward.v1.MigrateKeysResponse"> & {
+  /**
+   * The keys imported, in request order.
+   *
+   * @generated from field: repeated keyward.v1.MigratedKey migrated = 1;
+   */
+  migrated: MigratedKey[];
+
+  /**
+   * The hashes of the keys not imported (Unkey's shape: strings only).
+   *
+   * @generated from field: repeated string failed = 2;
+   */
+  failed: string[];
+
+  /**
+   * The same keys with the reason each failed (Keyward extension).
+   *
+   * @generated from field: repeated keyward.v1.MigrationFailure failures = 3;
+   */
+  failures: MigrationFailure[];
+};
+
+/**
+ * Describes the message keyward.v1.MigrateKeysResponse.
+ * Use `create(MigrateKeysResponseSchema)` to create a new message.
+ */
+export const MigrateKeysResponseSchema: GenMessage<MigrateKeysResponse> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 45);
+
+/**
+ * Keys to import in the background into one api; the fields mean what they mean in MigrateKeysRequest.
+ *
+ * @generated from message keyward.v1.EnqueueMigrationRequest
+ */
+export type EnqueueMigrationRequest = Message<"keyward.v1.EnqueueMigrationRequest"> & {
+  /**
+   * How the hashes are encoded: "sha256_base64" or "sha256_hex".
+   *
+   * @generated from field: string migration_id = 1;
+   */
+  migrationId: string;
+
+  /**
+   * The api the keys go into (api_...).
+   *
+   * @generated from field: string api_id = 2;
+   */
+  apiId: string;
+
+  /**
+   * The keys, 1-1000 per request (v1: at most 100, as Unkey v1).
+   *
+   * @generated from field: repeated keyward.v1.MigrateKeyData keys = 3;
+   */
+  keys: MigrateKeyData[];
+};
+
+/**
+ * Describes the message keyward.v1.EnqueueMigrationRequest.
+ * Use `create(EnqueueMigrationRequestSchema)` to create a new message.
+ */
+export const EnqueueMigrationRequestSchema: GenMessage<EnqueueMigrationRequest> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 46);
+
+/**
+ * The queued import.
+ *
+ * @generated from message keyward.v1.EnqueueMigrationResponse
+ */
+export type EnqueueMigrationResponse = Message<"keyward.v1.EnqueueMigrationResponse"> & {
+  /**
+   * The job's id (mig_...), for GetMigration.
+   *
+   * @generated from field: string job_id = 1;
+   */
+  jobId: string;
+};
+
+/**
+ * Describes the message keyward.v1.EnqueueMigrationResponse.
+ * Use `create(EnqueueMigrationResponseSchema)` to create a new message.
+ */
+export const EnqueueMigrationResponseSchema: GenMessage<EnqueueMigrationResponse> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 47);
+
+/**
+ * Which queued import to read.
+ *
+ * @generated from message keyward.v1.GetMigrationRequest
+ */
+export type GetMigrationRequest = Message<"keyward.v1.GetMigrationRequest"> & {
+  /**
+   * The job id (mig_...).
+   *
+   * @generated from field: string job_id = 1;
+   */
+  jobId: string;
+};
+
+/**
+ * Describes the message keyward.v1.GetMigrationRequest.
+ * Use `create(GetMigrationRequestSchema)` to create a new message.
+ */
+export const GetMigrationRequestSchema: GenMessage<GetMigrationRequest> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 48);
+
+/**
+ * A queued import's progress.
+ *
+ * @generated from message keyward.v1.GetMigrationResponse
+ */
+export type GetMigrationResponse = Message<"keyward.v1.GetMigrationResponse"> & {
+  /**
+   * The job id (mig_...).
+   *
+   * @generated from field: string job_id = 1;
+   */
+  jobId: string;
+
+  /**
+   * The api the keys go into.
+   *
+   * @generated from field: string api_id = 2;
+   */
+  apiId: string;
+
+  /**
+   * "queued", "running" or "done".
+   *
+   * @generated from field: string state = 3;
+   */
+  state: string;
+
+  /**
+   * Keys in the job.
+   *
+   * @generated from field: int32 total = 4;
+   */
+  total: number;
+
+  /**
+   * Keys processed so far (imported or failed).
+   *
+   * @generated from field: int32 processed = 5;
+   */
+  processed: number;
+
+  /**
+   * The keys imported so far.
+   *
+   * @generated from field: repeated keyward.v1.MigratedKey migrated = 6;
+   */
+  migrated: MigratedKey[];
+
+  /**
+   * The keys that failed so far, with the reason.
+   *
+   * @generated from field: repeated keyward.v1.MigrationFailure failures = 7;
+   */
+  failures: MigrationFailure[];
+
+  /**
+   * When the job was queued, unix milliseconds.
+   *
+   * @generated from field: int64 created_at = 8;
+   */
+  createdAt: bigint;
+
+  /**
+   * When the job finished, unix milliseconds; absent until it has.
+   *
+   * @generated from field: optional int64 finished_at = 9;
+   */
+  finishedAt?: bigint | undefined;
+};
+
+/**
+ * Describes the message keyward.v1.GetMigrationResponse.
+ * Use `create(GetMigrationResponseSchema)` to create a new message.
+ */
+export const GetMigrationResponseSchema: GenMessage<GetMigrationResponse> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_keys, 49);
+
+/**
  * KeysService manages keys and verifies them.
  *
  * @generated from service keyward.v1.KeysService
@@ -1877,6 +2294,47 @@ export const KeysService: GenService<{
     methodKind: "unary";
     input: typeof SetRolesRequestSchema;
     output: typeof SetRolesResponseSchema;
+  },
+  /**
+   * Imports keys that exist elsewhere, by the hash of their secret, into an api (Unkey's keys.migrateKeys and v1
+   * migrations.createKeys). Needs api.*.create_key or api.<apiId>.create_key (and the rbac actions createKey asks
+   * for when roles or permissions are named, which are created on demand). `migration_id` names how the hashes are
+   * encoded: "sha256_base64" (Unkey's) or "sha256_hex" (lower or upper case hex of the SHA-256 digest); Keyward has
+   * no "configured migration providers", so any other value is INVALID_ARGUMENT. A key whose hash is already held
+   * by a key (anywhere, even deleted), or repeats an earlier key of the request, fails alone and is listed in
+   * `failed`; the others are imported (v1, with `all_or_nothing`: nothing is, and the call is ALREADY_EXISTS).
+   * Bad input anywhere in the request is INVALID_ARGUMENT naming `keys[i].<field>`, and nothing is written.
+   *
+   * @generated from rpc keyward.v1.KeysService.MigrateKeys
+   */
+  migrateKeys: {
+    methodKind: "unary";
+    input: typeof MigrateKeysRequestSchema;
+    output: typeof MigrateKeysResponseSchema;
+  },
+  /**
+   * Queues an import (Unkey's v1 migrations.enqueueKeys) and answers at once: the request is checked and stored as a
+   * job before the answer, then imported in the background exactly as MigrateKeys would, each key exactly once, even
+   * across restarts (a job interrupted by a crash resumes when the server starts again). GetMigration reads its
+   * progress. Same permissions as MigrateKeys.
+   *
+   * @generated from rpc keyward.v1.KeysService.EnqueueMigration
+   */
+  enqueueMigration: {
+    methodKind: "unary";
+    input: typeof EnqueueMigrationRequestSchema;
+    output: typeof EnqueueMigrationResponseSchema;
+  },
+  /**
+   * Reads a queued import's progress (Keyward extension): its state, counts, and every key imported or failed so far.
+   * Needs api.*.read_key or api.<apiId>.read_key for the job's api; NOT_FOUND for a job of another workspace.
+   *
+   * @generated from rpc keyward.v1.KeysService.GetMigration
+   */
+  getMigration: {
+    methodKind: "unary";
+    input: typeof GetMigrationRequestSchema;
+    output: typeof GetMigrationResponseSchema;
   },
   /**
    * v2 verification: needs a root key with api.*.verify_key or api.<apiId>.verify_key.

@@ -6,19 +6,20 @@ import { newSecret } from "../../domain/key-material.js";
 import { counterTag } from "../../domain/verification.js";
 import type { KeyRecord } from "../../store/ports.js";
 import { authorize, type Principal, type ServiceHandlers } from "../context.js";
-import { identityFor } from "./identities.js";
-import { checkedMeta, creditsConfig, dropUndefined, ratelimitRecords } from "./key-input.js";
+import { dropUndefined } from "./key-input.js";
+import { checkSettings, keyTemplate, resolvedLinks } from "./key-settings.js";
 import { balanceOf, loadKeyFor, refillAt, viewKey, withCounters, type KeysDeps } from "./key-context.js";
 import { createVerifier } from "./verify-key.js";
 import { DEFAULT_KEY_BYTES } from "../api-settings.js";
 import { createKeyRbacHandlers } from "./key-rbac.js";
 import { createKeyUpdater } from "./update-key.js";
-import { assignedRbac } from "./key-rbac-input.js";
 import { updateKeyWithRetry } from "./update-key-with-retry.js";
 import { deleteKeyRecord } from "./delete-key.js";
+import { createMigrationHandlers } from "./migration-handlers.js";
+import type { MigrationScheduler } from "./migration-runner.js";
 
 /** keys.*: the key lifecycle and verification. */
-export function createKeysService(deps: KeysDeps): ServiceHandlers<typeof KeysService> {
+export function createKeysService(deps: KeysDeps & { migrations?: MigrationScheduler }): ServiceHandlers<typeof KeysService> {
   const { documents, counters, clock, cache } = deps;
   const verifier = createVerifier(deps);
   const updateKey = createKeyUpdater(deps);
@@ -48,31 +49,15 @@ export function createKeysService(deps: KeysDeps): ServiceHandlers<typeof KeysSe
       if (request.recoverable) checkRecoverable(principal, api.id, api.storeEncryptedKeys);
       const now = clock.now();
       // Every input check comes before the first write: a refused request must not leave an identity behind.
-      const credits = creditsConfig(request.credits);
-      const meta = checkedMeta(request.meta);
-      const ratelimits = ratelimitRecords(request.ratelimits, { now, randomBytes: deps.randomBytes });
-      const rbac = await assignedRbac(deps, principal, { permissions: request.permissions, roles: request.roles, createMissing: request.createMissing });
-      const identity = request.externalId ? await identityFor(deps, principal.workspaceId, request.externalId) : undefined;
-      const { record, key } = await mint(principal, {
-        workspaceId: principal.workspaceId,
-        apiId: api.id,
-        name: request.name,
-        meta,
-        createdAt: now,
-        expires: request.expires === undefined ? undefined : Number(request.expires),
-        enabled: request.enabled ?? true,
-        environment: request.environment,
-        identityId: identity?.id,
-        credits: credits.config,
-        ratelimits,
-        permissions: rbac.permissions ?? [],
-        roles: rbac.roles ?? [],
-      }, {
+      const checked = checkSettings(request, { now, randomBytes: deps.randomBytes });
+      const links = await resolvedLinks(deps, principal, request);
+      const { record, key } = await mint(principal, keyTemplate(checked, { api, now, ...links }), {
         // The api's keyspace defaults (updateApi) stand in for what the request leaves out.
         prefix: request.prefix ?? api.defaultPrefix,
         byteLength: request.byteLength ?? api.defaultBytes ?? DEFAULT_KEY_BYTES,
         recoverable: request.recoverable ?? false,
       });
+      const credits = checked.credits;
       dropUndefined(record);
       if (credits.remaining !== undefined) {
         await withCounters(() => counters.setCredits(counterTag({ keyId: record.id, identityId: record.identityId }), record.id, credits.remaining as number, now));
@@ -178,6 +163,7 @@ export function createKeysService(deps: KeysDeps): ServiceHandlers<typeof KeysSe
     },
 
     ...createKeyRbacHandlers(deps),
+    ...createMigrationHandlers(deps),
 
     verifyKey: (request, context) => verifier.verifyV2(request, context),
     verifyKeyV1: (request, context) => verifier.verifyV1(request, context),

@@ -42,6 +42,9 @@ export const AUDITED_WRITES: Record<string, Record<string, Records>> = {
   apis: { insert: created("api"), replace: changed("api"), markDeleted: deleted("api") },
   keys: {
     insert: created("key"),
+    // An import's many keys in one write: a key.create record for each, all in that write's commit.
+    insertMany: ([records]) =>
+      records.map((r: { id: string; apiId: string }) => ({ action: "key.create", resources: [{ type: "key", id: r.id }, { type: "api", id: r.apiId }] })),
     // One atomic write, two documents: the key changed, and the identity it now links to created.
     replace: ([record, options]) => [
       { resources: [{ type: "key", id: record.id }] },
@@ -62,6 +65,8 @@ export const AUDITED_WRITES: Record<string, Record<string, Records>> = {
     delete: deleted("permission"),
   },
   roles: { insert: created("role"), replace: changed("role"), delete: deleted("role") },
+  // A queued import's job: stored, then its progress, under the call's (or the job runner's) action.
+  migrationJobs: { insert: changed("migration"), saveProgress: changed("migration") },
 };
 
 /** A workspace is created with its first root key in one write: a record for each. */
@@ -110,7 +115,8 @@ export function auditedDocuments(documents: DocumentStore, auditLogs: AuditLogSt
     const value = await result;
     if (taken()) recorded += records.length;
     else if (value !== false) {
-      for (const record of records) await auditLogs.append(record);
+      if (records.length === 1) await auditLogs.append(records[0]);
+      else await auditLogs.appendMany(records);
       recorded += records.length;
     }
     return value;

@@ -43,6 +43,11 @@ export function auditingJournal(journal: Journal): { journal: Journal; auditLogs
       await journal.commit([{ op: "insert", collection: AUDIT_LOGS, doc: record }]);
       written += 1;
     },
+    async appendMany(records) {
+      if (records.length === 0) return;
+      await journal.commit(records.map((doc) => ({ op: "insert" as const, collection: AUDIT_LOGS, doc })));
+      written += records.length;
+    },
     async list(query, page) {
       return journal.scan<AuditRecord>(AUDIT_LOGS, {
         index: { name: "workspace", value: query.workspaceId },

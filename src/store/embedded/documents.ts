@@ -4,6 +4,7 @@ import { dashboardSessionsCollection, dashboardSessionStoreOver } from "./dashbo
 import { identitiesCollection, identityStoreOver } from "./identities.js";
 import { openJournal, type CollectionSpec, type Journal } from "./journal.js";
 import { keysCollection, keyStoreOver } from "./keys.js";
+import { migrationJobsCollection, migrationJobStoreOver } from "./migration-jobs.js";
 import { scanNamed } from "./named-pages.js";
 import { liveOf, markDeletedIn, replaceLive, revisionOf } from "./owned.js";
 import { ratelimitNamespacesCollection, ratelimitNamespaceStoreOver, ratelimitOverridesCollection, ratelimitOverrideStoreOver } from "./ratelimits.js";
@@ -26,6 +27,7 @@ export const embeddedCollections: Record<string, CollectionSpec> = {
   roles: rolesCollection,
   [AUDIT_LOGS]: auditLogsCollection,
   dashboard_sessions: dashboardSessionsCollection,
+  migration_jobs: migrationJobsCollection,
 };
 
 /**
@@ -76,6 +78,7 @@ export function documentStoreOver(journal: Journal): DocumentStore {
     permissions: permissionStoreOver(journal),
     roles: roleStoreOver(journal),
     dashboardSessions: dashboardSessionStoreOver(journal),
+    migrationJobs: migrationJobStoreOver(journal),
     createWorkspace: (workspace, firstRootKey) =>
       journal.commit([
         { op: "insert", collection: "workspaces", doc: workspace },

@@ -28,6 +28,11 @@ const isLive = (key: Readonly<KeyRecord>) => key.deletedAt == null;
 export function keyStoreOver(journal: Journal): KeyStore {
   return {
     insert: (record) => journal.commit([{ op: "insert", collection: KEYS, doc: record }]),
+    // One commit: its plan checks every id and hash (also against each other) before anything is applied.
+    insertMany: (records) => journal.commit(records.map((doc) => ({ op: "insert" as const, collection: KEYS, doc }))),
+    async takenHashes(hashes) {
+      return new Set(hashes.filter((hash) => journal.findUnique<KeyRecord>(KEYS, "hash", hash) !== undefined));
+    },
     async findByHash(hash) {
       const key = journal.findUnique<KeyRecord>(KEYS, "hash", hash);
       return key && isLive(key) ? key : undefined;

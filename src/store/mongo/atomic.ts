@@ -9,6 +9,13 @@ import type { ClientSession, MongoClient } from "mongodb";
 export interface AtomicWrites {
   readonly transactional: boolean;
   run<T>(steps: (session: ClientSession | undefined) => Promise<T>): Promise<T>;
+  /**
+   * One transaction started and committed by hand, without `withTransaction`: driver 7 refuses multi-document
+   * operations (insertMany, bulkWrite) inside `withTransaction` when the client has timeoutMS, but takes them in a
+   * transaction of their own. Not retried on transient errors: for steps whose failure the caller reports as is.
+   * Only where `transactional`.
+   */
+  runOnce<T>(steps: (session: ClientSession) => Promise<T>): Promise<T>;
 }
 
 /** AtomicWrites over `client`; `transactional` comes from the deployment's `hello` (supportsTransactions). */
@@ -20,6 +27,20 @@ export function atomicWritesOver(client: MongoClient, transactional: boolean): A
       const session = client.startSession();
       try {
         return await session.withTransaction(() => steps(session));
+      } finally {
+        await session.endSession();
+      }
+    },
+    async runOnce(steps) {
+      const session = client.startSession();
+      try {
+        session.startTransaction();
+        const result = await steps(session);
+        await session.commitTransaction();
+        return result;
+      } catch (error) {
+        if (session.inTransaction()) await session.abortTransaction().catch(() => undefined);
+        throw error;
       } finally {
         await session.endSession();
       }

@@ -71,6 +71,20 @@ export async function createMongoAuditLogStore(options: { db: Db; log?: (line: s
       if (outbox.length > 0) return queue(record, new Error("earlier records are still queued")); // keep order
       await insert(record).catch((error: unknown) => queue(record, error));
     },
+    async appendMany(records) {
+      if (records.length === 0) return;
+      if (outbox.length > 0) return void records.forEach((record) => queue(record, new Error("earlier records are still queued")));
+      try {
+        await collection.insertMany(records.map(toDocument), { ordered: true });
+        stats.written += records.length;
+      } catch (error) {
+        // Ordered: those before the first refused one are stored; the rest are retried (a duplicate _id is stored).
+        const firstWriteError = (error as { writeErrors?: { index?: number }[] | { index?: number } }).writeErrors;
+        const index = (Array.isArray(firstWriteError) ? firstWriteError[0] : firstWriteError)?.index ?? 0;
+        stats.written += index;
+        for (const record of records.slice(index)) await insert(record).catch((retry: unknown) => queue(record, retry));
+      }
+    },
     async list(query, page) {
       const found = await collection.find(auditFilter(query, page.after), { sort: { _id: 1 }, limit: page.limit }).toArray();
       return found.map(({ _id, ...rest }) => ({ id: _id, ...rest }) as AuditRecord);

@@ -14,6 +14,7 @@ import { mongoIdentityStore } from "./identities.js";
 import { withOutagesTranslated } from "./outage.js";
 import { collectionNames, documentIndexes } from "./indexes.js";
 import { mongoKeyStore } from "./keys.js";
+import { mongoMigrationJobStore } from "./migration-jobs.js";
 import { mongoPermissionStore, mongoRoleStore } from "./rbac.js";
 import { apisPageQuery } from "./named-filters.js";
 import { atNextRevision, revisionedReplaceFilter } from "./revision-filters.js";
@@ -158,6 +159,7 @@ function storeOver(client: MongoClient, db: Db, transactional: boolean): Documen
     permissions: mongoPermissionStore(db.collection<StoredDocument<PermissionRecord>>(collectionNames.permissions), roleDocs, keyDocs, atomic),
     roles: mongoRoleStore(roleDocs, keyDocs, atomic),
     dashboardSessions: mongoDashboardSessionStore(db.collection(collectionNames.dashboardSessions)),
+    migrationJobs: mongoMigrationJobStore(db.collection(collectionNames.migrationJobs)),
     createWorkspace: transactional ? createWorkspaceInTransaction : createWorkspaceCompensating,
     async ping() {
       await db.command({ ping: 1 });

@@ -110,6 +110,16 @@ export function liveByHashFilter(hash: string): { hash: string; deletedAt: { $ex
   return { hash, deletedAt: live };
 }
 
+/** Keys holding any of these hashes, deleted or not, reading only the hash: what an import checks before inserting. */
+export function takenHashesQuery(hashes: readonly string[]): { filter: { hash: { $in: string[] } }; options: { projection: { hash: 1; _id: 0 } } } {
+  return { filter: { hash: { $in: [...hashes] } }, options: { projection: { hash: 1, _id: 0 } } };
+}
+
+/** The documents with these ids: what a failed insertMany on a server without transactions takes back. */
+export function byIdsFilter(ids: readonly string[]): { _id: { $in: string[] } } {
+  return { _id: { $in: [...ids] } };
+}
+
 export interface KeyReplaceFilter extends LiveByIdFilter {
   apiId: string;
   hash: string;

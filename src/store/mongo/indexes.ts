@@ -12,6 +12,7 @@ export const collectionNames = {
   permissions: "permissions",
   roles: "roles",
   dashboardSessions: "dashboard_sessions",
+  migrationJobs: "migration_jobs",
 } as const;
 
 export interface CollectionIndexes {
@@ -29,6 +30,8 @@ export interface CollectionIndexes {
 export function documentIndexes(): CollectionIndexes[] {
   return [
     { collection: collectionNames.workspaces, indexes: [] },
+    // A starting server resumes the queued imports not done yet.
+    { collection: collectionNames.migrationJobs, indexes: [{ name: "state_id", key: { state: 1, _id: 1 } }] },
     {
       collection: collectionNames.rootKeys,
       indexes: [

@@ -4,6 +4,7 @@ import type { AtomicWrites } from "./atomic.js";
 import {
   byIdFilter,
   byIdInWorkspaceFilter,
+  byIdsFilter,
   fromDocument,
   keyReplaceFilter,
   keyReplacement,
@@ -12,6 +13,8 @@ import {
   keysByIdentityPageQuery,
   keysOfIdentityFilter,
   liveByHashFilter,
+  takenHashesQuery,
+  toDocument,
   toIdentityDocument,
   type PageQuery,
   type StoredDocument,
@@ -53,8 +56,36 @@ export function mongoKeyStore(
     return false;
   }
 
+  /**
+   * All or none: one transaction where the deployment has them; on a standalone server one ordered insertMany whose
+   * partial success (it stops at the first taken id or hash) is deleted again before the error is thrown.
+   */
+  async function insertMany(records: readonly KeyRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const documents = records.map((record) => toDocument(record));
+    if (atomic.transactional) {
+      await atomic.runOnce((session) => write(docs.collectionName, () => untyped.insertMany(documents, { session })));
+      return;
+    }
+    try {
+      await untyped.insertMany(documents);
+    } catch (error) {
+      // Ordered: exactly the documents before the first refused one went in (all of them when the index is unknown).
+      const inserted = records.slice(0, firstRefusedIndex(error) ?? records.length);
+      if (inserted.length > 0) await untyped.deleteMany(byIdsFilter(inserted.map((r) => r.id)));
+      await write(docs.collectionName, () => Promise.reject(error));
+    }
+  }
+
   return {
     insert: base.insert,
+    insertMany,
+    async takenHashes(hashes) {
+      if (hashes.length === 0) return new Set();
+      const query = takenHashesQuery(hashes);
+      const found = await untyped.find(query.filter, query.options).toArray();
+      return new Set(found.map((doc) => (doc as unknown as { hash: string }).hash));
+    },
     get: base.get,
     markDeleted: base.markDeleted,
     async findByHash(hash) {
@@ -81,4 +112,12 @@ export function mongoKeyStore(
     countByApi: (workspaceId, apiId, filter) => untyped.countDocuments(keysByApiFilter(workspaceId, apiId, filter?.identityId)),
     listByIdentity: (workspaceId, identityId, query) => page(keysByIdentityPageQuery(workspaceId, identityId, query)),
   };
+}
+
+/** The position of the first document an ordered insertMany refused, from the driver's bulk write error. */
+function firstRefusedIndex(error: unknown): number | undefined {
+  const writeErrors = (error as { writeErrors?: unknown }).writeErrors;
+  const first = Array.isArray(writeErrors) ? writeErrors[0] : writeErrors;
+  const index = (first as { index?: unknown } | undefined)?.index;
+  return typeof index === "number" ? index : undefined;
 }

@@ -114,8 +114,9 @@ export function createRestRouter(options: {
       const body = route.dialect === "v1"
         ? mapped
         : route.responseField ? { meta: { requestId }, data: mapped } : v2Envelope(route.operation.method.output, mapped, requestId);
-      send(res, 200, body, requestId);
-      done(tally, 200, startedAt, requestId);
+      const status = mapping?.status ?? 200;
+      send(res, status, body, requestId);
+      done(tally, status, startedAt, requestId);
     } catch (error) {
       const known = error instanceof KeywardError ? error : INTERNAL_ERROR;
       const { status, body } = restErrorBody(dialect, known, { requestId, docsUrl: options.docsUrl, locationPrefix });

@@ -2,6 +2,7 @@ import { invalid } from "../../domain/errors.js";
 import { ratelimitV1Mappings, ratelimitV2Mappings } from "./ratelimit-dialect.js";
 import { requireMinLength, requirePresent, v2KeyOrIdentityWrite, v2RatelimitNames, v2VerifyKeyRequest } from "./unkey-bounds.js";
 import { v1RbacMappings } from "./v1-rbac-dialect.js";
+import { v1MigrationMappings } from "./v1-migrations-dialect.js";
 
 /**
  * v1 is a thin dialect over the same RPCs: per route, how v1 names and shapes map onto the proto JSON and back.
@@ -10,6 +11,8 @@ import { v1RbacMappings } from "./v1-rbac-dialect.js";
 export interface DialectMapping {
   request?: (input: unknown) => unknown;
   response?: (json: Record<string, unknown>) => unknown;
+  /** The success status when it is not 200 (v1 migrations.enqueueKeys answers 202, as Unkey did). */
+  status?: number;
 }
 
 type Json = Record<string, any>;
@@ -128,6 +131,7 @@ function legacyListedKey(key: Json): Json {
 
 export const v1Mappings: Record<string, DialectMapping> = {
   ...ratelimitV1Mappings,
+  ...v1MigrationMappings(v1KeyFields),
   "/v1/apis.listKeys": { response: v1List("keys", v1Key) },
   // Unkey's legacy listing: offset paging, answered as {keys, total} (no cursor).
   "/v1/apis/{apiId}/keys": {

@@ -3,6 +3,7 @@ import { ApisService } from "../../../gen/keyward/v1/apis_pb.js";
 import { AUDIT_ACTIONS, changesState, NAMESPACE_CREATE_ACTION } from "../../../src/domain/audit-actions.js";
 import { allPermissions } from "../../../src/domain/permissions.js";
 import { rpcName } from "../../../src/services/audit/audited-operations.js";
+import { foreignKey } from "../../support/imports.js";
 import { bearer, rpcClient, rpcTransports } from "../../support/rpc.js";
 import { useKeyward, type Harness } from "../../support/use-keyward.js";
 
@@ -65,6 +66,14 @@ const CASES: Record<string, Case> = {
       return { op: `keys.${verb.toLowerCase()}${what}`, body: { keyId, [what.toLowerCase()]: verb === "Set" ? [] : [name] }, resource: () => ({ type: "key", id: keyId }), actions };
     }) satisfies Case,
   ]))),
+  "keyward.v1.KeysService.MigrateKeys": async (h) => ({
+    op: "keys.migrateKeys", body: { migrationId: "sha256_base64", apiId: await h.seed.api(), keys: [{ hash: foreignKey().base64 }] },
+    resource: (d) => ({ type: "key", id: d.migrated[0].keyId }),
+  }),
+  "keyward.v1.KeysService.EnqueueMigration": async (h) => ({
+    op: "keys.enqueueMigration", body: { migrationId: "sha256_hex", apiId: await h.seed.api(), keys: [{ hash: foreignKey().hex }] },
+    resource: (d) => ({ type: "migration", id: d.jobId }),
+  }),
   "keyward.v1.IdentitiesService.CreateIdentity": async () => ({
     op: "identities.createIdentity", body: { externalId: unique("ext") }, resource: (d) => ({ type: "identity", id: d.identityId }),
   }),

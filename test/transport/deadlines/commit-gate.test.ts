@@ -18,6 +18,7 @@ const refusing = { beginCommit: () => { throw new DeadlineExceededError("refused
 /** Arguments each audited write's resource list can be read from; the gate refuses before the store sees them. */
 function argsFor(store: string, method: string): unknown[] {
   if (store === "permissions" && method === "insert") return [[{ id: "perm_1" }]];
+  if (store === "keys" && method === "insertMany") return [[{ id: "key_1", apiId: "api_1" }]];
   return [{ id: "x_1", namespaceId: "rlns_1" }, "x_1", "identifier"];
 }
 
