@@ -7,4 +7,5 @@ process.exitCode = await runCli({
   env: process.env,
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
+  tty: process.stderr.isTTY === true,
 });

@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { IMPORT_USAGE, parseImportArgs, type ImportCommand } from "./import/import-args.js";
 
 /** A command that works on the store; `json` asks for machine-readable output. */
 export type StoreCommand =
@@ -16,7 +17,10 @@ export type StoreCommand =
   | { kind: "root-key-revoke"; workspaceId: string; keyId: string; json: boolean };
 
 /** `unknownCommand` marks an error that the usage text answers better than a one-line hint. */
-export type ParsedCommand = { command: StoreCommand } | { help: true } | { error: string; unknownCommand?: true };
+export type ParsedCommand =
+  | { command: StoreCommand | ImportCommand }
+  | { help: true }
+  | { error: string; unknownCommand?: true };
 
 export const USAGE = `Usage: keyward <command> [options]
 
@@ -34,13 +38,15 @@ Commands:
       List the live root keys of a workspace: id, name, start, permissions, created. Never their secrets.
   root-key revoke --workspace <id> --id <keyId>
       Revoke a root key; it stops authenticating at once.
+${IMPORT_USAGE}
   help
       Show this text.
 
 Options:
   --json   Print machine-readable JSON (errors too, on stderr).
 
-Exit codes: 0 done; 1 bad input, or an unknown workspace or key; 2 the data dir is in use by a running Keyward.`;
+Exit codes: 0 done; 1 bad input, or an unknown workspace or key; 2 the data dir is in use by a running Keyward;
+3 an import finished with some lines not imported.`;
 
 const json = { type: "boolean", default: false } as const;
 const help = { type: "boolean", short: "h", default: false } as const;
@@ -52,6 +58,14 @@ const help = { type: "boolean", short: "h", default: false } as const;
 export function parseCommand(argv: readonly string[]): ParsedCommand {
   const [group, action, ...rest] = argv;
   if (group === undefined || group === "help" || group === "--help" || group === "-h") return { help: true };
+  if (group === "import") {
+    try {
+      const parsed = parseImportArgs(argv.slice(1));
+      return "help" in parsed ? parsed : { command: parsed };
+    } catch (error) {
+      return { error: `import: ${(error as Error).message}` };
+    }
+  }
   const name = `${group} ${action ?? ""}`.trim();
   try {
     switch (name) {

@@ -14,6 +14,7 @@ import { closeRedis, createRedisConnection } from "../store/redis/connection.js"
 import { publishInvalidation } from "../store/redis/invalidation-bus.js";
 import { ROOT_KEY_CACHE_TTL_MS } from "../transport/auth.js";
 import { runCommand } from "./commands.js";
+import { runImport } from "./import/run-import.js";
 import { parseCommand, USAGE, type StoreCommand } from "./parse-command.js";
 
 export interface RunCliOptions {
@@ -25,6 +26,9 @@ export interface RunCliOptions {
   err: (line: string) => void;
   clock?: Clock;
   randomBytes?: RandomBytes;
+  /** `keyward import`'s progress output (default stderr) and whether it is a terminal (a bar rather than lines). */
+  progress?: (text: string) => void;
+  tty?: boolean;
 }
 
 /** 2: the embedded store's data dir is locked by a running Keyward. */
@@ -63,10 +67,25 @@ export async function runCli(options: RunCliOptions): Promise<number> {
 
   let config;
   try {
-    config = readConfig(options.env);
+    // The import's root key is the client's (KEYWARD_ROOT_KEY), not one for the store to ensure.
+    config = readConfig(command.kind === "import" ? { ...options.env, KEYWARD_ROOT_KEY: undefined } : options.env);
   } catch (error) {
     fail(messageOf(error));
     return 1;
+  }
+  if (command.kind === "import") {
+    return runImport(command, {
+      config,
+      rootKey: options.env.KEYWARD_ROOT_KEY,
+      io: {
+        out,
+        err,
+        progress: options.progress ?? ((text) => process.stderr.write(text)),
+        tty: options.tty ?? false,
+        clock: options.clock ?? systemClock,
+        randomBytes: options.randomBytes ?? ((size: number) => new Uint8Array(nodeRandomBytes(size))),
+      },
+    });
   }
   const dataDir = resolve(config.dataDir);
   const storeLabel = config.mongodbUrl ? "MongoDB store (MONGODB_URL)" : `embedded store in ${dataDir}`;

@@ -49,7 +49,6 @@ export function operationsOf<S extends DescService>(service: S, handlers: object
  * resource; its writes pass the deadline's commit gate (`CallContext.commit`) before they commit.
  */
 export function createPipeline(deps: { authenticate: Authenticate }) {
-  const validator = createValidator();
 
   // The handler's answer is returned as the init object it is: the Connect adapter makes the message, and REST
   // writes its JSON straight from it (rest-json.ts), which saves making a message on every REST request.
@@ -67,18 +66,7 @@ export function createPipeline(deps: { authenticate: Authenticate }) {
       }
     }
     const request = invocation.decode();
-    const result = validator.validate(operation.method.input, request);
-    if (result.kind === "error") throw result.error;
-    if (result.kind === "invalid") {
-      const violations = result.violations.map((v) => ({
-        location: violationPath(v.field, "jsonName"),
-        field: violationPath(v.field, "name"),
-        message: v.message,
-      }));
-      throw invalid(violations.map((v) => `${v.location}: ${v.message}`).join("; "), violations);
-    }
-    const freeForm = freeFormViolationsOf(operation.method.input, request);
-    if (freeForm.length > 0) throw invalid(freeForm.map((v) => `${v.location}: ${v.message}`).join("; "), freeForm);
+    checkRequest(operation.method.input, request);
     const context: CallContext = {
       principal: principal as Principal, requestId: invocation.requestId, origin: invocation.origin, commit: deadline,
     };
@@ -87,6 +75,27 @@ export function createPipeline(deps: { authenticate: Authenticate }) {
 }
 
 export type Invoke = ReturnType<typeof createPipeline>;
+
+const validator = createValidator();
+
+/**
+ * A decoded request held to its proto's rules (protovalidate) and the free-form limits; `invalid` naming every
+ * field otherwise. The pipeline's step, also for callers that reach a service in-process (the CLI's import).
+ */
+export function checkRequest(schema: DescMessage, request: object): void {
+  const result = validator.validate(schema, request as never);
+  if (result.kind === "error") throw result.error;
+  if (result.kind === "invalid") {
+    const violations = result.violations.map((v) => ({
+      location: violationPath(v.field, "jsonName"),
+      field: violationPath(v.field, "name"),
+      message: v.message,
+    }));
+    throw invalid(violations.map((v) => `${v.location}: ${v.message}`).join("; "), violations);
+  }
+  const freeForm = freeFormViolationsOf(schema, request);
+  if (freeForm.length > 0) throw invalid(freeForm.map((v) => `${v.location}: ${v.message}`).join("; "), freeForm);
+}
 
 /** `permissions[0]`, `meta.plan`: the path of a violation in the request's JSON (or proto) field names. */
 function violationPath(path: Path, naming: "jsonName" | "name"): string {
