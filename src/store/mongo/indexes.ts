@@ -30,8 +30,6 @@ export interface CollectionIndexes {
 export function documentIndexes(): CollectionIndexes[] {
   return [
     { collection: collectionNames.workspaces, indexes: [] },
-    // A starting server resumes the queued imports not done yet.
-    { collection: collectionNames.migrationJobs, indexes: [{ name: "state_id", key: { state: 1, _id: 1 } }] },
     {
       collection: collectionNames.rootKeys,
       indexes: [
@@ -121,5 +119,7 @@ export function documentIndexes(): CollectionIndexes[] {
         { name: "expires_at", key: { expiresAt: 1 } },
       ],
     },
+    // A starting server resumes the queued imports not done yet.
+    { collection: collectionNames.migrationJobs, indexes: [{ name: "state_id", key: { state: 1, _id: 1 } }] },
   ];
 }
