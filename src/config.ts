@@ -4,7 +4,7 @@ import type { MetricsAccess } from "./observability/metrics-endpoint.js";
 import { parseRedisUrl } from "./store/redis/redis-url.js";
 import { DEFAULT_LIMITS, type ConnectionLimits } from "./transport/server.js";
 import { accessSync, constants, statSync } from "node:fs";
-import type { TlsFiles } from "./transport/tls-certificates.js";
+import { unreadableReason, type TlsFiles } from "./transport/tls-certificates.js";
 
 /** Keyward's configuration, read from environment variables (DESIGN.md §2). */
 export interface Config {
@@ -127,12 +127,10 @@ export function tlsFilesOf(env: Record<string, string | undefined>): TlsFiles | 
 
 function readableFile(name: string, path: string): void {
   try {
-    if (!statSync(path).isFile()) throw Object.assign(new Error(), { code: "not a file" });
+    if (!statSync(path).isFile()) throw Object.assign(new Error("not a file"), { code: "EISDIR" });
     accessSync(path, constants.R_OK);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : code ?? (error as Error).message;
-    throw new Error(`${name}: cannot read ${path} (${reason})`);
+    throw new Error(`${name}: cannot read ${path} (${unreadableReason(error)})`);
   }
 }
 

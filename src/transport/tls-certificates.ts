@@ -22,12 +22,18 @@ type Contents = { cert: Buffer; key: Buffer; ca?: Buffer };
 
 const VARIABLES = { cert: "KEYWARD_TLS_CERT_FILE", key: "KEYWARD_TLS_KEY_FILE", ca: "KEYWARD_TLS_CLIENT_CA_FILE" } as const;
 
+/** Why a file could not be read, in words for an operator (the errno name when there are none). */
+export function unreadableReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : code === "EISDIR" ? "not a file" : code ?? String(error);
+}
+
 function readAll(files: TlsFiles): Contents {
   const read = (name: keyof typeof VARIABLES, path: string) => {
     try {
       return readFileSync(path);
     } catch (error) {
-      throw new Error(`${VARIABLES[name]}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      throw new Error(`${VARIABLES[name]}: cannot read ${path} (${unreadableReason(error)})`);
     }
   };
   return {

@@ -87,7 +87,7 @@ describe("TLS certificate reload: new connections get the new certificate, open 
     }
     expect(log.lines.map((line) => [line.level, line.fields.trigger, line.fields.reason ?? line.fields.fingerprint256])).toEqual([
       ["warn", "SIGHUP", expect.stringMatching(/^KEYWARD_TLS_CERT_FILE and KEYWARD_TLS_KEY_FILE cannot be used together: .*key values mismatch/)],
-      ["warn", "SIGHUP", `KEYWARD_TLS_KEY_FILE: cannot read ${files.keyFile} (ENOENT)`],
+      ["warn", "SIGHUP", `KEYWARD_TLS_KEY_FILE: cannot read ${files.keyFile} (no such file)`],
       ["info", "SIGHUP", other.fingerprint256],
     ]);
     expect(log.lines[0].message).toBe("TLS certificates not reloaded; the previous certificate is still served");
