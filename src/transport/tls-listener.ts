@@ -33,6 +33,9 @@ export function listenTls(tls: TlsListenOptions, handshakeTimeoutMs: number, soc
     if (socket.alpnProtocol === "h2") dispatch.toHttp2(socket);
     else dispatch.toHttp1(socket);
   });
+  // A failed handshake (a refused client certificate, garbage, or the handshake timeout) ends the connection. Without
+  // this listener Node 20 leaves a timed-out handshake's socket open: measured, test/transport/tls/limits.test.ts.
+  server.on("tlsClientError", (_error, socket) => socket.destroy());
   server.on("connection", (socket: Socket) => {
     sockets.add(socket);
     socket.once("close", () => sockets.delete(socket));
