@@ -81,3 +81,30 @@ export async function curl(args: string[]): Promise<{ code: number; written: str
     return { code: failed.code, body: "", written: failed.stdout.trim(), stderr: failed.stderr };
   }
 }
+
+/**
+ * A `fetch` for clients that take one (the v2 SDK's HTTPClient): node:https underneath, trusting `ca`, so a real
+ * SDK can talk to the test server without touching the process's trust store.
+ */
+export function httpsFetch(ca: Buffer): (input: RequestInfo | URL, init?: RequestInit) => Promise<Response> {
+  return async (input, init) => {
+    const req = input instanceof Request ? input : new Request(input, init);
+    const body = req.body ? Buffer.from(await req.arrayBuffer()) : undefined;
+    return new Promise((resolve, reject) => {
+      const outgoing = request(req.url, { method: req.method, ca, headers: Object.fromEntries(req.headers) }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => {
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(res.headers)) {
+            for (const one of [value ?? []].flat()) headers.append(name, String(one));
+          }
+          resolve(new Response(Buffer.concat(chunks), { status: res.statusCode, headers }));
+        });
+        res.on("error", reject);
+      });
+      outgoing.on("error", reject);
+      outgoing.end(body);
+    });
+  };
+}

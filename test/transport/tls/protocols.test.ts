@@ -13,7 +13,9 @@ import { ApisService } from "../../../gen/keyward/v1/apis_pb.js";
 import { KeysService } from "../../../gen/keyward/v1/keys_pb.js";
 import { grpcJsClient } from "../../support/grpc-js-client.js";
 import { recordRpcSecrets, recordSecret } from "../../support/secret-record.js";
-import { curl, handshake, httpsPost } from "./clients.js";
+import { Unkey } from "unkey-v2";
+import { HTTPClient } from "unkey-v2/lib/http";
+import { curl, handshake, httpsFetch, httpsPost } from "./clients.js";
 import { useTlsKeyward } from "./use-tls-keyward.js";
 
 const root = fileURLToPath(new URL("../../..", import.meta.url));
@@ -104,6 +106,19 @@ describe("TLS: every protocol on one port, HTTP/2 or HTTP/1.1 chosen by ALPN", (
     expect(seen).toEqual(Object.fromEntries(Object.keys(transports).map((name) => [name, expected])));
   });
 
+  it("serves the v2 SDK (@unkey/api 2.5) over HTTPS: createKey, then verifyKey VALID with its credits", async () => {
+    const unkey = new Unkey({
+      rootKey: harness.keyward.rootKey,
+      serverURL: harness.keyward.baseUrl,
+      retryConfig: { strategy: "none" },
+      httpClient: new HTTPClient({ fetcher: httpsFetch(harness.certs.ca) }),
+    });
+    const created = (await unkey.keys.createKey({ apiId, credits: { remaining: 2 } })).data;
+    recordSecret(created.key);
+    const verified = (await unkey.keys.verifyKey({ key: created.key })).data;
+    expect([verified.valid, verified.code, verified.credits, verified.keyId]).toEqual([true, "VALID", 1, created.keyId]);
+  });
+
   describe("Python grpcio", () => {
     let dir: string;
     beforeAll(() => {
@@ -120,12 +135,17 @@ describe("TLS: every protocol on one port, HTTP/2 or HTTP/1.1 chosen by ALPN", (
     });
   });
 
-  it("marks the dashboard's session cookie Secure when served over TLS", async () => {
+  it("marks the dashboard's session cookie Secure when served over TLS, and its removal on sign-out too", async () => {
     const base = harness.keyward.baseUrl;
     const signIn = await httpsPost(base, "/dashboard/api/sign-in", { rootKey: harness.keyward.rootKey }, {
       ca: harness.certs.ca, headers: { "x-keyward-csrf": "sign-in", origin: base },
     });
     expect(signIn.status).toBe(200);
     expect(signIn.setCookie).toEqual([expect.stringMatching(/^kw_dashboard_session=[\w-]{43}; Path=\/dashboard; HttpOnly; SameSite=Strict; Max-Age=3600; Secure$/)]);
+    const token = /kw_dashboard_session=([^;]*)/.exec(signIn.setCookie[0])![1];
+    const signOut = await httpsPost(base, "/dashboard/api/sign-out", {}, {
+      ca: harness.certs.ca, headers: { "x-keyward-csrf": signIn.body.csrfToken, origin: base, cookie: `kw_dashboard_session=${token}` },
+    });
+    expect([signOut.status, signOut.setCookie]).toEqual([200, ["kw_dashboard_session=; Path=/dashboard; HttpOnly; SameSite=Strict; Max-Age=0; Secure"]]);
   });
 });
