@@ -119,6 +119,24 @@ describe("TLS: every protocol on one port, HTTP/2 or HTTP/1.1 chosen by ALPN", (
     expect([verified.valid, verified.code, verified.credits, verified.keyId]).toEqual([true, "VALID", 1, created.keyId]);
   });
 
+  it("checks an api's IP allow-list against the TLS client's real address, over HTTP/1.1 and HTTP/2", async () => {
+    const base = harness.keyward.baseUrl;
+    const rootKey = harness.keyward.rootKey;
+    const ca = harness.certs.ca;
+    const guarded = (await httpsPost(base, "/v2/apis.createApi", { name: "guarded" }, { ca, rootKey })).body.data.apiId;
+    const key = (await httpsPost(base, "/v2/keys.createKey", { apiId: guarded }, { ca, rootKey })).body.data.key;
+    const codes = async () => {
+      const http1 = await httpsPost(base, "/v2/keys.verifyKey", { key }, { ca, rootKey });
+      const http2 = await createClient(KeysService, createConnectTransport({ baseUrl: base, httpVersion: "2", nodeOptions: { ca } }))
+        .verifyKey({ key }, { headers: { authorization: `Bearer ${rootKey}` } });
+      return [http1.body.data.code, http2.code];
+    };
+    expect((await httpsPost(base, "/v2/apis.updateApi", { apiId: guarded, ipWhitelist: ["10.1.2.3"] }, { ca, rootKey })).status).toBe(200);
+    expect(await codes()).toEqual(["FORBIDDEN", "FORBIDDEN"]);
+    expect((await httpsPost(base, "/v2/apis.updateApi", { apiId: guarded, ipWhitelist: ["127.0.0.1"] }, { ca, rootKey })).status).toBe(200);
+    expect(await codes()).toEqual(["VALID", "VALID"]);
+  });
+
   describe("Python grpcio", () => {
     let dir: string;
     beforeAll(() => {
