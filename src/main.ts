@@ -35,7 +35,7 @@ async function main() {
   const server = await listen(app, { port: config.port, host: config.host, limits: config.limits, tls });
   // New certificates on SIGHUP or when the files change; open connections keep the one they started with.
   const reloader = config.tls && createCertificateReloader({
-    files: config.tls, apply: (context) => server.setSecureContext(context), logger,
+    files: config.tls, served: tls?.context, apply: (context) => server.setSecureContext(context), logger,
   });
   if (reloader) process.on("SIGHUP", () => reloader.reload("SIGHUP"));
   let stopping = false;

@@ -1,6 +1,5 @@
-import { watch, type FSWatcher } from "node:fs";
-import { readFileSync } from "node:fs";
 import { X509Certificate } from "node:crypto";
+import { readFileSync, watch, type FSWatcher } from "node:fs";
 import { basename, dirname } from "node:path";
 import { createSecureContext, type SecureContextOptions } from "node:tls";
 
@@ -94,15 +93,19 @@ export function createCertificateReloader(options: {
   /** The server's setSecureContext. */
   apply(context: SecureContextOptions): void;
   logger: ReloadLogger;
+  /** The context the server was started with (readTlsContext's answer), so a reload compares against what is served. */
+  served?: SecureContextOptions;
   watch?: boolean;
   debounceMs?: number;
 }): CertificateReloader {
   const { files, logger } = options;
-  let current: Contents | undefined;
-  try {
-    current = readAll(files);
-  } catch {
-    // The server started from these files a moment ago; the first reload will compare against nothing.
+  let current: Contents | undefined = options.served && contentsOf(options.served);
+  if (!current) {
+    try {
+      current = readAll(files);
+    } catch {
+      // Unreadable now: the first reload that can read them applies them.
+    }
   }
   function reload(trigger: string): boolean {
     let next: Contents;
@@ -148,6 +151,12 @@ export function createCertificateReloader(options: {
       for (const watcher of watchers) watcher.close();
     },
   };
+}
+
+function contentsOf(context: SecureContextOptions): Contents | undefined {
+  const { cert, key, ca } = context;
+  if (!Buffer.isBuffer(cert) || !Buffer.isBuffer(key) || (ca !== undefined && !Buffer.isBuffer(ca))) return undefined;
+  return { cert, key, ca };
 }
 
 function equalOrBothAbsent(a: Buffer | undefined, b: Buffer | undefined): boolean {
