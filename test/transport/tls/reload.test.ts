@@ -1,4 +1,5 @@
 import { copyFileSync, rmSync } from "node:fs";
+import { Agent } from "node:https";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCertificateReloader, readTlsContext, type ReloadLogger, type TlsFiles } from "../../../src/transport/tls-certificates.js";
@@ -94,5 +95,36 @@ describe("TLS certificate reload: new connections get the new certificate, open 
     // No key material in any line.
     const text = JSON.stringify(log.lines);
     expect(text).not.toContain("PRIVATE KEY");
+  });
+
+  it("reloads the client CA too: after a swap to another CA, its client certificates get in and the old CA's do not", async () => {
+    const caFile = join(certs.dir, "live", "clients-ca.pem");
+    copyFileSync(certs.caFile, caFile);
+    const mtlsFiles = { ...files, clientCaFile: caFile };
+    const served = readTlsContext(mtlsFiles);
+    const mtls = await startKeyward({ tls: { context: served, requireClientCertificate: true } });
+    const log = captureLog();
+    const reloader = createCertificateReloader({
+      files: mtlsFiles, served, apply: (context) => mtls.server.setSecureContext(context), logger: log.logger, watch: false,
+    });
+    // No keep-alive (an open connection keeps what it was admitted with), but TLS sessions cached for resumption, as
+    // node:https does by default: a session from before the swap must not let the old CA's client back in.
+    const agents = new Map([certs.client, certs.stranger].map((pair) => [pair, new Agent({ keepAlive: false, cert: pair.cert, key: pair.key, ca: certs.ca })]));
+    const list = (pair: { cert: Buffer; key: Buffer }) => httpsPost(mtls.baseUrl, "/v2/apis.listApis", {}, {
+      ca: certs.ca, cert: pair.cert, key: pair.key, rootKey: mtls.rootKey, agent: agents.get(pair as never),
+    }).then((answer) => answer.status, (error: Error) => error.message);
+    try {
+      expect(await list(certs.client)).toBe(200);
+      expect(await list(certs.client)).toBe(200);
+      expect(await list(certs.stranger)).not.toBe(200);
+      copyFileSync(join(certs.dir, "other-ca.pem"), caFile);
+      expect(reloader.reload("SIGHUP")).toBe(true);
+      expect(await list(certs.stranger)).toBe(200);
+      expect(await list(certs.client)).not.toBe(200);
+    } finally {
+      reloader.close();
+      await mtls.stop();
+    }
+    expect(log.lines.map((line) => [line.level, line.fields.trigger])).toEqual([["info", "SIGHUP"]]);
   });
 });
