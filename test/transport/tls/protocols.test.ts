@@ -106,6 +106,26 @@ describe("TLS: every protocol on one port, HTTP/2 or HTTP/1.1 chosen by ALPN", (
     expect(seen).toEqual(Object.fromEntries(Object.keys(transports).map((name) => [name, expected])));
   });
 
+  it("refuses over TLS as in clear: 403 naming the permission, 400 naming the field, another workspace's api 404", async () => {
+    const base = harness.keyward.baseUrl;
+    const ca = harness.certs.ca;
+    const rootKey = harness.keyward.rootKey;
+    const reader = (await httpsPost(base, "/v2/rootKeys.createRootKey", { permissions: ["api.*.create_api"] }, { ca, rootKey })).body.data.key;
+    const other = (await httpsPost(base, "/v2/workspaces.createWorkspace", { name: "elsewhere" }, { ca, rootKey })).body.data.rootKey.key;
+    const detail = "Missing permission: api.*.read_api";
+    const forbidden = await httpsPost(base, "/v2/apis.getApi", { apiId }, { ca, rootKey: reader });
+    expect([forbidden.status, forbidden.body.error.detail]).toEqual([403, detail]);
+    const invalid = await httpsPost(base, "/v2/apis.createApi", { name: "ab" }, { ca, rootKey });
+    expect([invalid.status, invalid.body.error.errors.map((e: { location: string }) => e.location)]).toEqual([400, ["body.name"]]);
+    const foreign = await httpsPost(base, "/v2/apis.getApi", { apiId }, { ca, rootKey: other });
+    expect(foreign.status).toBe(404);
+    const grpc = createClient(ApisService, createGrpcTransport({ baseUrl: base, nodeOptions: { ca } }));
+    const asCode = (call: Promise<unknown>) => call.then(() => "OK", (error) => [ConnectError.from(error).code, ConnectError.from(error).rawMessage]);
+    expect(await asCode(grpc.getApi({ apiId }, { headers: { authorization: `Bearer ${reader}` } }))).toEqual([Code.PermissionDenied, detail]);
+    expect((await asCode(grpc.createApi({ name: "ab" }, { headers: { authorization: `Bearer ${rootKey}` } })) as unknown[])[0]).toBe(Code.InvalidArgument);
+    expect((await asCode(grpc.getApi({ apiId }, { headers: { authorization: `Bearer ${other}` } })) as unknown[])[0]).toBe(Code.NotFound);
+  });
+
   it("serves the v2 SDK (@unkey/api 2.5) over HTTPS: createKey, then verifyKey VALID with its credits", async () => {
     const unkey = new Unkey({
       rootKey: harness.keyward.rootKey,
