@@ -3,6 +3,8 @@ import { LOG_LEVELS, type LogLevel } from "./observability/logger.js";
 import type { MetricsAccess } from "./observability/metrics-endpoint.js";
 import { parseRedisUrl } from "./store/redis/redis-url.js";
 import { DEFAULT_LIMITS, type ConnectionLimits } from "./transport/server.js";
+import { accessSync, constants, statSync } from "node:fs";
+import { unreadableReason, type TlsFiles } from "./transport/tls-certificates.js";
 
 /** Keyward's configuration, read from environment variables (DESIGN.md §2). */
 export interface Config {
@@ -34,6 +36,11 @@ export interface Config {
    * the client for IP allow-lists; empty: every peer is the client itself.
    */
   trustedProxies: AddressRange[];
+  /**
+   * KEYWARD_TLS_CERT_FILE, KEYWARD_TLS_KEY_FILE (and KEYWARD_TLS_CLIENT_CA_FILE for mTLS): serve HTTPS and HTTP/2 over
+   * TLS on the port; unset: cleartext HTTP/1.1 and h2c, as before.
+   */
+  tls?: TlsFiles;
 }
 
 export const DEFAULT_EVENTS_RETENTION_DAYS = 90;
@@ -93,7 +100,38 @@ export function readConfig(env: Record<string, string | undefined>): Config {
     metrics: metricsAccessOf(env),
     eventsRetentionDays,
     trustedProxies: trustedProxiesOf(env.KEYWARD_TRUSTED_PROXIES),
+    tls: tlsFilesOf(env),
   };
+}
+
+/**
+ * The TLS files, each checked to be a readable file so a typo stops the start with the variable and path named;
+ * the certificate and key come together, and a client CA needs them. Whether the PEM contents work is checked when
+ * the server reads them (transport/tls-certificates.ts).
+ */
+export function tlsFilesOf(env: Record<string, string | undefined>): TlsFiles | undefined {
+  const certFile = env.KEYWARD_TLS_CERT_FILE || undefined;
+  const keyFile = env.KEYWARD_TLS_KEY_FILE || undefined;
+  const clientCaFile = env.KEYWARD_TLS_CLIENT_CA_FILE || undefined;
+  if (!certFile && !keyFile) {
+    if (clientCaFile) throw new Error("KEYWARD_TLS_CLIENT_CA_FILE needs KEYWARD_TLS_CERT_FILE and KEYWARD_TLS_KEY_FILE (mTLS is TLS with client certificates)");
+    return undefined;
+  }
+  if (!certFile) throw new Error("KEYWARD_TLS_KEY_FILE is set but KEYWARD_TLS_CERT_FILE is not: TLS needs both");
+  if (!keyFile) throw new Error("KEYWARD_TLS_CERT_FILE is set but KEYWARD_TLS_KEY_FILE is not: TLS needs both");
+  readableFile("KEYWARD_TLS_CERT_FILE", certFile);
+  readableFile("KEYWARD_TLS_KEY_FILE", keyFile);
+  if (clientCaFile) readableFile("KEYWARD_TLS_CLIENT_CA_FILE", clientCaFile);
+  return { certFile, keyFile, clientCaFile };
+}
+
+function readableFile(name: string, path: string): void {
+  try {
+    if (!statSync(path).isFile()) throw Object.assign(new Error("not a file"), { code: "EISDIR" });
+    accessSync(path, constants.R_OK);
+  } catch (error) {
+    throw new Error(`${name}: cannot read ${path} (${unreadableReason(error)})`);
+  }
 }
 
 /** Comma-separated addresses and CIDR ranges; blanks around entries are ignored, a bad entry stops the start. */

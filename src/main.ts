@@ -6,10 +6,13 @@ import { systemClock } from "./domain/clock.js";
 import { createLogger } from "./observability/logger.js";
 import { openStores } from "./open-stores.js";
 import { listen } from "./transport/server.js";
+import { createCertificateReloader, readTlsContext } from "./transport/tls-certificates.js";
 
 /** Starts Keyward from environment variables; stops cleanly on SIGINT/SIGTERM. */
 async function main() {
   const config = readConfig(process.env);
+  // Before the stores open: a certificate that cannot work stops the start with its reason, changing nothing.
+  const tls = config.tls && { context: readTlsContext(config.tls), requireClientCertificate: config.tls.clientCaFile !== undefined };
   const { logger, flush } = createLogger({ level: config.logLevel });
   const stores = await openStores(config);
   await bootstrap({
@@ -29,13 +32,19 @@ async function main() {
     metricsAccess: config.metrics,
     trustedProxies: config.trustedProxies,
   });
-  const server = await listen(app, { port: config.port, host: config.host, limits: config.limits });
+  const server = await listen(app, { port: config.port, host: config.host, limits: config.limits, tls });
+  // New certificates on SIGHUP or when the files change; open connections keep the one they started with.
+  const reloader = config.tls && createCertificateReloader({
+    files: config.tls, served: tls?.context, apply: (context) => server.setSecureContext(context), logger,
+  });
+  if (reloader) process.on("SIGHUP", () => reloader.reload("SIGHUP"));
   let stopping = false;
   // Stop accepting, let requests already received finish (bounded), then flush and close the stores: the journal,
   // buffered verification events and the connections. A second signal does not cut this short.
   const stop = async () => {
     if (stopping) return;
     stopping = true;
+    reloader?.close();
     await server.close({ graceMs: config.shutdownGraceMs });
     // A queued import stops after its current slice; the rest resumes at the next start.
     await app.migrations.stop();
@@ -48,8 +57,9 @@ async function main() {
   process.on("SIGTERM", stop);
   // Only now: whoever waits for this line may signal at once, and a signal that came before the handlers would end
   // the process on the spot instead of through `stop`.
-  logger.info({ storage: stores.describe, metrics: config.metrics.mode },
-    `Keyward listening on http://${server.host}:${server.port} — storage: ${stores.describe}`);
+  const scheme = server.tls ? "https" : "http";
+  logger.info({ storage: stores.describe, metrics: config.metrics.mode, tls: tls ? (tls.requireClientCertificate ? "mtls" : "on") : "off" },
+    `Keyward listening on ${scheme}://${server.host}:${server.port} — storage: ${stores.describe}`);
 }
 
 main().catch((error) => {

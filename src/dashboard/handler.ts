@@ -10,7 +10,7 @@ import { createBundleLoader, type DashboardBundle } from "./bundle.js";
 import { crossOriginRefusal, csrfRefusal } from "./guards.js";
 import { INDEX_HTML } from "./index-html.js";
 import { json, parseSignIn, rpcError, sessionView, tooManySignIns } from "./responses.js";
-import { clearedSessionCookie, CSRF_HEADER, DASHBOARD_PATH, sessionCookie, sessionTokenFromCookies } from "./session-token.js";
+import { clearedSessionCookie, CSRF_HEADER, DASHBOARD_PATH, servedOverTls, sessionCookie, sessionTokenFromCookies } from "./session-token.js";
 import type { RequestDone } from "../observability/request-observer.js";
 import type { RequestTallies } from "../observability/route-tally.js";
 import type { Principal } from "../services/context.js";
@@ -98,7 +98,7 @@ export function createDashboardHandler(deps: DashboardDeps) {
     }
     signInThrottle.succeeded(client);
     const { token, record } = await deps.sessions.signIn(rootKey, principal);
-    res.setHeader("set-cookie", sessionCookie(token, Math.floor((record.expiresAt - record.createdAt) / 1000)));
+    res.setHeader("set-cookie", sessionCookie(token, Math.floor((record.expiresAt - record.createdAt) / 1000), { secure: servedOverTls(req) }));
     json(res, 200, sessionView(token, record.expiresAt, principal));
   }
 
@@ -119,7 +119,7 @@ export function createDashboardHandler(deps: DashboardDeps) {
           if (csrf) return json(res, 403, { error: { code: "permission_denied", message: csrf } });
           await deps.sessions.signOut(token);
         }
-        res.setHeader("set-cookie", clearedSessionCookie());
+        res.setHeader("set-cookie", clearedSessionCookie({ secure: servedOverTls(req) }));
         return json(res, 200, {});
       }
       return json(res, 404, { error: { code: "not_found", message: "No such dashboard endpoint." } });

@@ -28,15 +28,23 @@ export function csrfTokenOf(sessionToken: string): string {
   return hash("sha256", `keyward-dashboard-csrf:${sessionToken}`, "base64url");
 }
 
-/** The `Set-Cookie` value that hands the browser its session: HttpOnly, SameSite=Strict, scoped to /dashboard. */
-export function sessionCookie(token: string, maxAgeSeconds: number): string {
-  // No `Secure`: Keyward serves plain HTTP (TLS ends at a proxy, if any); see README "Dashboard".
-  return `${SESSION_COOKIE}=${token}; Path=${DASHBOARD_PATH}; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}`;
+/**
+ * The `Set-Cookie` value that hands the browser its session: HttpOnly, SameSite=Strict, scoped to /dashboard, and
+ * `Secure` when Keyward itself serves TLS (KEYWARD_TLS_*), so the browser never sends it over plain HTTP. Without
+ * TLS here (plain HTTP, or TLS ending at a proxy) `Secure` would make the browser drop it; see README "Dashboard".
+ */
+export function sessionCookie(token: string, maxAgeSeconds: number, options: { secure: boolean }): string {
+  return `${SESSION_COOKIE}=${token}; Path=${DASHBOARD_PATH}; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${options.secure ? "; Secure" : ""}`;
 }
 
-/** The `Set-Cookie` value that removes the session cookie. */
-export function clearedSessionCookie(): string {
-  return `${SESSION_COOKIE}=; Path=${DASHBOARD_PATH}; HttpOnly; SameSite=Strict; Max-Age=0`;
+/** The `Set-Cookie` value that removes the session cookie (with the same attributes it was set with). */
+export function clearedSessionCookie(options: { secure: boolean }): string {
+  return `${SESSION_COOKIE}=; Path=${DASHBOARD_PATH}; HttpOnly; SameSite=Strict; Max-Age=0${options.secure ? "; Secure" : ""}`;
+}
+
+/** Whether `req` came over a TLS connection Keyward terminates (HTTP/1.1 or HTTP/2). */
+export function servedOverTls(req: object): boolean {
+  return (req as { socket?: { encrypted?: boolean } | null }).socket?.encrypted === true;
 }
 
 /** The session token from a `Cookie` header, or undefined when absent or malformed. */

@@ -3,9 +3,13 @@ import {
   createServer as createHttp2Server, type Http2ServerRequest, type Http2ServerResponse, type Http2Session, type IncomingHttpHeaders,
   type ServerHttp2Stream,
 } from "node:http2";
-import { createServer as createNetServer, type AddressInfo, type Socket } from "node:net";
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from "node:net";
+import type { SecureContextOptions, Server as TlsServer } from "node:tls";
 import { noteAccepted, watchRefusals } from "./h2-refusals.js";
 import { LINGER_MAX_BYTES, watchUpload } from "./h2-upload.js";
+import { listenTls, type Dispatch, type TlsListenOptions } from "./tls-listener.js";
+
+export type { TlsListenOptions } from "./tls-listener.js";
 
 type Handler = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => void;
 
@@ -36,6 +40,13 @@ const HTTP2_PREFACE = Buffer.from("PRI ");
 export interface ListeningServer {
   port: number;
   host: string;
+  /** Whether connections are TLS (then `setSecureContext` swaps the certificate for new connections). */
+  tls: boolean;
+  /**
+   * TLS only: new handshakes use `context` from now on; open connections keep theirs and are not interrupted.
+   * Throws (changing nothing) when the context cannot be built, e.g. a key that does not match its certificate.
+   */
+  setSecureContext(context: SecureContextOptions): void;
   /**
    * Stops accepting connections. With `graceMs`, requests already received finish first (HTTP/1.1 connections close
    * after their current response, HTTP/2 sessions get GOAWAY and finish their open streams) for at most that long;
@@ -47,6 +58,9 @@ export interface ListeningServer {
 /**
  * Serves HTTP/1.1 and cleartext HTTP/2 (h2c) on one port. Node 20's `allowHTTP1` needs TLS, so each connection's
  * first bytes decide: the HTTP/2 preface goes to the HTTP/2 server, anything else to the HTTP/1.1 server.
+ * With `tls`, the port speaks TLS instead and ALPN decides ("h2", else HTTP/1.1), handing the decrypted socket to the
+ * same two servers: `http2.createSecureServer({allowHTTP1})` would do the same choice but would bypass the raw
+ * stream path and the limits below, so both modes share one set of servers and only the front door differs.
  *
  * HTTP/2 streams go to `stream` first, raw: Node's compatibility layer (request/response objects per stream) costs
  * more than a whole unary call. What `stream` declines reaches `handler` through that layer, by way of a second,
@@ -54,7 +68,7 @@ export interface ListeningServer {
  */
 export async function listen(
   app: { handler: Handler; stream?: StreamHandler },
-  options: { port: number; host: string; limits?: ConnectionLimits },
+  options: { port: number; host: string; limits?: ConnectionLimits; tls?: TlsListenOptions },
 ): Promise<ListeningServer> {
   const { handler } = app;
   const limits = options.limits ?? DEFAULT_LIMITS;
@@ -95,39 +109,14 @@ export async function listen(
   // A session that has stopped taking streams (Node's memory cap) gets GOAWAY rather than resetting every new one.
   const stopRefusalWatch = watchRefusals(sessions, { periodMs: REFUSAL_CHECK_MS, graceMs: limits.requestTimeoutMs });
 
-  // http.createServer turns Nagle off for its own sockets; these come from our server, so it must do the same.
-  const server = createNetServer({ noDelay: true, keepAlive: true }, (socket) => {
-    sockets.add(socket);
-    undecided.add(socket);
-    // A connection that never says which protocol it speaks holds a slot for nothing.
-    socket.setTimeout(limits.headersTimeoutMs, () => {
-      if (undecided.has(socket)) socket.destroy();
-    });
-    socket.once("close", () => {
-      sockets.delete(socket);
-      undecided.delete(socket);
-    });
-    let head = Buffer.alloc(0);
-    const onData = (chunk: Buffer) => {
-      head = Buffer.concat([head, chunk]);
-      const tooShort = head.length < HTTP2_PREFACE.length && HTTP2_PREFACE.subarray(0, head.length).equals(head);
-      if (tooShort) return;
-      undecided.delete(socket);
-      socket.setTimeout(0);
-      socket.off("data", onData);
-      socket.pause();
-      socket.unshift(head);
-      if (head.subarray(0, HTTP2_PREFACE.length).equals(HTTP2_PREFACE)) {
-        http2.emit("connection", socket);
-      } else {
-        lingerOnLastResponse(socket);
-        http1.emit("connection", socket);
-        socket.resume();
-      }
-    };
-    socket.on("data", onData);
-    socket.on("error", () => socket.destroy());
-  });
+  const dispatch: Dispatch = {
+    toHttp1(socket) {
+      lingerOnLastResponse(socket);
+      http1.emit("connection", socket);
+    },
+    toHttp2: (socket) => http2.emit("connection", socket),
+  };
+  const server = options.tls ? listenTls(options.tls, limits.headersTimeoutMs, sockets, dispatch) : listenCleartext(limits, sockets, undecided, dispatch);
 
   server.maxConnections = limits.maxConnections;
   await new Promise<void>((resolve, reject) => {
@@ -138,6 +127,11 @@ export async function listen(
   return {
     port: address.port,
     host: options.host,
+    tls: options.tls !== undefined,
+    setSecureContext(context) {
+      if (!options.tls) throw new Error("setSecureContext needs a server started with TLS");
+      (server as TlsServer).setSecureContext(context);
+    },
     async close({ graceMs = 0 } = {}) {
       closing = true;
       stopRefusalWatch();
@@ -160,6 +154,42 @@ export async function listen(
       await closed;
     },
   };
+}
+
+/** The cleartext front door: each connection's first bytes pick the protocol (see listen). */
+function listenCleartext(limits: ConnectionLimits, sockets: Set<Socket>, undecided: Set<Socket>, dispatch: Dispatch): NetServer {
+  // http.createServer turns Nagle off for its own sockets; these come from our server, so it must do the same.
+  return createNetServer({ noDelay: true, keepAlive: true }, (socket) => {
+    sockets.add(socket);
+    undecided.add(socket);
+    // A connection that never says which protocol it speaks holds a slot for nothing.
+    socket.setTimeout(limits.headersTimeoutMs, () => {
+      if (undecided.has(socket)) socket.destroy();
+    });
+    socket.once("close", () => {
+      sockets.delete(socket);
+      undecided.delete(socket);
+    });
+    let head = Buffer.alloc(0);
+    const onData = (chunk: Buffer) => {
+      head = Buffer.concat([head, chunk]);
+      const tooShort = head.length < HTTP2_PREFACE.length && HTTP2_PREFACE.subarray(0, head.length).equals(head);
+      if (tooShort) return;
+      undecided.delete(socket);
+      socket.setTimeout(0);
+      socket.off("data", onData);
+      socket.pause();
+      socket.unshift(head);
+      if (head.subarray(0, HTTP2_PREFACE.length).equals(HTTP2_PREFACE)) {
+        dispatch.toHttp2(socket);
+      } else {
+        dispatch.toHttp1(socket);
+        socket.resume();
+      }
+    };
+    socket.on("data", onData);
+    socket.on("error", () => socket.destroy());
+  });
 }
 
 /**

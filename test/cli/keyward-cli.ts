@@ -119,7 +119,7 @@ export function startServerProcess(
     }, options.timeoutMs ?? 20_000);
     const onData = (chunk: string) => {
       output += chunk;
-      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      const match = /listening on (https?:\/\/127\.0\.0\.1:\d+)/.exec(output);
       if (!match) return;
       clearTimeout(timer);
       resolve({

@@ -1,6 +1,8 @@
 import { create, fromBinary, toBinary, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
 import type { GenService, GenServiceMethods } from "@bufbuild/protobuf/codegenv2";
-import { credentials, makeGenericClientConstructor, Metadata, type CallOptions, type ChannelOptions, type Client, type ServiceError } from "@grpc/grpc-js";
+import {
+  credentials, makeGenericClientConstructor, Metadata, type CallOptions, type ChannelCredentials, type ChannelOptions, type Client, type ServiceError,
+} from "@grpc/grpc-js";
 import { recordSecret, recordSecretsIn } from "./secret-record.js";
 
 /** The answer of one unary call made with @grpc/grpc-js: the message or the error, and the response headers. */
@@ -10,9 +12,15 @@ export type GrpcJsOutcome<T> =
 
 /**
  * A @grpc/grpc-js client of `service` (an independent gRPC implementation: its own HTTP/2 framing, deadlines and
- * compression), with messages (de)serialised by the generated protobuf-es schemas.
+ * compression), with messages (de)serialised by the generated protobuf-es schemas. Cleartext (h2c) unless
+ * `channelCredentials` says otherwise (`credentials.createSsl(ca)` for TLS).
  */
-export function grpcJsClient<T extends GenServiceMethods>(service: GenService<T>, address: string, options: ChannelOptions = {}) {
+export function grpcJsClient<T extends GenServiceMethods>(
+  service: GenService<T>,
+  address: string,
+  options: ChannelOptions = {},
+  channelCredentials: ChannelCredentials = credentials.createInsecure(),
+) {
   const definition = Object.fromEntries(service.methods.map((method) => [method.localName, {
     path: `/${service.typeName}/${method.name}`,
     requestStream: false,
@@ -23,7 +31,7 @@ export function grpcJsClient<T extends GenServiceMethods>(service: GenService<T>
     responseDeserialize: (bytes: Buffer) => fromBinary(method.output, bytes),
   }]));
   const Constructor = makeGenericClientConstructor(definition, service.typeName);
-  const client = new Constructor(address, credentials.createInsecure(), options) as Client & Record<string, Function>;
+  const client = new Constructor(address, channelCredentials, options) as Client & Record<string, Function>;
 
   return {
     call<K extends keyof T & string>(

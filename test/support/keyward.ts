@@ -8,7 +8,7 @@ import { bootstrap } from "../../src/bootstrap.js";
 import type { Clock } from "../../src/domain/clock.js";
 import { openStores, type Stores } from "../../src/open-stores.js";
 import type { DocumentStore } from "../../src/store/ports.js";
-import { listen, type ConnectionLimits } from "../../src/transport/server.js";
+import { listen, type ConnectionLimits, type ListeningServer, type TlsListenOptions } from "../../src/transport/server.js";
 import type { MetricsAccess } from "../../src/observability/metrics-endpoint.js";
 import type { Logger } from "../../src/observability/logger.js";
 import { recordSecret } from "./secret-record.js";
@@ -28,6 +28,8 @@ export interface RunningKeyward {
   operations: Operation[];
   /** The background runner of queued imports (`idle()` waits for the queued ones). */
   migrations: { idle(): Promise<void> };
+  /** The listening server (its `setSecureContext` when started with `tls`). */
+  server: ListeningServer;
   stop(): Promise<void>;
 }
 
@@ -80,6 +82,8 @@ export async function startKeyward(
     host?: string;
     /** KEYWARD_TRUSTED_PROXIES as the server reads it. */
     trustedProxies?: string;
+    /** Serve TLS (baseUrl is then https://127.0.0.1:port). */
+    tls?: TlsListenOptions;
   } = {},
 ): Promise<RunningKeyward> {
   const dir = await mkdtemp(join(tmpdir(), "keyward-test-"));
@@ -107,9 +111,9 @@ export async function startKeyward(
     ...stores, clock, encryptionKey: options.encryptionKey, metricsAccess: options.metricsAccess,
     logger: options.logger ?? log.logger, logSampleRate: options.logSampleRate, trustedProxies: trustedProxiesOf(options.trustedProxies),
   });
-  const server = await listen(app, { port: 0, host: options.host ?? "127.0.0.1", limits: options.limits });
+  const server = await listen(app, { port: 0, host: options.host ?? "127.0.0.1", limits: options.limits, tls: options.tls });
   return {
-    baseUrl: `http://127.0.0.1:${server.port}`,
+    baseUrl: `${options.tls ? "https" : "http"}://127.0.0.1:${server.port}`,
     port: server.port,
     rootKey,
     workspaceId: workspace.id,
@@ -117,6 +121,7 @@ export async function startKeyward(
     stores,
     operations: app.operations,
     migrations: app.migrations,
+    server,
     async stop() {
       await server.close();
       await app.migrations.stop();
