@@ -3,7 +3,7 @@ import type { Redis } from "ioredis";
 import { packageFile } from "../../package-file.js";
 import { atTurnEnd } from "../../turn-end.js";
 import { evaluateWindow, windowOf } from "../../domain/sliding-window.js";
-import type { ConsumeResult, CounterStore, CreditsOperation, LimitResult } from "../ports.js";
+import type { ConsumeResult, CounterStore, CreditsCheck, CreditsOperation, LimitResult } from "../ports.js";
 import { checkCount, checkPlan } from "../counter-input.js";
 import { isCluster, type RedisClient } from "./client-options.js";
 import { defineScript, pingRedis, type RedisScript } from "./connection.js";
@@ -109,8 +109,9 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
       usable();
       checkPlan(plan);
       const positions = plan.limits.map((check) => windowOf(plan.now, check.duration));
+      const balances = [plan.credits, plan.identityCredits].filter((check): check is CreditsCheck => check !== undefined);
       const keys: string[] = [];
-      const args: string[] = [String(plan.limits.length), plan.credits ? "1" : "0"];
+      const args: string[] = [String(plan.limits.length), String(balances.length)];
       const base = tagPrefix({ prefix, tag: plan.tag });
       plan.limits.forEach((check, i) => {
         const { start, previousStart, elapsed } = positions[i]!;
@@ -118,8 +119,7 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
         keys.push(`${windows}:${start}`, `${windows}:${previousStart}`);
         args.push(String(check.limit), String(check.duration), String(check.cost), String(elapsed), String(2 * check.duration));
       });
-      if (plan.credits) {
-        const { keyId, cost, refill } = plan.credits;
+      for (const { keyId, cost, refill } of balances) {
         keys.push(creditsKeyUnder(base, keyId));
         args.push(String(cost), refill ? String(refill.boundary) : "", refill ? String(refill.amount) : "0");
       }
@@ -136,8 +136,8 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
       const limits: LimitResult[] = plan.limits.map((check, i) => {
         const { reset, elapsed } = positions[i]!;
         const verdict = evaluateWindow({
-          current: reply[2 * i + 2]!,
-          previous: reply[2 * i + 3]!,
+          current: reply[2 * i + 1]!,
+          previous: reply[2 * i + 2]!,
           elapsed,
           duration: check.duration,
           limit: check.limit,
@@ -150,7 +150,11 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
           exceeded: verdict.exceeded,
         };
       });
-      return plan.credits ? { outcome, limits, credits: { remaining: reply[1]! } } : { outcome, limits };
+      const result: ConsumeResult = { outcome, limits };
+      let at = 2 * plan.limits.length + 1;
+      if (plan.credits) result.credits = { remaining: reply[at++]! };
+      if (plan.identityCredits) result.identityCredits = { remaining: reply[at]! };
+      return result;
     },
 
     async setCredits(tag, keyId, remaining, now) {
