@@ -103,6 +103,11 @@ export interface IdentityRecord {
   externalId: string;
   meta?: Record<string, unknown>;
   ratelimits: RatelimitRecord[];
+  /**
+   * Present when the identity's keys share a credit balance (Keyward extension); the balance lives in the counter
+   * store under the identity's tag, named by the identity id.
+   */
+  credits?: { refill?: { interval: RefillInterval; amount: number; refillDay?: number } };
   createdAt: number;
   updatedAt?: number;
   deletedAt?: number;

@@ -103,13 +103,14 @@ function withoutKeyDataWhenNotFound(json: Json): Json {
   return json.code === "NOT_FOUND" ? compact({ valid: json.valid ?? false, code: json.code, requestId: json.requestId }) : json;
 }
 
-/** The v1 identity: its limits as {name, limit, duration}, meta always an object. */
+/** The v1 identity: its limits as {name, limit, duration}, meta always an object; Keyward's shared credits when set. */
 function v1Identity(identity: Json): Json {
   const ratelimits = (identity.ratelimits ?? []) as Json[];
-  return {
+  return compact({
     id: identity.id, externalId: identity.externalId, meta: identity.meta ?? {},
     ratelimits: ratelimits.map(({ name, limit, duration }) => ({ name, limit, duration })),
-  };
+    credits: identity.credits,
+  });
 }
 
 /**
@@ -172,9 +173,9 @@ export const v1Mappings: Record<string, DialectMapping> = {
   "/v1/keys.verifyKey": {
     response: (json) => {
       const { createdAt: _createdAt, ...rest } = withoutKeyDataWhenNotFound(json);
-      // The v1 identity is {id, externalId, meta}; the proto's identity also carries ratelimits.
+      // The v1 identity is {id, externalId, meta} (plus Keyward's shared `credits`); the proto's also carries ratelimits.
       const identity = rest.identity as Json | undefined;
-      if (identity) rest.identity = { id: identity.id, externalId: identity.externalId, meta: identity.meta ?? {} };
+      if (identity) rest.identity = compact({ id: identity.id, externalId: identity.externalId, meta: identity.meta ?? {}, credits: identity.credits });
       return rest;
     },
   },
