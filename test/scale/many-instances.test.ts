@@ -1,7 +1,7 @@
 /**
  * Three Keyward processes on one MongoDB (the wire emulator) and one real Redis Cluster, hit round-robin as a load
- * balancer would: counters stay exact (a key's and its identity's shared credits), a change on one instance is seen at once by the others, and an instance
- * killed mid-load loses no write it acknowledged.
+ * balancer would: counters stay exact (a key's credits and an identity's shared ones), a change on one instance is
+ * seen at once by the others, and an instance killed mid-load loses no write it acknowledged.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ownerOfSlot, redisCli } from "../../scripts/redis-cluster.mjs";
