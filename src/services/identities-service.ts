@@ -8,8 +8,8 @@ import { paginate } from "./pagination.js";
 import { replaceWithRetry } from "./replace-with-retry.js";
 import { moveCredits } from "./keys/identities.js";
 import { checkedMeta, creditsConfig, ratelimitRecords } from "./keys/key-input.js";
-import { identityBalance, identityBalanceOf, withCounters, type KeysDeps } from "./keys/key-context.js";
-import { planIdentityCredits } from "./identity-credits.js";
+import { identityBalanceOf, type KeysDeps } from "./keys/key-context.js";
+import { planIdentityCredits, writeIdentityBalance } from "./identity-credits.js";
 import { identityView } from "./keys/key-view.js";
 
 /**
@@ -17,7 +17,7 @@ import { identityView } from "./keys/key-view.js";
  * so every change to an identity drops the cache (identity changes are rare; verifications are not).
  */
 export function createIdentitiesService(deps: KeysDeps): ServiceHandlers<typeof IdentitiesService> {
-  const { documents, counters, clock, cache } = deps;
+  const { documents, clock, cache } = deps;
 
   /**
    * A live identity of the caller's workspace named by the request (v2 `identity`: id first, then external id; v1
@@ -60,14 +60,12 @@ export function createIdentitiesService(deps: KeysDeps): ServiceHandlers<typeof 
       };
       if (record.meta === undefined) delete record.meta;
       if (record.credits === undefined) delete record.credits;
-      // The balance first: once the record is visible its keys find their shared credits in place (a missing
-      // balance would refuse them). A record that loses its external id leaves no balance behind.
-      const balance = identityBalance(record);
-      if (credits.remaining !== undefined) await withCounters(() => counters.setCredits(balance.tag, balance.keyId, credits.remaining!, now));
+      // The balance first (its keys must find it once they can see the identity); a record that loses leaves none.
+      await writeIdentityBalance(deps, record, credits.remaining);
       try {
         await documents.identities.insert(record);
       } catch (error) {
-        if (credits.remaining !== undefined) await withCounters(() => counters.deleteCredits(balance.tag, balance.keyId));
+        if (credits.remaining !== undefined) await writeIdentityBalance(deps, record, null);
         if (!(error instanceof UniqueViolationError)) throw error;
         throw new KeywardError("conflict", `An identity with externalId ${request.externalId} already exists in this workspace.`);
       }
@@ -107,11 +105,7 @@ export function createIdentitiesService(deps: KeysDeps): ServiceHandlers<typeof 
         subject: `The identity ${identity.id}`,
       });
       if (!next) throw notFound(`The identity ${identity.id} does not exist.`);
-      // The balance follows the record that won: a new balance replaces the old, cleared credits drop it.
-      const balance = identityBalance(next);
-      const now = clock.now();
-      if (typeof remaining === "number") await withCounters(() => counters.setCredits(balance.tag, balance.keyId, remaining as number, now));
-      else if (remaining === null) await withCounters(() => counters.deleteCredits(balance.tag, balance.keyId));
+      await writeIdentityBalance(deps, next, remaining); // after the record that won
       cache.invalidate({ kind: "all" });
       return { identity: identityView(next, await identityBalanceOf(deps, next)) };
     },
@@ -125,10 +119,7 @@ export function createIdentitiesService(deps: KeysDeps): ServiceHandlers<typeof 
       if (unlinked === false) throw notFound(`The identity ${identity.id} does not exist.`);
       cache.invalidate({ kind: "all" });
       for (const key of unlinked) await moveCredits(deps, key, undefined);
-      if (identity.credits) {
-        const balance = identityBalance(identity);
-        await withCounters(() => counters.deleteCredits(balance.tag, balance.keyId));
-      }
+      if (identity.credits) await writeIdentityBalance(deps, identity, null);
       return {};
     },
   };

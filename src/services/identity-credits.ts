@@ -2,6 +2,7 @@ import type { Credits } from "../../gen/keyward/v1/keys_pb.js";
 import { invalid } from "../domain/errors.js";
 import type { IdentityRecord } from "../store/ports.js";
 import { creditsConfig } from "./keys/key-input.js";
+import { identityBalance, withCounters, type KeysDeps } from "./keys/key-context.js";
 
 /** Credits shared by an identity's keys (Keyward extension); the balance's address is identityBalance (key-context.ts). */
 export type IdentityCredits = IdentityRecord["credits"];
@@ -31,4 +32,19 @@ export function planIdentityCredits(
   }
   const refill = setRefill ? creditsConfig({ ...request, remaining: remaining ?? 0n } as Credits).config?.refill : current?.refill;
   return { rule: refill ? { refill } : {}, remaining: remaining === undefined ? undefined : Number(remaining) };
+}
+
+/**
+ * Writes an identity's balance as planned: a number starts (or replaces) it with lastRefillAt = now, null drops it,
+ * undefined leaves it. Callers write it where the record's write makes it right: before inserting a new identity (its
+ * keys must find the balance in place once they can see the identity), after an update's record write has won.
+ */
+export async function writeIdentityBalance(
+  deps: Pick<KeysDeps, "counters" | "clock">,
+  identity: Pick<IdentityRecord, "id">,
+  remaining: number | null | undefined,
+): Promise<void> {
+  const { tag, keyId } = identityBalance(identity);
+  if (typeof remaining === "number") await withCounters(() => deps.counters.setCredits(tag, keyId, remaining, deps.clock.now()));
+  else if (remaining === null) await withCounters(() => deps.counters.deleteCredits(tag, keyId));
 }

@@ -98,4 +98,16 @@ describe("keys.verifyKey with credits shared by the key's identity (Keyward exte
     const plain = await kit.verify("v2", { key: alone.key });
     expect({ code: plain.code, credits: plain.credits, identity: plain.payload.identity }).toEqual({ code: "VALID", credits: undefined, identity: undefined });
   });
+
+  it("deleting the identity drops its shared balance; its keys then spend only their own credits", async () => {
+    const apiId = await kit.admin.api();
+    const { identityId } = await kit.admin.ok("identities.createIdentity", { externalId: "deleted_shared", credits: { remaining: 0 } });
+    const { keyId, key } = await kit.admin.key(apiId, { externalId: "deleted_shared", credits: { remaining: 5 } });
+    expect((await kit.verify("v2", { key })).code).toBe("USAGE_EXCEEDED");
+    await kit.admin.ok("identities.deleteIdentity", { identity: identityId });
+    expect(await kit.harness.keyward.stores.counters.readCredits(identityId, identityId)).toBeUndefined();
+    const after = await kit.verify("v2", { key });
+    expect({ code: after.code, credits: after.credits, identity: after.payload.identity }).toEqual({ code: "VALID", credits: 4, identity: undefined });
+    expect(await kit.admin.balance(keyId)).toBe(4);
+  });
 });
