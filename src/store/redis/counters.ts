@@ -46,6 +46,11 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
   const creditsKeyUnder = (base: string, keyId: string) => keyUnder(base, ["credits", keyId]);
   const creditsKey = (tag: string, keyId: string) => creditsKeyUnder(tagPrefix({ prefix, tag }), keyId);
 
+  function pushBalance(keys: string[], args: string[], base: string, { keyId, cost, refill }: CreditsCheck): void {
+    keys.push(creditsKeyUnder(base, keyId));
+    args.push(String(cost), refill ? String(refill.boundary) : "", refill ? String(refill.amount) : "0");
+  }
+
   function consumeScript(keys: number): RedisScript<number[]> {
     let script = consumeScripts.get(keys);
     if (!script) consumeScripts.set(keys, (script = defineScript<number[]>(redis, `kwConsume${keys}`, CONSUME_LUA, keys)));
@@ -109,9 +114,8 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
       usable();
       checkPlan(plan);
       const positions = plan.limits.map((check) => windowOf(plan.now, check.duration));
-      const balances = [plan.credits, plan.identityCredits].filter((check): check is CreditsCheck => check !== undefined);
       const keys: string[] = [];
-      const args: string[] = [String(plan.limits.length), String(balances.length)];
+      const args: string[] = [String(plan.limits.length), String((plan.credits ? 1 : 0) + (plan.identityCredits ? 1 : 0))];
       const base = tagPrefix({ prefix, tag: plan.tag });
       plan.limits.forEach((check, i) => {
         const { start, previousStart, elapsed } = positions[i]!;
@@ -119,10 +123,9 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
         keys.push(`${windows}:${start}`, `${windows}:${previousStart}`);
         args.push(String(check.limit), String(check.duration), String(check.cost), String(elapsed), String(2 * check.duration));
       });
-      for (const { keyId, cost, refill } of balances) {
-        keys.push(creditsKeyUnder(base, keyId));
-        args.push(String(cost), refill ? String(refill.boundary) : "", refill ? String(refill.amount) : "0");
-      }
+      // The key's balance, then the identity's shared one: the order consume.lua reports them in.
+      if (plan.credits) pushBalance(keys, args, base, plan.credits);
+      if (plan.identityCredits) pushBalance(keys, args, base, plan.identityCredits);
       if (keys.length === 0) return { outcome: "VALID", limits: [] };
 
       batchWrites();
