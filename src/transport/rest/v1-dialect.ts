@@ -113,6 +113,14 @@ function v1Identity(identity: Json): Json {
   });
 }
 
+/** Keyward's identity credits on v1 take a key's v1 refill rule: a monthly refill defaults to day 1. */
+function v1IdentityCredits(input: unknown): unknown {
+  if (!isObject(input) || !isObject(input.credits) || !isObject(input.credits.refill)) return input;
+  const { refill } = input.credits;
+  if (refill.interval !== "monthly" || refill.refillDay !== undefined) return input;
+  return { ...input, credits: { ...input.credits, refill: { ...refill, refillDay: 1 } } };
+}
+
 /**
  * The key as Unkey's legacy `GET /v1/apis/{apiId}/keys` listed it: fewer fields than v1 getKey, and the default
  * limit also under its old names (refillRate per refillInterval).
@@ -194,11 +202,11 @@ export const v1Mappings: Record<string, DialectMapping> = {
   "/v1/identities.createIdentity": {
     request: (input) => {
       if (isObject(input)) requireMinLength(input.externalId, 3, "externalId");
-      return input;
+      return v1IdentityCredits(input);
     },
   },
   "/v1/identities.getIdentity": { response: v1Identity },
-  "/v1/identities.updateIdentity": { response: v1Identity },
+  "/v1/identities.updateIdentity": { request: v1IdentityCredits, response: v1Identity },
   "/v1/identities.listIdentities": { response: v1List("identities", v1Identity) },
 };
 

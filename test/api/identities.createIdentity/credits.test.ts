@@ -43,6 +43,12 @@ describe("identities.createIdentity with credits shared by the identity's keys (
     expect(await balance(identityId)).toBeUndefined();
   });
 
+  it("v1 defaults a monthly refill to day 1, as Unkey v1 does for a key's refill", async () => {
+    const created = await via("v1").ok("identities.createIdentity", { externalId: "v1_monthly", credits: { remaining: 3, refill: { interval: "monthly", amount: 9 } } });
+    const got = await via("v1").ok("identities.getIdentity", { identityId: created.identityId });
+    expect(got.credits).toEqual({ remaining: 3, refill: { interval: "monthly", amount: 9, refillDay: 1 } });
+  });
+
   it("listIdentities shows each identity's balance", async () => {
     const { identityId } = await via("v2").ok("identities.createIdentity", { externalId: "listed_credits", credits: { remaining: 7 } });
     const page = await via("v2").ok("identities.listIdentities", { search: "listed_credits" });
@@ -66,7 +72,12 @@ describe("identities.createIdentity with credits shared by the identity's keys (
       locations: ["body.credits.remaining"], detail: "refill needs a credit balance", vias: ["v2", "v1"],
     },
     {
+      // v1 defaults a monthly refill to day 1, as for keys.
       what: "a monthly refill without refillDay", input: { externalId: "bad_c3", credits: { remaining: 1, refill: { interval: "monthly", amount: 5 } } },
+      locations: ["body.credits.refill.refillDay"], detail: "refillDay", vias: ["v2"],
+    },
+    {
+      what: "a daily refill with refillDay", input: { externalId: "bad_c7", credits: { remaining: 1, refill: { interval: "daily", amount: 5, refillDay: 2 } } },
       locations: ["body.credits.refill.refillDay"], detail: "refillDay", vias: ["v2", "v1"],
     },
     {

@@ -79,7 +79,7 @@ describe("identities.updateIdentity of the credits shared by the identity's keys
   it("bad credits change nothing: the identity's rule and balance stay on v1, v2 and RPC", async () => {
     const id = (await harness.keyward.documents.identities.findByExternalId(harness.keyward.workspaceId, "upd_bad_target"))!.id;
     const before = await stored(id);
-    const bad = { credits: { remaining: 5, refill: { interval: "monthly", amount: 5 } } };
+    const bad = { credits: { remaining: 5, refill: { interval: "daily", amount: 5, refillDay: 3 } } };
     await via("v1").fails("identities.updateIdentity", { identityId: id, ...bad }, "invalid", { detail: "refillDay" });
     await via("v2").fails("identities.updateIdentity", { identity: id, ...bad }, "invalid", { detail: "refillDay" });
     for (const name of RPC_VIAS) {
