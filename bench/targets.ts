@@ -94,6 +94,41 @@ export async function seedKey(server: { baseUrl: string; rootKey: string }): Pro
   return { apiId, key };
 }
 
+/**
+ * As seedKey, but the key belongs to an identity: with `sharedCredits`, one that carries credits too (far from running
+ * out), so each verification also spends from the identity's balance in the same counter step.
+ */
+function seedIdentityKey(options: { sharedCredits: boolean }) {
+  return async (server: { baseUrl: string; rootKey: string }): Promise<Seed> => {
+    const externalId = `bench_${options.sharedCredits ? "credits" : "plain"}_${Date.now()}`;
+    const res = await fetch(`${server.baseUrl}/v2/identities.createIdentity`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${server.rootKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ externalId, ...(options.sharedCredits && { credits: { remaining: 1_000_000_000 } }) }),
+    });
+    if (res.status !== 200) throw new Error(`seeding identities.createIdentity answered ${res.status}: ${await res.text()}`);
+    const { apiId } = await seedApi(server);
+    const created = await fetch(`${server.baseUrl}/v2/keys.createKey`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${server.rootKey}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        apiId, prefix: "bench", externalId, credits: { remaining: 1_000_000_000 },
+        ratelimits: [{ name: "requests", limit: 1_000_000_000, duration: 60_000, autoApply: true }],
+      }),
+    });
+    const text = await created.text();
+    const key = created.status === 200 ? (JSON.parse(text) as { data?: { key?: string } }).data?.key : undefined;
+    if (typeof key !== "string") throw new Error(`seeding keys.createKey answered ${created.status}: ${text}`);
+    return { apiId, key };
+  };
+}
+
+/** REST v2 verification of a key of an identity without and with shared credits, on the same server. */
+const restVerifyIdentity = (server: ServerName, label: string, sharedCredits: boolean): Target => ({
+  ...restVerify(server, `${label}, identity ${sharedCredits ? "with" : "without"} credits`),
+  setup: seedIdentityKey({ sharedCredits }),
+});
+
 const restVerify = (server: ServerName, label: string, protocol: "h1" | "h2c" = "h1"): Target => ({
   name: `REST v2 keys.verifyKey (${label})`,
   server,
@@ -190,7 +225,11 @@ export const targets: Target[] = [
   restVerify("keyward", "embedded, h2c", "h2c"),
   grpcVerify(1),
   grpcVerify(10),
+  restVerifyIdentity("keyward", "embedded", false),
+  restVerifyIdentity("keyward", "embedded", true),
   restVerify("keyward+redis", "redis counters"),
+  restVerifyIdentity("keyward+redis", "redis counters", false),
+  restVerifyIdentity("keyward+redis", "redis counters", true),
   {
     name: "REST v2 ratelimit.limit (redis counters)",
     server: "keyward+redis",

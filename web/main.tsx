@@ -8,6 +8,7 @@ import { ApiSettingsPage } from "./pages/api-settings.js";
 import { ApisPage } from "./pages/apis.js";
 import { AuditLogPage } from "./pages/audit-log.js";
 import { IdentitiesPage } from "./pages/identities.js";
+import { IdentityPage } from "./pages/identity.js";
 import { KeyPage } from "./pages/key.js";
 import { RatelimitsPage } from "./pages/ratelimits.js";
 import { RootKeysPage } from "./pages/root-keys.js";
@@ -61,6 +62,7 @@ function Route({ route }: { route: string[] }) {
   if (first === "apis" && id) return <ApiKeysPage apiId={id} />;
   if (first === "apis") return <ApisPage />;
   if (first === "keys" && id) return <KeyPage keyId={id} />;
+  if (first === "identities" && id) return <IdentityPage identityId={id} />;
   if (first === "identities") return <IdentitiesPage />;
   if (first === "ratelimits") return <RatelimitsPage />;
   if (first === "analytics") return <AnalyticsPage />;

@@ -63,14 +63,20 @@ export function legacyListedKey(t: ShapeTools): JsonSchema {
   }, ["id", "start", "apiId", "workspaceId", "createdAt"]));
 }
 
-/** The v1 identity: meta always an object; with its limits as {name, limit, duration} where v1 shows them. */
+/**
+ * The v1 identity: meta always an object; with its limits as {name, limit, duration} where v1 shows them; Keyward's
+ * shared credits when the identity has them.
+ */
 export function v1Identity(t: ShapeTools, options: { ratelimits: boolean }): JsonSchema {
-  const base = { id: { type: "string" }, externalId: { type: "string" }, meta: t.field(IdentitySchema, "meta", "response") };
+  const base = {
+    id: { type: "string" }, externalId: { type: "string" }, meta: t.field(IdentitySchema, "meta", "response"),
+    credits: t.field(IdentitySchema, "credits", "response"),
+  };
   if (!options.ratelimits) return object(base, ["id", "externalId"]);
   return t.component("V1Identity", () => object({
     ...base,
     ratelimits: { type: "array", items: object({ name: { type: "string" }, limit: integer(), duration: integer() }) },
-  }));
+  }, ["id", "externalId", "meta", "ratelimits"]));
 }
 
 /** The v1 permission query (permissionQueryFromV1): a name, or `{and: [...]}` / `{or: [...]}` of queries. */

@@ -7,8 +7,9 @@ import { authorize, type Principal, type ServiceHandlers } from "./context.js";
 import { paginate } from "./pagination.js";
 import { replaceWithRetry } from "./replace-with-retry.js";
 import { moveCredits } from "./keys/identities.js";
-import { checkedMeta, ratelimitRecords } from "./keys/key-input.js";
-import type { KeysDeps } from "./keys/key-context.js";
+import { checkedMeta, creditsConfig, ratelimitRecords } from "./keys/key-input.js";
+import { identityBalanceOf, type KeysDeps } from "./keys/key-context.js";
+import { planIdentityCredits, writeIdentityBalance } from "./identity-credits.js";
 import { identityView } from "./keys/key-view.js";
 
 /**
@@ -47,18 +48,24 @@ export function createIdentitiesService(deps: KeysDeps): ServiceHandlers<typeof 
     async createIdentity(request, { principal }) {
       authorize(principal, { resourceType: "identity", action: "create_identity" });
       const now = clock.now();
+      const credits = creditsConfig(request.credits);
       const record: IdentityRecord = {
         id: newId("id", now, deps.randomBytes),
         workspaceId: principal.workspaceId,
         externalId: request.externalId,
         meta: nonEmpty(checkedMeta(request.meta)),
         ratelimits: ratelimitRecords(request.ratelimits, { now, randomBytes: deps.randomBytes }),
+        credits: credits.config,
         createdAt: now,
       };
       if (record.meta === undefined) delete record.meta;
+      if (record.credits === undefined) delete record.credits;
+      // The balance first (its keys must find it once they can see the identity); a record that loses leaves none.
+      await writeIdentityBalance(deps, record, credits.remaining);
       try {
         await documents.identities.insert(record);
       } catch (error) {
+        if (credits.remaining !== undefined) await writeIdentityBalance(deps, record, null);
         if (!(error instanceof UniqueViolationError)) throw error;
         throw new KeywardError("conflict", `An identity with externalId ${request.externalId} already exists in this workspace.`);
       }
@@ -67,7 +74,7 @@ export function createIdentitiesService(deps: KeysDeps): ServiceHandlers<typeof 
 
     async getIdentity(request, { principal }) {
       const identity = await loadIdentityFor(principal, request, "read_identity");
-      return { identity: identityView(identity) };
+      return { identity: identityView(identity, await identityBalanceOf(deps, identity)) };
     },
 
     async listIdentities(request, { principal }) {
@@ -78,21 +85,29 @@ export function createIdentitiesService(deps: KeysDeps): ServiceHandlers<typeof 
       const page = await paginate(request, (p) =>
         search === undefined ? documents.identities.list(workspaceId, p) : documents.identities.search(workspaceId, search, p));
       const total = search === undefined ? await documents.identities.count(workspaceId) : await documents.identities.countMatching(workspaceId, search);
-      return { data: page.items.map(identityView), pagination: { cursor: page.cursor, hasMore: page.hasMore }, total: BigInt(total) };
+      const data = [];
+      for (const identity of page.items) data.push(identityView(identity, await identityBalanceOf(deps, identity)));
+      return { data, pagination: { cursor: page.cursor, hasMore: page.hasMore }, total: BigInt(total) };
     },
 
     async updateIdentity(request, { principal }) {
       const identity = await loadIdentityFor(principal, request, "update_identity");
+      let remaining: number | null | undefined;
       const next = await replaceWithRetry({
         read: identity,
         reload: () => documents.identities.get(principal.workspaceId, identity.id),
-        change: (current) => applyUpdate(current, request),
+        change: (current) => {
+          const changed = applyUpdate(current, request);
+          remaining = changed.remaining;
+          return changed.record;
+        },
         replace: (record) => documents.identities.replace(record),
         subject: `The identity ${identity.id}`,
       });
       if (!next) throw notFound(`The identity ${identity.id} does not exist.`);
+      await writeIdentityBalance(deps, next, remaining); // after the record that won
       cache.invalidate({ kind: "all" });
-      return { identity: identityView(next) };
+      return { identity: identityView(next, await identityBalanceOf(deps, next)) };
     },
 
     async deleteIdentity(request, { principal }) {
@@ -104,17 +119,27 @@ export function createIdentitiesService(deps: KeysDeps): ServiceHandlers<typeof 
       if (unlinked === false) throw notFound(`The identity ${identity.id} does not exist.`);
       cache.invalidate({ kind: "all" });
       for (const key of unlinked) await moveCredits(deps, key, undefined);
+      if (identity.credits) await writeIdentityBalance(deps, identity, null);
       return {};
     },
   };
 
-  /** AIP-134 over meta and ratelimits; every input is checked before anything is written. */
-  function applyUpdate(identity: IdentityRecord, request: UpdateIdentityRequest): IdentityRecord {
+  /**
+   * AIP-134 over meta, ratelimits and credits; every input is checked before anything is written. `remaining` is the
+   * balance to write once the record is stored (null: drop it; undefined: keep it).
+   */
+  function applyUpdate(identity: IdentityRecord, request: UpdateIdentityRequest): { record: IdentityRecord; remaining: number | null | undefined } {
     const now = clock.now();
-    const paths = request.updateMask?.paths.length ? request.updateMask.paths : presentFields(request);
+    // A refill is one rule: a path inside it (REST derives `credits.refill.amount` from a nested body) names all of it.
+    const paths = new Set((request.updateMask?.paths.length ? request.updateMask.paths : presentFields(request))
+      .map((path) => (path.startsWith("credits.refill.") ? "credits.refill" : path)));
     const next: IdentityRecord = { ...identity, updatedAt: now };
+    const credits = planIdentityCredits(identity.credits, request.credits, paths);
+    if (credits.rule) next.credits = credits.rule;
+    else delete next.credits;
     for (const path of paths) {
       switch (path) {
+        case "credits": case "credits.remaining": case "credits.refill": break; // planned above, once
         case "meta": next.meta = nonEmpty(checkedMeta(request.meta)); break;
         case "ratelimits": next.ratelimits = keepIds(identity, ratelimitRecords(request.ratelimits, { now, randomBytes: deps.randomBytes })); break;
         case "identity": case "identity_id": case "external_id": break; // name the identity, change nothing
@@ -122,7 +147,7 @@ export function createIdentitiesService(deps: KeysDeps): ServiceHandlers<typeof 
       }
     }
     if (next.meta === undefined) delete next.meta;
-    return next;
+    return { record: next, remaining: credits.remaining };
   }
 }
 
@@ -133,7 +158,11 @@ interface IdentityReference {
 }
 
 function presentFields(request: UpdateIdentityRequest): string[] {
-  return [...(request.meta !== undefined ? ["meta"] : []), ...(request.ratelimits.length > 0 ? ["ratelimits"] : [])];
+  return [
+    ...(request.meta !== undefined ? ["meta"] : []),
+    ...(request.ratelimits.length > 0 ? ["ratelimits"] : []),
+    ...(request.credits !== undefined ? ["credits"] : []),
+  ];
 }
 
 /** An empty object clears the metadata: stored as absent. */

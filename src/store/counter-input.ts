@@ -14,12 +14,16 @@ export function checkPlan(plan: ConsumePlan): void {
       throw new RangeError(`duration must be a positive integer, got ${limit.duration}`);
     }
   }
-  if (plan.credits) {
-    checkCount("cost", plan.credits.cost);
-    if (plan.credits.refill) {
-      checkCount("refill boundary", plan.credits.refill.boundary);
-      checkCount("refill amount", plan.credits.refill.amount);
+  for (const credits of [plan.credits, plan.identityCredits]) {
+    if (!credits) continue;
+    checkCount("cost", credits.cost);
+    if (credits.refill) {
+      checkCount("refill boundary", credits.refill.boundary);
+      checkCount("refill amount", credits.refill.amount);
     }
+  }
+  if (plan.credits && plan.identityCredits?.keyId === plan.credits.keyId) {
+    throw new RangeError("identityCredits must name another balance than credits");
   }
 }
 

@@ -103,6 +103,11 @@ export interface IdentityRecord {
   externalId: string;
   meta?: Record<string, unknown>;
   ratelimits: RatelimitRecord[];
+  /**
+   * Present when the identity's keys share a credit balance (Keyward extension); the balance lives in the counter
+   * store under the identity's tag, named by the identity id.
+   */
+  credits?: { refill?: { interval: RefillInterval; amount: number; refillDay?: number } };
   createdAt: number;
   updatedAt?: number;
   deletedAt?: number;
@@ -454,7 +459,10 @@ export interface LimitCheck {
   cost: number;
 }
 
-/** The credits part of a step: deduct `cost` from the key's balance after applying a due refill. */
+/**
+ * The credits part of a step: deduct `cost` from a balance after applying a due refill. `keyId` names the balance
+ * within the tag: the key's id, or the identity's id for the balance an identity shares with its keys.
+ */
 export interface CreditsCheck {
   keyId: string;
   cost: number;
@@ -467,6 +475,11 @@ export interface ConsumePlan {
   now: number;
   limits: LimitCheck[];
   credits?: CreditsCheck;
+  /**
+   * The identity's shared balance (Keyward extension, under the same tag, which is then the identity id): spent in
+   * the same step as `credits`, all or nothing; either one short refuses the step with USAGE_EXCEEDED.
+   */
+  identityCredits?: CreditsCheck;
 }
 
 export interface LimitResult {
@@ -479,7 +492,8 @@ export interface LimitResult {
 
 /**
  * VALID: every limit passed and the credits sufficed; everything was counted.
- * RATE_LIMITED / USAGE_EXCEEDED: nothing was counted (rate limits are judged before credits).
+ * RATE_LIMITED / USAGE_EXCEEDED: nothing was counted (rate limits are judged before credits; USAGE_EXCEEDED when
+ * the key's or the identity's balance is short).
  */
 export interface ConsumeResult {
   outcome: "VALID" | "RATE_LIMITED" | "USAGE_EXCEEDED";
@@ -487,6 +501,8 @@ export interface ConsumeResult {
   limits: LimitResult[];
   /** The balance after this step (unchanged when not VALID); absent when the plan had no credits. */
   credits?: { remaining: number };
+  /** The identity's balance after this step (unchanged when not VALID); absent when the plan had no identityCredits. */
+  identityCredits?: { remaining: number };
 }
 
 export type CreditsOperation = "set" | "increment" | "decrement";

@@ -10,6 +10,7 @@ import { useKeyward, type Harness } from "../support/use-keyward.js";
  */
 const BEYOND_SCHEMA: [route: RegExp, detail: RegExp][] = [
   [/keys\.updateKey/, /refill needs a credit balance/], // a refill for a key without a balance
+  [/identities\.(create|update)Identity/, /refill needs a credit balance/], // shared credits: a refill without a balance
   [/keys\.(updateCredits|updateRemaining)/, /would take the balance past/], // the balance stays within 2^53
   [/keys\.(updateCredits|updateRemaining)/, /has unlimited credits/], // increment/decrement need a stored balance (Unkey: 400)
   [/keys\.verifyKey|keys\/verify/, /permission query is invalid/], // the query grammar

@@ -1,7 +1,7 @@
 /**
  * Three Keyward processes on one MongoDB (the wire emulator) and one real Redis Cluster, hit round-robin as a load
- * balancer would: counters stay exact, a change on one instance is seen at once by the others, and an instance
- * killed mid-load loses no write it acknowledged.
+ * balancer would: counters stay exact (a key's credits and an identity's shared ones), a change on one instance is
+ * seen at once by the others, and an instance killed mid-load loses no write it acknowledged.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ownerOfSlot, redisCli } from "../../scripts/redis-cluster.mjs";
@@ -33,6 +33,21 @@ describe("three instances on MongoDB and a Redis Cluster", () => {
     const { keyId, key } = await admin.key(apiId, { credits: { remaining: 100 } });
     expect(countCodes(await roundRobin(urls, 500, { key }))).toEqual({ VALID: 100, USAGE_EXCEEDED: 400 });
     for (const url of urls) expect(await keyAdmin(url, fleet.rootKey).balance(keyId)).toBe(0);
+  });
+
+  it("3 keys of one identity sharing 100 credits: 500 verifications round-robin give exactly 100 VALID, every instance reads 0 left", async () => {
+    const urls = fleet.instances.map((instance) => instance.baseUrl);
+    const admin = keyAdmin(urls[2]!, fleet.rootKey);
+    const apiId = await admin.api("fleet-identity-credits");
+    const { identityId } = await admin.ok("identities.createIdentity", { externalId: "fleet_tenant", credits: { remaining: 100 } });
+    const keys = await Promise.all([0, 1, 2].map(() => admin.key(apiId, { externalId: "fleet_tenant" })));
+    const clients = urls.map((url) => verifyClient(url, fleet.rootKey));
+    // Request i goes to instance i % 3 with key (i / 3) % 3: every instance verifies every key.
+    const results = await Promise.all(Array.from({ length: 500 }, (_, i) => clients[i % 3]!.verify("v2", { key: keys[Math.floor(i / 3) % 3]!.key })));
+    expect(countCodes(results.map((r) => r.code))).toEqual({ VALID: 100, USAGE_EXCEEDED: 400 });
+    for (const url of urls) {
+      expect((await keyAdmin(url, fleet.rootKey).ok("identities.getIdentity", { identity: identityId })).credits).toEqual({ remaining: 0 });
+    }
   });
 
   it("300 verifications round-robin against a 50/day limit give exactly 50 VALID", async () => {

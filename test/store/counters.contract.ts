@@ -266,5 +266,60 @@ export function runCounterStoreContract(label: string, open: () => Promise<Count
         exceeded: false,
       });
     });
+
+    it("spends a key's and its identity's balances in one step, all or nothing: the shorter one refuses both", async () => {
+      const { keyId } = fresh();
+      const tag = `id_${keyId}`;
+      await store.setCredits(tag, keyId, 5, T);
+      await store.setCredits(tag, tag, 3, T);
+      const plan = (cost: number): ConsumePlan => ({
+        tag, now: T, limits: [limit(`identity:${tag}:default`, 100, MINUTE)], credits: { keyId, cost }, identityCredits: { keyId: tag, cost },
+      });
+      expect(await store.consume(plan(2))).toMatchObject({ outcome: "VALID", credits: { remaining: 3 }, identityCredits: { remaining: 1 } });
+      // The identity holds 1: refused, the key's 3 and the identity's 1 untouched, the window not counted.
+      expect(await store.consume(plan(2))).toMatchObject({
+        outcome: "USAGE_EXCEEDED", limits: [{ remaining: 99 }], credits: { remaining: 3 }, identityCredits: { remaining: 1 },
+      });
+      expect(await store.readCredits(tag, keyId)).toBe(3);
+      expect(await store.readCredits(tag, tag)).toBe(1);
+      // Now the key is the shorter one.
+      await store.setCredits(tag, tag, 50, T);
+      expect(await store.consume(plan(4))).toMatchObject({ outcome: "USAGE_EXCEEDED", credits: { remaining: 3 }, identityCredits: { remaining: 50 } });
+      expect(await store.readCredits(tag, tag)).toBe(50);
+      // Identity credits alone (a key without its own), with a due refill applied in the same step.
+      const refill = { boundary: T, amount: 10 };
+      await store.setCredits(tag, tag, 2, T - DAY);
+      expect(await store.consume({ tag, now: T, limits: [], identityCredits: { keyId: tag, cost: 1, refill } })).toEqual({
+        outcome: "VALID", limits: [], identityCredits: { remaining: 9 },
+      });
+      expect(await store.readCredits(tag, tag, refill)).toBe(9);
+      // A missing identity balance holds 0: fail closed, the key's balance untouched.
+      await store.deleteCredits(tag, tag);
+      expect(await store.consume(plan(1))).toMatchObject({ outcome: "USAGE_EXCEEDED", credits: { remaining: 3 }, identityCredits: { remaining: 0 } });
+      expect(await store.readCredits(tag, keyId)).toBe(3);
+    });
+
+    it("is exact under concurrency: 500 consumes by 3 keys of an identity sharing 100 credits give exactly 100 VALID", async () => {
+      const { keyId } = fresh();
+      const tag = `id_${keyId}`;
+      const keys = [`${keyId}a`, `${keyId}b`, `${keyId}c`];
+      await store.setCredits(tag, tag, 100, T);
+      for (const key of keys) await store.setCredits(tag, key, 1_000, T);
+      const results = await Promise.all(Array.from({ length: 500 }, (_, i) =>
+        store.consume({ tag, now: T, limits: [], credits: { keyId: keys[i % 3]!, cost: 1 }, identityCredits: { keyId: tag, cost: 1 } })));
+      const valid = results.filter((r) => r.outcome === "VALID");
+      expect(valid).toHaveLength(100);
+      expect(valid.map((r) => r.identityCredits!.remaining).sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, i) => i));
+      expect(await store.readCredits(tag, tag)).toBe(0);
+      // Each key spent exactly what its VALID verifications took.
+      const spent = keys.map((_, k) => results.filter((r, i) => i % 3 === k && r.outcome === "VALID").length);
+      for (const [k, key] of keys.entries()) expect(await store.readCredits(tag, key)).toBe(1_000 - spent[k]!);
+    });
+
+    it("refuses a plan naming the same balance twice", async () => {
+      const { tag, keyId } = fresh();
+      await expect(store.consume({ tag, now: T, limits: [], credits: { keyId, cost: 1 }, identityCredits: { keyId, cost: 1 } })).rejects.toThrow(RangeError);
+      await expect(store.consume({ tag, now: T, limits: [], identityCredits: { keyId: tag, cost: -1 } })).rejects.toThrow(RangeError);
+    });
   });
 }

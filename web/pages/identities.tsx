@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
 import { api } from "../api.js";
+import { creditsText } from "./identity.js";
 import { ConfirmButton, ErrorNote, Guarded, Loading, Page, Pager, useAction, useAsync, useCursorPages } from "../ui.js";
 
 export function IdentitiesPage() {
@@ -17,7 +18,7 @@ export function IdentitiesPage() {
     }
   };
   return (
-    <Page title="Identities" intro="An identity is one of your users or tenants; its keys share its rate limits.">
+    <Page title="Identities" intro="An identity is one of your users or tenants; its keys share its rate limits and credits.">
       <form class="card inline" onSubmit={create} aria-label="Create an identity">
         <label>External id <input value={externalId} required maxLength={255} onInput={(e) => setExternalId((e.target as HTMLInputElement).value)} /></label>
         <Guarded type="submit" need={["identity", "create_identity"]} busy={change.busy}>Create identity</Guarded>
@@ -33,14 +34,15 @@ export function IdentitiesPage() {
           <p class="muted">{String(list.data.total)} identit{list.data.total === 1n ? "y" : "ies"}</p>
           <div class="table-wrap">
             <table>
-              <thead><tr><th>External id</th><th>Id</th><th>Rate limits</th><th /></tr></thead>
+              <thead><tr><th>External id</th><th>Id</th><th>Rate limits</th><th>Shared credits</th><th /></tr></thead>
               <tbody>
-                {list.data.data.length === 0 && <tr><td colSpan={4}>No identities.</td></tr>}
+                {list.data.data.length === 0 && <tr><td colSpan={5}>No identities.</td></tr>}
                 {list.data.data.map((i) => (
                   <tr key={i.id}>
-                    <td data-label="External id">{i.externalId}</td>
+                    <td data-label="External id"><a href={`#/identities/${encodeURIComponent(i.id)}`}>{i.externalId}</a></td>
                     <td data-label="Id" class="mono">{i.id}</td>
                     <td data-label="Rate limits">{i.ratelimits.length === 0 ? "none" : i.ratelimits.map((r) => `${r.name}: ${r.limit}/${Number(r.duration) / 1000}s`).join(", ")}</td>
+                    <td data-label="Shared credits">{creditsText(i.credits)}</td>
                     <td class="actions"><ConfirmButton need={["identity", "delete_identity"]} label="Delete" confirm="Delete identity" busy={change.busy}
                       onConfirm={() => change.run(() => api.identities.deleteIdentity({ identityId: i.id })).then(list.reload)} /></td>
                   </tr>

@@ -6,7 +6,7 @@ import { latestRefillBoundary } from "../../domain/refill-calendar.js";
 import { counterTag } from "../../domain/verification.js";
 import { decryptKey } from "../../domain/key-encryption.js";
 import { effectivePermissions } from "../../domain/effective-permissions.js";
-import type { CounterStore, DocumentStore, KeyRecord, VerificationEventStore } from "../../store/ports.js";
+import type { CounterStore, DocumentStore, IdentityRecord, KeyRecord, VerificationEventStore } from "../../store/ports.js";
 import { authorize, DeadlineExceededError, type Principal } from "../context.js";
 import type { KeyCache } from "../key-cache.js";
 import { keyView } from "./key-view.js";
@@ -47,6 +47,22 @@ export async function balanceOf(deps: KeysDeps, key: KeyRecord): Promise<number 
   return withCounters(() => deps.counters.readCredits(counterTag({ keyId: key.id, identityId: key.identityId }), key.id, refillAt(key, deps.clock.now())));
 }
 
+/**
+ * Where an identity's shared credits (Keyward extension, unkeyed/unkey#4106) live in the counter store: under the
+ * identity's own tag, named by the identity id. Every key of the identity already uses that tag for its counters, so
+ * a verification spends both balances in one single-slot step.
+ */
+export function identityBalance(identity: Pick<IdentityRecord, "id">): { tag: string; keyId: string } {
+  return { tag: identity.id, keyId: identity.id };
+}
+
+/** The identity's balance after a due refill (which is stored), or undefined when it has no credits. */
+export async function identityBalanceOf(deps: Pick<KeysDeps, "counters" | "clock">, identity: IdentityRecord): Promise<number | undefined> {
+  if (!identity.credits) return undefined;
+  const { tag, keyId } = identityBalance(identity);
+  return withCounters(() => deps.counters.readCredits(tag, keyId, refillAt(identity, deps.clock.now())));
+}
+
 /** Counter failures fail closed: 503, never a guess. */
 export async function withCounters<T>(step: () => Promise<T>): Promise<T> {
   try {
@@ -75,7 +91,7 @@ export async function viewKey(deps: KeysDeps, key: KeyRecord, options: ViewKeyOp
     : undefined;
   const lastUsed = options.lastUsed ?? (await deps.events.lastUsed(key.workspaceId, [key.id]));
   return keyView(key, {
-    identity, remaining: await balanceOf(deps, key), plaintext, permissions: await effectivePermissionsOf(deps, key),
+    identity, identityRemaining: identity && (await identityBalanceOf(deps, identity)), remaining: await balanceOf(deps, key), plaintext, permissions: await effectivePermissionsOf(deps, key),
     lastUsedAt: lastUsed.get(key.id),
   });
 }

@@ -10,21 +10,33 @@ export function ratelimitView(limit: RatelimitRecord) {
   return { id: limit.id, name: limit.name, limit: BigInt(limit.limit), duration: BigInt(limit.duration), autoApply: limit.autoApply };
 }
 
-export function identityView(identity: IdentityRecord): MessageInitShape<typeof IdentitySchema> {
+/**
+ * An identity as calls return it; `remaining` is its shared balance (read by the caller, or what a verification left),
+ * shown with the refill rule when the identity has credits.
+ */
+export function identityView(identity: IdentityRecord, remaining?: number): MessageInitShape<typeof IdentitySchema> {
   return {
     id: identity.id,
     externalId: identity.externalId,
     meta: (identity.meta ?? {}) as never,
     ratelimits: identity.ratelimits.map(ratelimitView),
+    credits: identity.credits && creditsView(identity.credits, remaining),
+  };
+}
+
+function creditsView(credits: NonNullable<KeyRecord["credits"]>, remaining: number | undefined) {
+  const refill = credits.refill;
+  return {
+    remaining: big(remaining),
+    refill: refill && { interval: refill.interval, amount: BigInt(refill.amount), refillDay: refill.refillDay },
   };
 }
 
 /** A key record as management calls return it; the secret appears only as `plaintext` when decrypted. */
 export function keyView(
   key: KeyRecord,
-  extra: { identity?: IdentityRecord; remaining?: number; plaintext?: string; lastRefillAt?: number; permissions?: string[]; lastUsedAt?: number },
+  extra: { identity?: IdentityRecord; identityRemaining?: number; remaining?: number; plaintext?: string; lastRefillAt?: number; permissions?: string[]; lastUsedAt?: number },
 ): KeyInit {
-  const refill = key.credits?.refill;
   return {
     keyId: key.id,
     start: key.start,
@@ -37,12 +49,9 @@ export function keyView(
     expires: big(key.expires),
     enabled: key.enabled,
     plaintext: extra.plaintext,
-    credits: key.credits && {
-      remaining: big(extra.remaining),
-      refill: refill && { interval: refill.interval, amount: BigInt(refill.amount), refillDay: refill.refillDay },
-    },
+    credits: key.credits && creditsView(key.credits, extra.remaining),
     ratelimits: key.ratelimits.map(ratelimitView),
-    identity: extra.identity && identityView(extra.identity),
+    identity: extra.identity && identityView(extra.identity, extra.identityRemaining),
     permissions: extra.permissions ?? key.permissions,
     roles: key.roles,
     environment: key.environment,

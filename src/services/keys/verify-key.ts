@@ -16,7 +16,7 @@ import type { ConsumeResult, LimitResult } from "../../store/ports.js";
 import { allowListOf } from "../../domain/ip-allow-list.js";
 import { clientAddressOf, type CallContext, type CommitGate, type Principal, type RequestOrigin } from "../context.js";
 import type { VerifiableKey } from "../key-cache.js";
-import { balanceOf, effectivePermissionsOf, refillAt, withCounters, type KeysDeps } from "./key-context.js";
+import { balanceOf, effectivePermissionsOf, identityBalanceOf, refillAt, withCounters, type KeysDeps } from "./key-context.js";
 import { identityView } from "./key-view.js";
 
 interface VerifyInput {
@@ -45,6 +45,8 @@ interface Outcome {
   found?: VerifiableKey;
   limits: { applied: AppliedLimit; result: LimitResult }[];
   remaining?: number;
+  /** The identity's shared balance after this verification, when it has credits. */
+  identityRemaining?: number;
 }
 
 /** The verification engine behind v1 and v2: one pipeline, two response shapes. */
@@ -88,7 +90,10 @@ export function createVerifier(deps: KeysDeps) {
     });
     let outcome: Outcome;
     if (failed) {
-      outcome = { code: failed, found, limits: [], remaining: await balanceOf(deps, key) };
+      outcome = {
+        code: failed, found, limits: [], remaining: await balanceOf(deps, key),
+        identityRemaining: identity && (await identityBalanceOf(deps, identity)),
+      };
     } else {
       const resolved = resolveLimits({ keyLimits: key.ratelimits, identityLimits: identity?.ratelimits ?? [], requested: input.requested });
       if ("unknown" in resolved) {
@@ -99,7 +104,7 @@ export function createVerifier(deps: KeysDeps) {
     }
     deps.events.record({
       time: now, workspaceId: key.workspaceId, apiId: key.apiId, keyId: key.id, identityId: key.identityId,
-      outcome: outcome.code, tags: input.tags, creditsSpent: outcome.code === "VALID" && key.credits ? input.cost : 0,
+      outcome: outcome.code, tags: input.tags, creditsSpent: outcome.code === "VALID" && (key.credits || identity?.credits) ? input.cost : 0,
       latencyMs: performance.now() - started, requestId: input.requestId,
     });
     deps.onVerified?.(outcome.code);
@@ -107,20 +112,24 @@ export function createVerifier(deps: KeysDeps) {
   }
 
   async function consume(found: VerifiableKey, limits: AppliedLimit[], cost: number, now: number): Promise<Outcome> {
-    const { key } = found;
-    if (limits.length === 0 && !key.credits) return { code: "VALID", found, limits: [] };
+    const { key, identity } = found;
+    // An identity's shared credits join the same step (its id is the step's tag); without them nothing is added.
+    const shared = identity?.credits;
+    if (limits.length === 0 && !key.credits && !shared) return { code: "VALID", found, limits: [] };
     const ids = { keyId: key.id, identityId: key.identityId };
     const result: ConsumeResult = await withCounters(() => deps.counters.consume({
       tag: counterTag(ids),
       now,
       limits: limits.map((limit) => ({ bucket: bucketOf(limit, ids), limit: limit.limit, duration: limit.duration, cost: limit.cost })),
       credits: key.credits && { keyId: key.id, cost, refill: refillAt(key, now) },
+      identityCredits: shared && { keyId: identity.id, cost, refill: refillAt(identity, now) },
     }));
     return {
       code: result.outcome,
       found,
       limits: limits.map((applied, i) => ({ applied, result: result.limits[i] })),
       remaining: result.credits?.remaining,
+      identityRemaining: result.identityCredits?.remaining,
     };
   }
 
@@ -156,7 +165,7 @@ export function createVerifier(deps: KeysDeps) {
         enabled: key.enabled,
         permissions: found.permissions,
         roles: key.roles,
-        identity: identity && identityView(identity),
+        identity: identity && identityView(identity, outcome.identityRemaining),
         ratelimits: outcome.limits.map(({ applied, result }) => ({
           exceeded: result.exceeded, id: applied.id, name: applied.name, limit: BigInt(applied.limit),
           duration: BigInt(applied.duration), reset: BigInt(result.reset), remaining: BigInt(result.remaining),
@@ -206,7 +215,10 @@ export function createVerifier(deps: KeysDeps) {
         permissions: outcome.found.permissions,
         roles: key.roles,
         environment: key.environment,
-        identity: identity && { id: identity.id, externalId: identity.externalId, meta: (identity.meta ?? {}) as never },
+        identity: identity && {
+          id: identity.id, externalId: identity.externalId, meta: (identity.meta ?? {}) as never,
+          credits: identityView(identity, outcome.identityRemaining).credits,
+        },
         requestId: context.requestId,
         createdAt: BigInt(key.createdAt),
       };

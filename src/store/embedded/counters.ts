@@ -1,6 +1,6 @@
 import { applyRefill, type CreditsState } from "../../domain/refill-calendar.js";
 import { evaluateWindow, windowOf } from "../../domain/sliding-window.js";
-import type { ConsumeResult, CounterStore, LimitResult } from "../ports.js";
+import type { ConsumeResult, CounterStore, CreditsCheck, LimitResult } from "../ports.js";
 import { checkCount, checkPlan } from "../counter-input.js";
 import { openJournal, type JournalOptions } from "./journal.js";
 
@@ -15,6 +15,13 @@ interface CreditsDoc extends CreditsState {
 type Windows = Array<{ start: number; count: number }>;
 
 const COLLECTION = "credits";
+
+interface Spendable {
+  check: CreditsCheck;
+  balance: CreditsDoc | undefined;
+  available: number;
+  after: number;
+}
 
 /** The port plus a look inside, for tests and diagnostics. */
 export interface EmbeddedCounterStore extends CounterStore {
@@ -84,6 +91,32 @@ export async function createEmbeddedCounterStore(options: {
     sweepAt = Math.max(1_024, 2 * windows.size);
   }
 
+  /** Several balances in one journal commit: one step's spends are durable together or not at all. */
+  function saveAll(docs: CreditsDoc[]): Promise<void> {
+    for (const doc of docs) balances.set(doc.id, doc);
+    return journal.commit(docs.map((doc) => ({ op: "put" as const, collection: COLLECTION, doc })));
+  }
+
+  /** One balance of a step: its refilled state, what it holds and what it would hold after the spend. */
+  function spendable(tag: string, check: CreditsCheck | undefined): Spendable | undefined {
+    if (!check) return undefined;
+    const balance = refilled(tag, check.keyId, check.refill);
+    const available = balance ? balance.remaining : 0;
+    return { check, balance, available, after: available };
+  }
+
+  function short(s: Spendable | undefined): boolean {
+    return s !== undefined && s.check.cost > 0 && s.available < s.check.cost;
+  }
+
+  /** Applies a passed step's spend; the document to write when the balance (or its refill) changed. */
+  function spend(s: Spendable | undefined): CreditsDoc | undefined {
+    if (!s?.balance) return undefined;
+    s.after = s.available - s.check.cost;
+    const stored = balances.get(s.balance.id);
+    return s.after !== stored?.remaining || s.balance.lastRefillAt !== stored.lastRefillAt ? { ...s.balance, remaining: s.after } : undefined;
+  }
+
   function refilled(tag: string, keyId: string, refill?: { boundary: number; amount: number }): CreditsDoc | undefined {
     const doc = balances.get(docId(tag, keyId));
     if (!doc) return undefined;
@@ -111,27 +144,20 @@ export async function createEmbeddedCounterStore(options: {
         });
         return { check, key, position, verdict };
       });
-      const credits = plan.credits;
-      // A key whose balance is missing is treated as holding 0: fail closed, never hand out unpaid uses.
-      const balance = credits ? refilled(plan.tag, credits.keyId, credits.refill) : undefined;
-      const available = balance ? balance.remaining : 0;
+      // A balance that is missing is treated as holding 0: fail closed, never hand out unpaid uses.
+      const key = spendable(plan.tag, plan.credits);
+      const identity = spendable(plan.tag, plan.identityCredits);
       const outcome: ConsumeResult["outcome"] = judged.some((j) => j.verdict.exceeded)
         ? "RATE_LIMITED"
-        : credits && credits.cost > 0 && available < credits.cost
+        : short(key) || short(identity)
           ? "USAGE_EXCEEDED"
           : "VALID";
       const counted = outcome === "VALID";
       let written: Promise<void> | undefined;
-      let after = available;
       if (counted) {
         for (const j of judged) if (j.check.cost > 0) add(j.key, j.check.duration, j.position.start, j.check.cost);
-        if (credits && balance) {
-          after = available - credits.cost;
-          const stored = balances.get(balance.id);
-          if (after !== stored?.remaining || balance.lastRefillAt !== stored.lastRefillAt) {
-            written = save({ ...balance, remaining: after });
-          }
-        }
+        const changed = [spend(key), spend(identity)].filter((doc): doc is CreditsDoc => doc !== undefined);
+        if (changed.length > 0) written = saveAll(changed);
         sweep();
       }
       const limits: LimitResult[] = judged.map(({ check, position, verdict }) => ({
@@ -141,7 +167,10 @@ export async function createEmbeddedCounterStore(options: {
         exceeded: verdict.exceeded,
       }));
       await written;
-      return credits ? { outcome, limits, credits: { remaining: after } } : { outcome, limits };
+      const result: ConsumeResult = { outcome, limits };
+      if (key) result.credits = { remaining: key.after };
+      if (identity) result.identityCredits = { remaining: identity.after };
+      return result;
     },
 
     async setCredits(tag, keyId, remaining, now) {

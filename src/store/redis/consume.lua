@@ -1,15 +1,18 @@
 -- One verification's counters in one atomic step (src/store/redis/counters.ts builds the call).
--- KEYS: per limit its current-window and previous-window counter, then, when ARGV[2] == '1', the credits hash
---       {remaining, lastRefillAt}; all share one hash tag, so the script stays single-slot on Redis Cluster.
--- ARGV: [1] number of limits n, [2] '1' when credits take part,
+-- KEYS: per limit its current-window and previous-window counter, then one credits hash {remaining, lastRefillAt}
+--       per balance taking part (the key's, then the identity's shared one); all share one hash tag, so the script
+--       stays single-slot on Redis Cluster.
+-- ARGV: [1] number of limits n, [2] number of balances m (0, 1 or 2),
 --       per limit i (at 2 + (i-1)*5): limit, duration, cost, elapsed, ttl (ms),
---       then credits (at 2 + n*5): cost, refill boundary ('' when none), refill amount.
--- Reply: {outcome, balance, current_1, previous_1, ..., current_n, previous_n} with the window counts as read
---        (before this step); outcome 0 VALID, 1 RATE_LIMITED, 2 USAGE_EXCEEDED. Only VALID writes anything.
+--       then per balance j (at 2 + n*5 + (j-1)*3): cost, refill boundary ('' when none), refill amount.
+-- Reply: {outcome, current_1, previous_1, ..., current_n, previous_n, balance_1, ..., balance_m} with the window
+--        counts as read (before this step) and each balance after it; outcome 0 VALID, 1 RATE_LIMITED,
+--        2 USAGE_EXCEEDED (any balance short: none is spent). Only VALID writes anything.
 -- Numbers written to Redis are the caller's ARGV strings or INCRBY/HINCRBY results, never Lua numbers turned back
 -- into text (Lua prints doubles with 14 digits, which would corrupt large values).
 local n = tonumber(ARGV[1])
-local reply = {0, 0}
+local m = tonumber(ARGV[2])
+local reply = {0}
 local limited = false
 for i = 1, n do
   local a = 2 + (i - 1) * 5
@@ -23,38 +26,39 @@ for i = 1, n do
   if current + math.floor(previous * (duration - elapsed) / duration) + cost > limit then
     limited = true
   end
-  reply[2 * i + 1] = current
-  reply[2 * i + 2] = previous
+  reply[2 * i] = current
+  reply[2 * i + 1] = previous
 end
 
-local creditsKey = nil
-local creditsCost = 0
-local balance = 0
-local refillTo = nil
-local c = 2 + n * 5
-if ARGV[2] == '1' then
-  creditsKey = KEYS[2 * n + 1]
-  creditsCost = tonumber(ARGV[c + 1])
-  local stored = redis.call('HMGET', creditsKey, 'remaining', 'lastRefillAt')
+local short = false
+local refillTo = {}
+for j = 1, m do
+  local c = 2 + n * 5 + (j - 1) * 3
+  local balance = 0
+  local stored = redis.call('HMGET', KEYS[2 * n + j], 'remaining', 'lastRefillAt')
   -- A missing balance counts as 0 and is never created here: fail closed.
   if stored[1] then
     balance = tonumber(stored[1])
     if ARGV[c + 2] ~= '' and (tonumber(stored[2]) or 0) < tonumber(ARGV[c + 2]) then
-      refillTo = stored[1]
+      refillTo[j] = stored[1]
       if balance < tonumber(ARGV[c + 3]) then
         balance = tonumber(ARGV[c + 3])
-        refillTo = ARGV[c + 3]
+        refillTo[j] = ARGV[c + 3]
       end
     end
   end
-  reply[2] = balance
+  local cost = tonumber(ARGV[c + 1])
+  if cost > 0 and balance < cost then
+    short = true
+  end
+  reply[2 * n + 1 + j] = balance
 end
 
 if limited then
   reply[1] = 1
   return reply
 end
-if creditsKey and creditsCost > 0 and balance < creditsCost then
+if short then
   reply[1] = 2
   return reply
 end
@@ -66,10 +70,14 @@ for i = 1, n do
     redis.call('PEXPIRE', KEYS[2 * i - 1], ARGV[a + 5])
   end
 end
-if refillTo then
-  redis.call('HSET', creditsKey, 'remaining', refillTo, 'lastRefillAt', ARGV[c + 2])
-end
-if creditsKey and creditsCost > 0 then
-  reply[2] = redis.call('HINCRBY', creditsKey, 'remaining', '-' .. ARGV[c + 1])
+for j = 1, m do
+  local c = 2 + n * 5 + (j - 1) * 3
+  local key = KEYS[2 * n + j]
+  if refillTo[j] then
+    redis.call('HSET', key, 'remaining', refillTo[j], 'lastRefillAt', ARGV[c + 2])
+  end
+  if tonumber(ARGV[c + 1]) > 0 then
+    reply[2 * n + 1 + j] = redis.call('HINCRBY', key, 'remaining', '-' .. ARGV[c + 1])
+  end
 end
 return reply

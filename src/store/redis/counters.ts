@@ -3,7 +3,7 @@ import type { Redis } from "ioredis";
 import { packageFile } from "../../package-file.js";
 import { atTurnEnd } from "../../turn-end.js";
 import { evaluateWindow, windowOf } from "../../domain/sliding-window.js";
-import type { ConsumeResult, CounterStore, CreditsOperation, LimitResult } from "../ports.js";
+import type { ConsumeResult, CounterStore, CreditsCheck, CreditsOperation, LimitResult } from "../ports.js";
 import { checkCount, checkPlan } from "../counter-input.js";
 import { isCluster, type RedisClient } from "./client-options.js";
 import { defineScript, pingRedis, type RedisScript } from "./connection.js";
@@ -45,6 +45,11 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
   // `base` is the tag's prefix (tagPrefix); a consume builds it once for all its keys.
   const creditsKeyUnder = (base: string, keyId: string) => keyUnder(base, ["credits", keyId]);
   const creditsKey = (tag: string, keyId: string) => creditsKeyUnder(tagPrefix({ prefix, tag }), keyId);
+
+  function pushBalance(keys: string[], args: string[], base: string, { keyId, cost, refill }: CreditsCheck): void {
+    keys.push(creditsKeyUnder(base, keyId));
+    args.push(String(cost), refill ? String(refill.boundary) : "", refill ? String(refill.amount) : "0");
+  }
 
   function consumeScript(keys: number): RedisScript<number[]> {
     let script = consumeScripts.get(keys);
@@ -110,7 +115,7 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
       checkPlan(plan);
       const positions = plan.limits.map((check) => windowOf(plan.now, check.duration));
       const keys: string[] = [];
-      const args: string[] = [String(plan.limits.length), plan.credits ? "1" : "0"];
+      const args: string[] = [String(plan.limits.length), String((plan.credits ? 1 : 0) + (plan.identityCredits ? 1 : 0))];
       const base = tagPrefix({ prefix, tag: plan.tag });
       plan.limits.forEach((check, i) => {
         const { start, previousStart, elapsed } = positions[i]!;
@@ -118,11 +123,9 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
         keys.push(`${windows}:${start}`, `${windows}:${previousStart}`);
         args.push(String(check.limit), String(check.duration), String(check.cost), String(elapsed), String(2 * check.duration));
       });
-      if (plan.credits) {
-        const { keyId, cost, refill } = plan.credits;
-        keys.push(creditsKeyUnder(base, keyId));
-        args.push(String(cost), refill ? String(refill.boundary) : "", refill ? String(refill.amount) : "0");
-      }
+      // The key's balance, then the identity's shared one: the order consume.lua reports them in.
+      if (plan.credits) pushBalance(keys, args, base, plan.credits);
+      if (plan.identityCredits) pushBalance(keys, args, base, plan.identityCredits);
       if (keys.length === 0) return { outcome: "VALID", limits: [] };
 
       batchWrites();
@@ -136,8 +139,8 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
       const limits: LimitResult[] = plan.limits.map((check, i) => {
         const { reset, elapsed } = positions[i]!;
         const verdict = evaluateWindow({
-          current: reply[2 * i + 2]!,
-          previous: reply[2 * i + 3]!,
+          current: reply[2 * i + 1]!,
+          previous: reply[2 * i + 2]!,
           elapsed,
           duration: check.duration,
           limit: check.limit,
@@ -150,7 +153,11 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
           exceeded: verdict.exceeded,
         };
       });
-      return plan.credits ? { outcome, limits, credits: { remaining: reply[1]! } } : { outcome, limits };
+      const result: ConsumeResult = { outcome, limits };
+      let at = 2 * plan.limits.length + 1;
+      if (plan.credits) result.credits = { remaining: reply[at++]! };
+      if (plan.identityCredits) result.identityCredits = { remaining: reply[at]! };
+      return result;
     },
 
     async setCredits(tag, keyId, remaining, now) {

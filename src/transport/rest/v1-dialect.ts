@@ -106,13 +106,22 @@ function withoutKeyDataWhenNotFound(json: Json): Json {
   return json.code === "NOT_FOUND" ? compact({ valid: json.valid ?? false, code: json.code, requestId: json.requestId }) : json;
 }
 
-/** The v1 identity: its limits as {name, limit, duration}, meta always an object. */
+/** The v1 identity: its limits as {name, limit, duration}, meta always an object; Keyward's shared credits when set. */
 function v1Identity(identity: Json): Json {
   const ratelimits = (identity.ratelimits ?? []) as Json[];
-  return {
+  return compact({
     id: identity.id, externalId: identity.externalId, meta: identity.meta ?? {},
     ratelimits: ratelimits.map(({ name, limit, duration }) => ({ name, limit, duration })),
-  };
+    credits: identity.credits,
+  });
+}
+
+/** Keyward's identity credits on v1 take a key's v1 refill rule: a monthly refill defaults to day 1. */
+function v1IdentityCredits(input: unknown): unknown {
+  if (!isObject(input) || !isObject(input.credits) || !isObject(input.credits.refill)) return input;
+  const { refill } = input.credits;
+  if (refill.interval !== "monthly" || refill.refillDay !== undefined) return input;
+  return { ...input, credits: { ...input.credits, refill: { ...refill, refillDay: 1 } } };
 }
 
 /**
@@ -176,9 +185,9 @@ export const v1Mappings: Record<string, DialectMapping> = {
   "/v1/keys.verifyKey": {
     response: (json) => {
       const { createdAt: _createdAt, ...rest } = withoutKeyDataWhenNotFound(json);
-      // The v1 identity is {id, externalId, meta}; the proto's identity also carries ratelimits.
+      // The v1 identity is {id, externalId, meta} (plus Keyward's shared `credits`); the proto's also carries ratelimits.
       const identity = rest.identity as Json | undefined;
-      if (identity) rest.identity = { id: identity.id, externalId: identity.externalId, meta: identity.meta ?? {} };
+      if (identity) rest.identity = compact({ id: identity.id, externalId: identity.externalId, meta: identity.meta ?? {}, credits: identity.credits });
       return rest;
     },
   },
@@ -197,11 +206,11 @@ export const v1Mappings: Record<string, DialectMapping> = {
   "/v1/identities.createIdentity": {
     request: (input) => {
       if (isObject(input)) requireMinLength(input.externalId, 3, "externalId");
-      return input;
+      return v1IdentityCredits(input);
     },
   },
   "/v1/identities.getIdentity": { response: v1Identity },
-  "/v1/identities.updateIdentity": { response: v1Identity },
+  "/v1/identities.updateIdentity": { request: v1IdentityCredits, response: v1Identity },
   "/v1/identities.listIdentities": { response: v1List("identities", v1Identity) },
 };
 
