@@ -1,4 +1,5 @@
 import { createServer as createHttp1Server, type IncomingMessage, type ServerResponse } from "node:http";
+import { answerClientError } from "./http1-client-errors.js";
 import {
   createServer as createHttp2Server, type Http2ServerRequest, type Http2ServerResponse, type Http2Session, type IncomingHttpHeaders,
   type ServerHttp2Stream,
@@ -85,6 +86,7 @@ export async function listen(
     if (closing) res.shouldKeepAlive = false;
     served(req, res);
   });
+  http1.on("clientError", answerClientError);
   // Node tracks an HTTP/1.1 server's connections (for closeIdleConnections, headersTimeout and requestTimeout) from
   // its "listening" event; this one never listens itself, it is handed connections, so it is told.
   http1.emit("listening");

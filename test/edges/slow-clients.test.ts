@@ -53,6 +53,28 @@ describe("slow and greedy clients", () => {
     expect(livedMs).toBeLessThan(NEVER);
   });
 
+  it("a request line over 16 KiB is answered 431 with a request id and a JSON error, and closed", async () => {
+    const { socket, closed } = openRaw(keyward.port);
+    socket.write(`GET /v1/apis.listKeys?apiId=${"a".repeat(20_000)} HTTP/1.1\r\nhost: x\r\n\r\n`);
+    const { received } = await closed;
+    const [head, body] = received.split("\r\n\r\n");
+    expect(head).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+    const requestId = /\r\nx-request-id: (req_\w+)\r\n/.exec(head)?.[1];
+    expect(requestId).toBeDefined();
+    expect(JSON.parse(body)).toEqual({
+      meta: { requestId },
+      error: { title: "Request Header Fields Too Large", detail: "The request line and headers exceed 16 KiB.", status: 431, type: "https://keyward.dev/docs/errors/bad_request" },
+    });
+  });
+
+  it("a request line that is not HTTP is answered 400 with a request id, and closed", async () => {
+    const { socket, closed } = openRaw(keyward.port);
+    socket.write("HELLO THERE\r\n\r\n");
+    const { received } = await closed;
+    expect(received).toMatch(/^HTTP\/1\.1 400 Bad Request\r\nx-request-id: req_\w+\r\n/);
+    expect(JSON.parse(received.split("\r\n\r\n")[1]).error.status).toBe(400);
+  });
+
   it("a request head trickled byte by byte (slowloris) is answered 408 and closed", async () => {
     const { socket, closed } = openRaw(keyward.port);
     const head = "POST /v2/liveness HTTP/1.1\r\nhost: x\r\nx-slow: ";
