@@ -6,14 +6,15 @@ import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegen
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import { file_buf_validate_validate } from "@bufbuild/protovalidate/gen/buf/validate/validate_pb.js";
 import { file_google_api_annotations } from "../../google/api/annotations_pb.js";
+import { file_google_protobuf_struct } from "@bufbuild/protobuf/wkt";
 import { file_keyward_v1_options } from "./options_pb.js";
-import type { Message } from "@bufbuild/protobuf";
+import type { JsonObject, Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file keyward/v1/analytics.proto.
  */
 export const file_keyward_v1_analytics: GenFile = /*@__PURE__*/
-  fileDesc("ChprZXl3YXJkL3YxL2FuYWx5dGljcy5wcm90bxIKa2V5d2FyZC52MSLPBQoXR2V0VmVyaWZpY2F0aW9uc1JlcXVlc3QSHgoFc3RhcnQYASABKANCCrpIB8gBASICKABIAIgBARIcCgNlbmQYAiABKANCCrpIB8gBASICIABIAYgBARI0CgtncmFudWxhcml0eRgDIAEoCUIfukgcchpSBm1pbnV0ZVIEaG91clIDZGF5UgVtb250aBIiCgdhcGlfaWRzGAQgAygJQhG6SA6SAQsQZCIHcgUQARj/ARIiCgdrZXlfaWRzGAUgAygJQhG6SA6SAQsQZCIHcgUQARj/ARInCgxpZGVudGl0eV9pZHMYBiADKAlCEbpIDpIBCxBkIgdyBRABGP8BEicKDGV4dGVybmFsX2lkcxgHIAMoCUIRukgOkgELEGQiB3IFEAEY/wESewoIb3V0Y29tZXMYCCADKAlCabpIZpIBYxAIIl9yXVIFVkFMSURSDFJBVEVfTElNSVRFRFIOVVNBR0VfRVhDRUVERURSCERJU0FCTEVEUgdFWFBJUkVEUglGT1JCSURERU5SGElOU1VGRklDSUVOVF9QRVJNSVNTSU9OUxIfCgR0YWdzGAkgAygJQhG6SA6SAQsQCiIHcgUQARiAARIoCgp0YWdzX21hdGNoGAogASgJQg+6SAxyClIDYW55UgNhbGxIAogBARJCCghncm91cF9ieRgLIAMoCUIwukgtkgEqEAUYASIkciJSB291dGNvbWVSA2tleVIIaWRlbnRpdHlSA3RhZ1IDYXBpEkUKBW9yZGVyGAwgASgJQjG6SC5yLFIIdGltZV9hc2NSCXRpbWVfZGVzY1IKdG90YWxfZGVzY1IJdG90YWxfYXNjSAOIAQESHgoFbGltaXQYDSABKAVCCrpIBxoFGJBOKAFIBIgBAUIICgZfc3RhcnRCBgoEX2VuZEINCgtfdGFnc19tYXRjaEIICgZfb3JkZXJCCAoGX2xpbWl0IkgKGEdldFZlcmlmaWNhdGlvbnNSZXNwb25zZRIsCgRkYXRhGAEgAygLMh4ua2V5d2FyZC52MS5WZXJpZmljYXRpb25CdWNrZXQigwMKElZlcmlmaWNhdGlvbkJ1Y2tldBIMCgR0aW1lGAEgASgDEhQKB291dGNvbWUYAiABKAlIAIgBARITCgZrZXlfaWQYAyABKAlIAYgBARIYCgtpZGVudGl0eV9pZBgEIAEoCUgCiAEBEhAKA3RhZxgFIAEoCUgDiAEBEhMKBmFwaV9pZBgGIAEoCUgEiAEBEg0KBXRvdGFsGAcgASgDEg0KBXZhbGlkGAggASgDEhQKDHJhdGVfbGltaXRlZBgJIAEoAxIWCg51c2FnZV9leGNlZWRlZBgKIAEoAxIQCghkaXNhYmxlZBgLIAEoAxIPCgdleHBpcmVkGAwgASgDEhEKCWZvcmJpZGRlbhgNIAEoAxIgChhpbnN1ZmZpY2llbnRfcGVybWlzc2lvbnMYDiABKAMSFQoNY3JlZGl0c19zcGVudBgPIAEoA0IKCghfb3V0Y29tZUIJCgdfa2V5X2lkQg4KDF9pZGVudGl0eV9pZEIGCgRfdGFnQgkKB19hcGlfaWQi+AEKGkdldEtleVZlcmlmaWNhdGlvbnNSZXF1ZXN0Eh8KBmtleV9pZBgBIAEoCUIKukgHcgUQARj/AUgAiAEBEiEKCG93bmVyX2lkGAIgASgJQgq6SAdyBRABGP8BSAGIAQESGwoFc3RhcnQYAyABKANCB7pIBCICKABIAogBARIZCgNlbmQYBCABKANCB7pIBCICIABIA4gBARIkCgtncmFudWxhcml0eRgFIAEoCUIKukgHcgVSA2RheUgEiAEBQgkKB19rZXlfaWRCCwoJX293bmVyX2lkQggKBl9zdGFydEIGCgRfZW5kQg4KDF9ncmFudWxhcml0eSJUChtHZXRLZXlWZXJpZmljYXRpb25zUmVzcG9uc2USNQoNdmVyaWZpY2F0aW9ucxgBIAMoCzIeLmtleXdhcmQudjEuS2V5VmVyaWZpY2F0aW9uRGF5ImEKEktleVZlcmlmaWNhdGlvbkRheRIMCgR0aW1lGAEgASgDEg8KB3N1Y2Nlc3MYAiABKAMSFAoMcmF0ZV9saW1pdGVkGAMgASgDEhYKDnVzYWdlX2V4Y2VlZGVkGAQgASgDMuECChBBbmFseXRpY3NTZXJ2aWNlEqcBChBHZXRWZXJpZmljYXRpb25zEiMua2V5d2FyZC52MS5HZXRWZXJpZmljYXRpb25zUmVxdWVzdBokLmtleXdhcmQudjEuR2V0VmVyaWZpY2F0aW9uc1Jlc3BvbnNlIkjK8xgVEgNhcGkaDnJlYWRfYW5hbHl0aWNzgtPkkwIpOgEqYgRkYXRhIh4vdjIvYW5hbHl0aWNzLmdldFZlcmlmaWNhdGlvbnMSogEKE0dldEtleVZlcmlmaWNhdGlvbnMSJi5rZXl3YXJkLnYxLkdldEtleVZlcmlmaWNhdGlvbnNSZXF1ZXN0Gicua2V5d2FyZC52MS5HZXRLZXlWZXJpZmljYXRpb25zUmVzcG9uc2UiOsrzGBUSA2FwaRoOcmVhZF9hbmFseXRpY3OC0+STAhsSGS92MS9rZXlzLmdldFZlcmlmaWNhdGlvbnNCeQoOZGV2LmtleXdhcmQudjFCDkFuYWx5dGljc1Byb3RvUAFaJ2tleXdhcmQuZGV2L2dlbi9nby9rZXl3YXJkL3YxO2tleXdhcmR2MaICA0tXWKoCCktleXdhcmQuVjHKAgpLZXl3YXJkXFYx6gILS2V5d2FyZDo6VjFiBnByb3RvMw", [file_buf_validate_validate, file_google_api_annotations, file_keyward_v1_options]);
+  fileDesc("ChprZXl3YXJkL3YxL2FuYWx5dGljcy5wcm90bxIKa2V5d2FyZC52MSKIBgoXR2V0VmVyaWZpY2F0aW9uc1JlcXVlc3QSGwoFc3RhcnQYASABKANCB7pIBCICKABIAIgBARIZCgNlbmQYAiABKANCB7pIBCICIABIAYgBARI5CgtncmFudWxhcml0eRgDIAEoCUIfukgcchpSBm1pbnV0ZVIEaG91clIDZGF5UgVtb250aEgCiAEBEiIKB2FwaV9pZHMYBCADKAlCEbpIDpIBCxBkIgdyBRABGP8BEiIKB2tleV9pZHMYBSADKAlCEbpIDpIBCxBkIgdyBRABGP8BEicKDGlkZW50aXR5X2lkcxgGIAMoCUIRukgOkgELEGQiB3IFEAEY/wESJwoMZXh0ZXJuYWxfaWRzGAcgAygJQhG6SA6SAQsQZCIHcgUQARj/ARJ7CghvdXRjb21lcxgIIAMoCUJpukhmkgFjEAgiX3JdUgVWQUxJRFIMUkFURV9MSU1JVEVEUg5VU0FHRV9FWENFRURFRFIIRElTQUJMRURSB0VYUElSRURSCUZPUkJJRERFTlIYSU5TVUZGSUNJRU5UX1BFUk1JU1NJT05TEh8KBHRhZ3MYCSADKAlCEbpIDpIBCxAKIgdyBRABGIABEigKCnRhZ3NfbWF0Y2gYCiABKAlCD7pIDHIKUgNhbnlSA2FsbEgDiAEBEkIKCGdyb3VwX2J5GAsgAygJQjC6SC2SASoQBRgBIiRyIlIHb3V0Y29tZVIDa2V5UghpZGVudGl0eVIDdGFnUgNhcGkSRQoFb3JkZXIYDCABKAlCMbpILnIsUgh0aW1lX2FzY1IJdGltZV9kZXNjUgp0b3RhbF9kZXNjUgl0b3RhbF9hc2NIBIgBARIeCgVsaW1pdBgNIAEoBUIKukgHGgUYkE4oAUgFiAEBEh4KBXF1ZXJ5GA4gASgJQgq6SAdyBRABGJBOSAaIAQFCCAoGX3N0YXJ0QgYKBF9lbmRCDgoMX2dyYW51bGFyaXR5Qg0KC190YWdzX21hdGNoQggKBl9vcmRlckIICgZfbGltaXRCCAoGX3F1ZXJ5Im8KGEdldFZlcmlmaWNhdGlvbnNSZXNwb25zZRIsCgRkYXRhGAEgAygLMh4ua2V5d2FyZC52MS5WZXJpZmljYXRpb25CdWNrZXQSJQoEcm93cxgCIAMoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QigwMKElZlcmlmaWNhdGlvbkJ1Y2tldBIMCgR0aW1lGAEgASgDEhQKB291dGNvbWUYAiABKAlIAIgBARITCgZrZXlfaWQYAyABKAlIAYgBARIYCgtpZGVudGl0eV9pZBgEIAEoCUgCiAEBEhAKA3RhZxgFIAEoCUgDiAEBEhMKBmFwaV9pZBgGIAEoCUgEiAEBEg0KBXRvdGFsGAcgASgDEg0KBXZhbGlkGAggASgDEhQKDHJhdGVfbGltaXRlZBgJIAEoAxIWCg51c2FnZV9leGNlZWRlZBgKIAEoAxIQCghkaXNhYmxlZBgLIAEoAxIPCgdleHBpcmVkGAwgASgDEhEKCWZvcmJpZGRlbhgNIAEoAxIgChhpbnN1ZmZpY2llbnRfcGVybWlzc2lvbnMYDiABKAMSFQoNY3JlZGl0c19zcGVudBgPIAEoA0IKCghfb3V0Y29tZUIJCgdfa2V5X2lkQg4KDF9pZGVudGl0eV9pZEIGCgRfdGFnQgkKB19hcGlfaWQi+AEKGkdldEtleVZlcmlmaWNhdGlvbnNSZXF1ZXN0Eh8KBmtleV9pZBgBIAEoCUIKukgHcgUQARj/AUgAiAEBEiEKCG93bmVyX2lkGAIgASgJQgq6SAdyBRABGP8BSAGIAQESGwoFc3RhcnQYAyABKANCB7pIBCICKABIAogBARIZCgNlbmQYBCABKANCB7pIBCICIABIA4gBARIkCgtncmFudWxhcml0eRgFIAEoCUIKukgHcgVSA2RheUgEiAEBQgkKB19rZXlfaWRCCwoJX293bmVyX2lkQggKBl9zdGFydEIGCgRfZW5kQg4KDF9ncmFudWxhcml0eSJUChtHZXRLZXlWZXJpZmljYXRpb25zUmVzcG9uc2USNQoNdmVyaWZpY2F0aW9ucxgBIAMoCzIeLmtleXdhcmQudjEuS2V5VmVyaWZpY2F0aW9uRGF5ImEKEktleVZlcmlmaWNhdGlvbkRheRIMCgR0aW1lGAEgASgDEg8KB3N1Y2Nlc3MYAiABKAMSFAoMcmF0ZV9saW1pdGVkGAMgASgDEhYKDnVzYWdlX2V4Y2VlZGVkGAQgASgDMuECChBBbmFseXRpY3NTZXJ2aWNlEqcBChBHZXRWZXJpZmljYXRpb25zEiMua2V5d2FyZC52MS5HZXRWZXJpZmljYXRpb25zUmVxdWVzdBokLmtleXdhcmQudjEuR2V0VmVyaWZpY2F0aW9uc1Jlc3BvbnNlIkjK8xgVEgNhcGkaDnJlYWRfYW5hbHl0aWNzgtPkkwIpOgEqYgRkYXRhIh4vdjIvYW5hbHl0aWNzLmdldFZlcmlmaWNhdGlvbnMSogEKE0dldEtleVZlcmlmaWNhdGlvbnMSJi5rZXl3YXJkLnYxLkdldEtleVZlcmlmaWNhdGlvbnNSZXF1ZXN0Gicua2V5d2FyZC52MS5HZXRLZXlWZXJpZmljYXRpb25zUmVzcG9uc2UiOsrzGBUSA2FwaRoOcmVhZF9hbmFseXRpY3OC0+STAhsSGS92MS9rZXlzLmdldFZlcmlmaWNhdGlvbnNCeQoOZGV2LmtleXdhcmQudjFCDkFuYWx5dGljc1Byb3RvUAFaJ2tleXdhcmQuZGV2L2dlbi9nby9rZXl3YXJkL3YxO2tleXdhcmR2MaICA0tXWKoCCktleXdhcmQuVjHKAgpLZXl3YXJkXFYx6gILS2V5d2FyZDo6VjFiBnByb3RvMw", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_struct, file_keyward_v1_options]);
 
 /**
  * A verification-analytics query. Buckets are [start, end) cut by `granularity`; at most 2000 buckets.
@@ -23,6 +24,7 @@ export const file_keyward_v1_analytics: GenFile = /*@__PURE__*/
 export type GetVerificationsRequest = Message<"keyward.v1.GetVerificationsRequest"> & {
   /**
    * First instant counted, unix milliseconds (inclusive); not rounded, so the first bucket may be partial.
+   * Required in the structured form (without `query`).
    *
    * @generated from field: optional int64 start = 1;
    */
@@ -30,17 +32,19 @@ export type GetVerificationsRequest = Message<"keyward.v1.GetVerificationsReques
 
   /**
    * End of the range, unix milliseconds (exclusive); must be after `start`. Not rounded either.
+   * Required in the structured form (without `query`).
    *
    * @generated from field: optional int64 end = 2;
    */
   end?: bigint | undefined;
 
   /**
-   * Bucket size: "minute", "hour", "day" (UTC days) or "month" (UTC calendar months).
+   * Bucket size: "minute", "hour", "day" (UTC days) or "month" (UTC calendar months). Required in the
+   * structured form (without `query`).
    *
-   * @generated from field: string granularity = 3;
+   * @generated from field: optional string granularity = 3;
    */
-  granularity: string;
+  granularity?: string | undefined;
 
   /**
    * Only verifications of keys of these apis (api ids). Empty: every api of the workspace.
@@ -114,6 +118,14 @@ export type GetVerificationsRequest = Message<"keyward.v1.GetVerificationsReques
    * @generated from field: optional int32 limit = 13;
    */
   limit?: number | undefined;
+
+  /**
+   * Unkey's SQL form: one SELECT (see the RPC's comment); when set, no other field may be. Rows answer in
+   * `GetVerificationsResponse.rows`, at most 10000 of them.
+   *
+   * @generated from field: optional string query = 14;
+   */
+  query?: string | undefined;
 };
 
 /**
@@ -135,6 +147,14 @@ export type GetVerificationsResponse = Message<"keyward.v1.GetVerificationsRespo
    * @generated from field: repeated keyward.v1.VerificationBucket data = 1;
    */
   data: VerificationBucket[];
+
+  /**
+   * The rows of a `query` (Unkey's SQL form), one object per result row with the SELECT's columns by name (or
+   * alias); times are unix milliseconds. v2 REST answers this list as `data` when the request had a `query`.
+   *
+   * @generated from field: repeated google.protobuf.Struct rows = 2;
+   */
+  rows: JsonObject[];
 };
 
 /**
@@ -385,9 +405,13 @@ export const KeyVerificationDaySchema: GenMessage<KeyVerificationDay> = /*@__PUR
  */
 export const AnalyticsService: GenService<{
   /**
-   * A structured query (Unkey takes SQL here; Keyward does not parse SQL): a time range cut into buckets,
-   * filters, a grouping, an order and a limit. Needs `api.<apiId>.read_analytics` for every api in `api_ids`;
-   * a query without `api_ids` needs `api.*.read_analytics`. v2 REST answers `{meta, data: [rows]}`.
+   * Two forms. The structured query: a time range cut into buckets, filters, a grouping, an order and a limit;
+   * needs `api.<apiId>.read_analytics` for every api in `api_ids`, and `api.*.read_analytics` without `api_ids`.
+   * Unkey's form, `query`: one ClickHouse-dialect SELECT over Unkey's public tables (key_verifications_v1 and
+   * key_verifications_per_{minute,hour,day,month}_v1), translated onto the same engine and answered in `rows`;
+   * it sees the caller's workspace only, and only the apis its root key may read (`api.*.read_analytics`, or the
+   * apis of its `api.<apiId>.read_analytics` grants); anything outside the supported subset is a 400 naming the
+   * construct. v2 REST answers `{meta, data: [rows]}` in both forms.
    *
    * @generated from rpc keyward.v1.AnalyticsService.GetVerifications
    */

@@ -9,7 +9,8 @@ import { v1RbacMappings } from "./v1-rbac-dialect.js";
  */
 export interface DialectMapping {
   request?: (input: unknown) => unknown;
-  response?: (json: Record<string, unknown>) => unknown;
+  /** `json` is the payload (the `response_body` field when the binding names one); `full` the whole response. */
+  response?: (json: Record<string, unknown>, full: Record<string, unknown>) => unknown;
 }
 
 type Json = Record<string, any>;
@@ -224,6 +225,8 @@ export const v2Mappings: Record<string, DialectMapping> = {
   "/v2/identities.updateIdentity": { request: v2RatelimitNames },
   // v2 KeyCreditsData requires `remaining`; null says unlimited (the proto leaves it unset), in the request's
   // `value` as in the answer.
+  // Unkey's SQL form answers its rows as `data`; the structured form its buckets (one of the two is always empty).
+  "/v2/analytics.getVerifications": { response: (data, full) => ((full.rows as unknown[] | undefined)?.length ? full.rows : data) },
   "/v2/keys.updateCredits": {
     request: (input) => (isObject(input) && input.value === null ? compact({ ...input, value: undefined }) : input),
     response: (credits) => ({ remaining: credits.remaining ?? null, ...compact({ refill: credits.refill }) }),
