@@ -18,13 +18,19 @@ const parser = new nodeSqlParser.Parser();
  * LIMIT. Anything else throws a 400 (`invalid`) naming the construct. `now` is the clock's instant.
  */
 export function parseAnalyticsSql(sql: string, options: { now: number }): SqlPlan {
+  // Named before parsing: the grammar does not read every dialect's DDL, and "not valid SQL" would not name it.
+  const keyword = /^\s*(?:(?:--[^\n]*\n|\/\*[\s\S]*?\*\/)\s*)*\(?\s*([A-Za-z]+)/.exec(sql)?.[1]?.toUpperCase();
+  if (keyword && keyword !== "SELECT" && keyword !== "WITH") throw refuse(`${keyword} statements are not allowed; only SELECT is.`);
   let parsed: Node | Node[];
   try {
     parsed = parser.astify(sql, { database: "bigquery" }) as Node | Node[];
   } catch (error) {
-    const e = error as { message?: string; location?: { start?: { line: number; column: number } } };
-    const at = e.location?.start ? ` at line ${e.location.start.line}, column ${e.location.start.column}` : "";
-    throw refuse(`The query is not valid SQL${at}: ${(e.message ?? "syntax error").slice(0, 300)}`);
+    const e = error as { message?: string; location?: { start?: { line: number; column: number; offset: number } } };
+    const start = e.location?.start;
+    // The text around the failure names the construct (`groupArray(DISTINCT ...`, `WITH FILL`).
+    const near = start ? ` near "${sql.slice(Math.max(0, start.offset - 30), start.offset + 20).replace(/\s+/g, " ").trim()}"` : "";
+    const at = start ? ` at line ${start.line}, column ${start.column}${near}` : "";
+    throw refuse(`The query is not valid SQL, or uses syntax Keyward does not support,${at}.`);
   }
   const statements = Array.isArray(parsed) ? parsed : [parsed];
   if (statements.length !== 1) throw refuse("Send exactly one statement.");
