@@ -1,6 +1,9 @@
+import { Code, ConnectError } from "@connectrpc/connect";
 import { Unkey } from "unkey-v2";
-import { BadRequestErrorResponse, ForbiddenErrorResponse } from "unkey-v2/models/errors";
+import { ForbiddenErrorResponse } from "unkey-v2/models/errors";
 import { beforeAll, describe, expect, it } from "vitest";
+import { AnalyticsService } from "../../../gen/keyward/v1/analytics_pb.js";
+import { bearer, rpcClient, rpcTransports } from "../../support/rpc.js";
 import { toNextWindow, useVerifyKit } from "../../support/verify-key.js";
 
 const MINUTE = 60_000;
@@ -134,5 +137,41 @@ describe("analytics.getVerifications in Unkey's SQL form", () => {
     expect(await run(`SELECT count() AS n FROM key_verifications_v1 WHERE time >= ${at}`)).toEqual([{ n: 4 }]);
     expect(await run(`SELECT count() AS n FROM key_verifications_v1 WHERE time < ${at} AND outcome NOT IN ('VALID')`)).toEqual([{ n: 2 }]);
     expect(await run("SELECT count() AS n FROM key_verifications_v1 WHERE time >= now() - INTERVAL 30 MINUTE")).toEqual([{ n: 0 }]);
+  });
+
+  it("a root key with read_analytics on one api reads that api only, whatever the SQL says", async () => {
+    const { key } = await kit.harness.seed.rootKey([`api.${apiA}.read_analytics`]);
+    const perApi = "SELECT key_space_id, SUM(count) AS n FROM key_verifications_per_day_v1 GROUP BY key_space_id";
+    expect(await run(perApi, key)).toEqual([{ key_space_id: apiA, n: 5 }]);
+    expect(await run("SELECT count() AS n FROM key_verifications_v1", key)).toEqual([{ n: 5 }]);
+    expect(await run(`SELECT count() AS n FROM key_verifications_v1 WHERE key_id = '${k4}'`, key)).toEqual([{ n: 0 }]);
+    const error = await sdk(key).analytics.getVerifications({ query: `SELECT count() FROM key_verifications_v1 WHERE key_space_id = '${apiB}'` }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ForbiddenErrorResponse);
+    expect((error as ForbiddenErrorResponse).error.detail).toBe(`Missing permission: api.*.read_analytics or api.${apiB}.read_analytics`);
+  });
+
+  it("a root key without read_analytics is refused with 403 naming it", async () => {
+    const { key } = await kit.harness.seed.rootKey(["api.*.read_api", "api.*.verify_key"]);
+    const response = await kit.harness.rest.v2("analytics.getVerifications", { query: "SELECT count() FROM key_verifications_v1" }, key);
+    expect(response.status).toBe(403);
+    expect(response.body.error.detail).toContain("api.*.read_analytics");
+  });
+
+  it("answers the same rows over Connect and gRPC, and the same refusals", async () => {
+    const transports = rpcTransports(kit.harness.keyward.baseUrl);
+    for (const transport of [transports.connect, transports.grpc]) {
+      const client = rpcClient(AnalyticsService, transport);
+      const answer = await client.getVerifications(
+        { query: "SELECT key_space_id, SUM(count) AS n FROM key_verifications_per_day_v1 GROUP BY key_space_id ORDER BY n DESC" },
+        bearer(kit.harness.keyward.rootKey),
+      );
+      expect(answer.data).toEqual([]);
+      expect(answer.rows).toEqual([{ key_space_id: apiA, n: 5 }, { key_space_id: apiB, n: 4 }]);
+      const error = ConnectError.from(await client.getVerifications({ query: "DELETE FROM key_verifications_v1" }, bearer(kit.harness.keyward.rootKey)).catch((e: unknown) => e));
+      expect(error.code).toBe(Code.InvalidArgument);
+      expect(error.rawMessage).toMatch(/DELETE statements are not allowed/);
+      const { key } = await kit.harness.seed.rootKey([`api.${apiB}.read_analytics`]);
+      expect((await client.getVerifications({ query: "SELECT count() AS n FROM key_verifications_v1" }, bearer(key))).rows).toEqual([{ n: 4 }]);
+    }
   });
 });
