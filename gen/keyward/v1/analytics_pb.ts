@@ -14,7 +14,253 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file keyward/v1/analytics.proto.
  */
 export const file_keyward_v1_analytics: GenFile = /*@__PURE__*/
-  fileDesc("ChprZXl3YXJkL3YxL2FuYWx5dGljcy5wcm90bxIKa2V5d2FyZC52MSKIBgoXR2V0VmVyaWZpY2F0aW9uc1JlcXVlc3QSGwoFc3RhcnQYASABKANCB7pIBCICKABIAIgBARIZCgNlbmQYAiABKANCB7pIBCICIABIAYgBARI5CgtncmFudWxhcml0eRgDIAEoCUIfukgcchpSBm1pbnV0ZVIEaG91clIDZGF5UgVtb250aEgCiAEBEiIKB2FwaV9pZHMYBCADKAlCEbpIDpIBCxBkIgdyBRABGP8BEiIKB2tleV9pZHMYBSADKAlCEbpIDpIBCxBkIgdyBRABGP8BEicKDGlkZW50aXR5X2lkcxgGIAMoCUIRukgOkgELEGQiB3IFEAEY/wESJwoMZXh0ZXJuYWxfaWRzGAcgAygJQhG6SA6SAQsQZCIHcgUQARj/ARJ7CghvdXRjb21lcxgIIAMoCUJpukhmkgFjEAgiX3JdUgVWQUxJRFIMUkFURV9MSU1JVEVEUg5VU0FHRV9FWENFRURFRFIIRElTQUJMRURSB0VYUElSRURSCUZPUkJJRERFTlIYSU5TVUZGSUNJRU5UX1BFUk1JU1NJT05TEh8KBHRhZ3MYCSADKAlCEbpIDpIBCxAKIgdyBRABGIABEigKCnRhZ3NfbWF0Y2gYCiABKAlCD7pIDHIKUgNhbnlSA2FsbEgDiAEBEkIKCGdyb3VwX2J5GAsgAygJQjC6SC2SASoQBRgBIiRyIlIHb3V0Y29tZVIDa2V5UghpZGVudGl0eVIDdGFnUgNhcGkSRQoFb3JkZXIYDCABKAlCMbpILnIsUgh0aW1lX2FzY1IJdGltZV9kZXNjUgp0b3RhbF9kZXNjUgl0b3RhbF9hc2NIBIgBARIeCgVsaW1pdBgNIAEoBUIKukgHGgUYkE4oAUgFiAEBEh4KBXF1ZXJ5GA4gASgJQgq6SAdyBRABGJBOSAaIAQFCCAoGX3N0YXJ0QgYKBF9lbmRCDgoMX2dyYW51bGFyaXR5Qg0KC190YWdzX21hdGNoQggKBl9vcmRlckIICgZfbGltaXRCCAoGX3F1ZXJ5Im8KGEdldFZlcmlmaWNhdGlvbnNSZXNwb25zZRIsCgRkYXRhGAEgAygLMh4ua2V5d2FyZC52MS5WZXJpZmljYXRpb25CdWNrZXQSJQoEcm93cxgCIAMoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QigwMKElZlcmlmaWNhdGlvbkJ1Y2tldBIMCgR0aW1lGAEgASgDEhQKB291dGNvbWUYAiABKAlIAIgBARITCgZrZXlfaWQYAyABKAlIAYgBARIYCgtpZGVudGl0eV9pZBgEIAEoCUgCiAEBEhAKA3RhZxgFIAEoCUgDiAEBEhMKBmFwaV9pZBgGIAEoCUgEiAEBEg0KBXRvdGFsGAcgASgDEg0KBXZhbGlkGAggASgDEhQKDHJhdGVfbGltaXRlZBgJIAEoAxIWCg51c2FnZV9leGNlZWRlZBgKIAEoAxIQCghkaXNhYmxlZBgLIAEoAxIPCgdleHBpcmVkGAwgASgDEhEKCWZvcmJpZGRlbhgNIAEoAxIgChhpbnN1ZmZpY2llbnRfcGVybWlzc2lvbnMYDiABKAMSFQoNY3JlZGl0c19zcGVudBgPIAEoA0IKCghfb3V0Y29tZUIJCgdfa2V5X2lkQg4KDF9pZGVudGl0eV9pZEIGCgRfdGFnQgkKB19hcGlfaWQi+AEKGkdldEtleVZlcmlmaWNhdGlvbnNSZXF1ZXN0Eh8KBmtleV9pZBgBIAEoCUIKukgHcgUQARj/AUgAiAEBEiEKCG93bmVyX2lkGAIgASgJQgq6SAdyBRABGP8BSAGIAQESGwoFc3RhcnQYAyABKANCB7pIBCICKABIAogBARIZCgNlbmQYBCABKANCB7pIBCICIABIA4gBARIkCgtncmFudWxhcml0eRgFIAEoCUIKukgHcgVSA2RheUgEiAEBQgkKB19rZXlfaWRCCwoJX293bmVyX2lkQggKBl9zdGFydEIGCgRfZW5kQg4KDF9ncmFudWxhcml0eSJUChtHZXRLZXlWZXJpZmljYXRpb25zUmVzcG9uc2USNQoNdmVyaWZpY2F0aW9ucxgBIAMoCzIeLmtleXdhcmQudjEuS2V5VmVyaWZpY2F0aW9uRGF5ImEKEktleVZlcmlmaWNhdGlvbkRheRIMCgR0aW1lGAEgASgDEg8KB3N1Y2Nlc3MYAiABKAMSFAoMcmF0ZV9saW1pdGVkGAMgASgDEhYKDnVzYWdlX2V4Y2VlZGVkGAQgASgDMuECChBBbmFseXRpY3NTZXJ2aWNlEqcBChBHZXRWZXJpZmljYXRpb25zEiMua2V5d2FyZC52MS5HZXRWZXJpZmljYXRpb25zUmVxdWVzdBokLmtleXdhcmQudjEuR2V0VmVyaWZpY2F0aW9uc1Jlc3BvbnNlIkjK8xgVEgNhcGkaDnJlYWRfYW5hbHl0aWNzgtPkkwIpOgEqYgRkYXRhIh4vdjIvYW5hbHl0aWNzLmdldFZlcmlmaWNhdGlvbnMSogEKE0dldEtleVZlcmlmaWNhdGlvbnMSJi5rZXl3YXJkLnYxLkdldEtleVZlcmlmaWNhdGlvbnNSZXF1ZXN0Gicua2V5d2FyZC52MS5HZXRLZXlWZXJpZmljYXRpb25zUmVzcG9uc2UiOsrzGBUSA2FwaRoOcmVhZF9hbmFseXRpY3OC0+STAhsSGS92MS9rZXlzLmdldFZlcmlmaWNhdGlvbnNCeQoOZGV2LmtleXdhcmQudjFCDkFuYWx5dGljc1Byb3RvUAFaJ2tleXdhcmQuZGV2L2dlbi9nby9rZXl3YXJkL3YxO2tleXdhcmR2MaICA0tXWKoCCktleXdhcmQuVjHKAgpLZXl3YXJkXFYx6gILS2V5d2FyZDo6VjFiBnByb3RvMw", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_struct, file_keyward_v1_options]);
+  fileDesc("ChprZXl3YXJkL3YxL2FuYWx5dGljcy5wcm90bxIKa2V5d2FyZC52MSLLBAoaR2V0QXBpVmVyaWZpY2F0aW9uc1JlcXVlc3QSGgoGYXBpX2lkGAEgASgJQgq6SAdyBRABGP8BEiQKC2V4dGVybmFsX2lkGAIgASgJQgq6SAdyBRABGP8BSACIAQESIQoGa2V5X2lkGAMgAygJQhG6SA6SAQsQZCIHcgUQARj/ARIeCgN0YWcYBCADKAlCEbpIDpIBCxAKIgdyBRABGIABEh4KBXN0YXJ0GAUgASgDQgq6SAfIAQEiAigASAGIAQESGQoDZW5kGAYgASgDQge6SAQiAiAASAKIAQESRAoIZ3JvdXBfYnkYByADKAlCMrpIL5IBLBAGIihyJlIDa2V5UghpZGVudGl0eVIDdGFnUgRob3VyUgNkYXlSBW1vbnRoEh4KBWxpbWl0GAggASgFQgq6SAcaBRiQTigBSAOIAQESnQEKCG9yZGVyX2J5GAkgASgJQoUBukiBAXJ/UgR0aW1lUgV2YWxpZFIIbm90Rm91bmRSCWZvcmJpZGRlblINdXNhZ2VFeGNlZWRlZFILcmF0ZUxpbWl0ZWRSDHVuYXV0aG9yaXplZFIIZGlzYWJsZWRSF2luc3VmZmljaWVudFBlcm1pc3Npb25zUgdleHBpcmVkUgV0b3RhbEgEiAEBEiQKBW9yZGVyGAogASgJQhC6SA1yC1IDYXNjUgRkZXNjSAWIAQFCDgoMX2V4dGVybmFsX2lkQggKBl9zdGFydEIGCgRfZW5kQggKBl9saW1pdEILCglfb3JkZXJfYnlCCAoGX29yZGVyIlQKG0dldEFwaVZlcmlmaWNhdGlvbnNSZXNwb25zZRI1Cg12ZXJpZmljYXRpb25zGAEgAygLMh4ua2V5d2FyZC52MS5BcGlWZXJpZmljYXRpb25Sb3cigAMKEkFwaVZlcmlmaWNhdGlvblJvdxIRCgR0aW1lGAEgASgDSACIAQESDQoFdmFsaWQYAiABKAMSEQoJbm90X2ZvdW5kGAMgASgDEhEKCWZvcmJpZGRlbhgEIAEoAxIWCg51c2FnZV9leGNlZWRlZBgFIAEoAxIUCgxyYXRlX2xpbWl0ZWQYBiABKAMSFAoMdW5hdXRob3JpemVkGAcgASgDEhAKCGRpc2FibGVkGAggASgDEiAKGGluc3VmZmljaWVudF9wZXJtaXNzaW9ucxgJIAEoAxIPCgdleHBpcmVkGAogASgDEg0KBXRvdGFsGAsgASgDEhMKBmtleV9pZBgMIAEoCUgBiAEBEhAKA3RhZxgNIAEoCUgCiAEBEjoKCGlkZW50aXR5GA4gASgLMiMua2V5d2FyZC52MS5BcGlWZXJpZmljYXRpb25JZGVudGl0eUgDiAEBQgcKBV90aW1lQgkKB19rZXlfaWRCBgoEX3RhZ0ILCglfaWRlbnRpdHkiOgoXQXBpVmVyaWZpY2F0aW9uSWRlbnRpdHkSCgoCaWQYASABKAkSEwoLZXh0ZXJuYWxfaWQYAiABKAkiiAYKF0dldFZlcmlmaWNhdGlvbnNSZXF1ZXN0EhsKBXN0YXJ0GAEgASgDQge6SAQiAigASACIAQESGQoDZW5kGAIgASgDQge6SAQiAiAASAGIAQESOQoLZ3JhbnVsYXJpdHkYAyABKAlCH7pIHHIaUgZtaW51dGVSBGhvdXJSA2RheVIFbW9udGhIAogBARIiCgdhcGlfaWRzGAQgAygJQhG6SA6SAQsQZCIHcgUQARj/ARIiCgdrZXlfaWRzGAUgAygJQhG6SA6SAQsQZCIHcgUQARj/ARInCgxpZGVudGl0eV9pZHMYBiADKAlCEbpIDpIBCxBkIgdyBRABGP8BEicKDGV4dGVybmFsX2lkcxgHIAMoCUIRukgOkgELEGQiB3IFEAEY/wESewoIb3V0Y29tZXMYCCADKAlCabpIZpIBYxAIIl9yXVIFVkFMSURSDFJBVEVfTElNSVRFRFIOVVNBR0VfRVhDRUVERURSCERJU0FCTEVEUgdFWFBJUkVEUglGT1JCSURERU5SGElOU1VGRklDSUVOVF9QRVJNSVNTSU9OUxIfCgR0YWdzGAkgAygJQhG6SA6SAQsQCiIHcgUQARiAARIoCgp0YWdzX21hdGNoGAogASgJQg+6SAxyClIDYW55UgNhbGxIA4gBARJCCghncm91cF9ieRgLIAMoCUIwukgtkgEqEAUYASIkciJSB291dGNvbWVSA2tleVIIaWRlbnRpdHlSA3RhZ1IDYXBpEkUKBW9yZGVyGAwgASgJQjG6SC5yLFIIdGltZV9hc2NSCXRpbWVfZGVzY1IKdG90YWxfZGVzY1IJdG90YWxfYXNjSASIAQESHgoFbGltaXQYDSABKAVCCrpIBxoFGJBOKAFIBYgBARIeCgVxdWVyeRgOIAEoCUIKukgHcgUQARiQTkgGiAEBQggKBl9zdGFydEIGCgRfZW5kQg4KDF9ncmFudWxhcml0eUINCgtfdGFnc19tYXRjaEIICgZfb3JkZXJCCAoGX2xpbWl0QggKBl9xdWVyeSJvChhHZXRWZXJpZmljYXRpb25zUmVzcG9uc2USLAoEZGF0YRgBIAMoCzIeLmtleXdhcmQudjEuVmVyaWZpY2F0aW9uQnVja2V0EiUKBHJvd3MYAiADKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IoMDChJWZXJpZmljYXRpb25CdWNrZXQSDAoEdGltZRgBIAEoAxIUCgdvdXRjb21lGAIgASgJSACIAQESEwoGa2V5X2lkGAMgASgJSAGIAQESGAoLaWRlbnRpdHlfaWQYBCABKAlIAogBARIQCgN0YWcYBSABKAlIA4gBARITCgZhcGlfaWQYBiABKAlIBIgBARINCgV0b3RhbBgHIAEoAxINCgV2YWxpZBgIIAEoAxIUCgxyYXRlX2xpbWl0ZWQYCSABKAMSFgoOdXNhZ2VfZXhjZWVkZWQYCiABKAMSEAoIZGlzYWJsZWQYCyABKAMSDwoHZXhwaXJlZBgMIAEoAxIRCglmb3JiaWRkZW4YDSABKAMSIAoYaW5zdWZmaWNpZW50X3Blcm1pc3Npb25zGA4gASgDEhUKDWNyZWRpdHNfc3BlbnQYDyABKANCCgoIX291dGNvbWVCCQoHX2tleV9pZEIOCgxfaWRlbnRpdHlfaWRCBgoEX3RhZ0IJCgdfYXBpX2lkIvgBChpHZXRLZXlWZXJpZmljYXRpb25zUmVxdWVzdBIfCgZrZXlfaWQYASABKAlCCrpIB3IFEAEY/wFIAIgBARIhCghvd25lcl9pZBgCIAEoCUIKukgHcgUQARj/AUgBiAEBEhsKBXN0YXJ0GAMgASgDQge6SAQiAigASAKIAQESGQoDZW5kGAQgASgDQge6SAQiAiAASAOIAQESJAoLZ3JhbnVsYXJpdHkYBSABKAlCCrpIB3IFUgNkYXlIBIgBAUIJCgdfa2V5X2lkQgsKCV9vd25lcl9pZEIICgZfc3RhcnRCBgoEX2VuZEIOCgxfZ3JhbnVsYXJpdHkiVAobR2V0S2V5VmVyaWZpY2F0aW9uc1Jlc3BvbnNlEjUKDXZlcmlmaWNhdGlvbnMYASADKAsyHi5rZXl3YXJkLnYxLktleVZlcmlmaWNhdGlvbkRheSJhChJLZXlWZXJpZmljYXRpb25EYXkSDAoEdGltZRgBIAEoAxIPCgdzdWNjZXNzGAIgASgDEhQKDHJhdGVfbGltaXRlZBgDIAEoAxIWCg51c2FnZV9leGNlZWRlZBgEIAEoAzKaBAoQQW5hbHl0aWNzU2VydmljZRKnAQoQR2V0VmVyaWZpY2F0aW9ucxIjLmtleXdhcmQudjEuR2V0VmVyaWZpY2F0aW9uc1JlcXVlc3QaJC5rZXl3YXJkLnYxLkdldFZlcmlmaWNhdGlvbnNSZXNwb25zZSJIyvMYFRIDYXBpGg5yZWFkX2FuYWx5dGljc4LT5JMCKToBKmIEZGF0YSIeL3YyL2FuYWx5dGljcy5nZXRWZXJpZmljYXRpb25zEqIBChNHZXRLZXlWZXJpZmljYXRpb25zEiYua2V5d2FyZC52MS5HZXRLZXlWZXJpZmljYXRpb25zUmVxdWVzdBonLmtleXdhcmQudjEuR2V0S2V5VmVyaWZpY2F0aW9uc1Jlc3BvbnNlIjrK8xgVEgNhcGkaDnJlYWRfYW5hbHl0aWNzgtPkkwIbEhkvdjEva2V5cy5nZXRWZXJpZmljYXRpb25zErYBChNHZXRBcGlWZXJpZmljYXRpb25zEiYua2V5d2FyZC52MS5HZXRBcGlWZXJpZmljYXRpb25zUmVxdWVzdBonLmtleXdhcmQudjEuR2V0QXBpVmVyaWZpY2F0aW9uc1Jlc3BvbnNlIk7K8xgVEgNhcGkaDnJlYWRfYW5hbHl0aWNzgtPkkwIvYg12ZXJpZmljYXRpb25zEh4vdjEvYW5hbHl0aWNzLmdldFZlcmlmaWNhdGlvbnNCeQoOZGV2LmtleXdhcmQudjFCDkFuYWx5dGljc1Byb3RvUAFaJ2tleXdhcmQuZGV2L2dlbi9nby9rZXl3YXJkL3YxO2tleXdhcmR2MaICA0tXWKoCCktleXdhcmQuVjHKAgpLZXl3YXJkXFYx6gILS2V5d2FyZDo6VjFiBnByb3RvMw", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_struct, file_keyward_v1_options]);
+
+/**
+ * Unkey v1 analytics.getVerifications: its query parameters, by their v1 names.
+ *
+ * @generated from message keyward.v1.GetApiVerificationsRequest
+ */
+export type GetApiVerificationsRequest = Message<"keyward.v1.GetApiVerificationsRequest"> & {
+  /**
+   * Only verifications of keys of this api.
+   *
+   * @generated from field: string api_id = 1;
+   */
+  apiId: string;
+
+  /**
+   * Only verifications of keys of the identity with this external id.
+   *
+   * @generated from field: optional string external_id = 2;
+   */
+  externalId?: string | undefined;
+
+  /**
+   * Only verifications of these keys (counts summed over them unless grouped by key).
+   *
+   * @generated from field: repeated string key_id = 3;
+   */
+  keyId: string[];
+
+  /**
+   * Only verifications carrying every one of these tags.
+   *
+   * @generated from field: repeated string tag = 4;
+   */
+  tag: string[];
+
+  /**
+   * First instant, unix ms; truncated to the start of its hour (day, month when grouped so), as Unkey does.
+   *
+   * @generated from field: optional int64 start = 5;
+   */
+  start?: bigint | undefined;
+
+  /**
+   * Last instant, unix ms (default now); the bucket holding it is counted whole, as Unkey does.
+   *
+   * @generated from field: optional int64 end = 6;
+   */
+  end?: bigint | undefined;
+
+  /**
+   * Any of "key", "identity", "tag", "hour", "day", "month" (the coarsest time unit named wins). Unkey's "tags"
+   * (one row per whole tag set) is not supported: a 400.
+   *
+   * @generated from field: repeated string group_by = 7;
+   */
+  groupBy: string[];
+
+  /**
+   * Most rows answered.
+   *
+   * @generated from field: optional int32 limit = 8;
+   */
+  limit?: number | undefined;
+
+  /**
+   * Sort by "time", "total" or one outcome's count ("valid", "rateLimited", ...); default time.
+   *
+   * @generated from field: optional string order_by = 9;
+   */
+  orderBy?: string | undefined;
+
+  /**
+   * "asc" (default) or "desc".
+   *
+   * @generated from field: optional string order = 10;
+   */
+  order?: string | undefined;
+};
+
+/**
+ * Describes the message keyward.v1.GetApiVerificationsRequest.
+ * Use `create(GetApiVerificationsRequestSchema)` to create a new message.
+ */
+export const GetApiVerificationsRequestSchema: GenMessage<GetApiVerificationsRequest> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_analytics, 0);
+
+/**
+ * The rows of a v1 analytics query; v1 REST answers the list itself.
+ *
+ * @generated from message keyward.v1.GetApiVerificationsResponse
+ */
+export type GetApiVerificationsResponse = Message<"keyward.v1.GetApiVerificationsResponse"> & {
+  /**
+   * One row per time slice and group; grouped by time alone, every slice of the range, zeros included.
+   *
+   * @generated from field: repeated keyward.v1.ApiVerificationRow verifications = 1;
+   */
+  verifications: ApiVerificationRow[];
+};
+
+/**
+ * Describes the message keyward.v1.GetApiVerificationsResponse.
+ * Use `create(GetApiVerificationsResponseSchema)` to create a new message.
+ */
+export const GetApiVerificationsResponseSchema: GenMessage<GetApiVerificationsResponse> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_analytics, 1);
+
+/**
+ * One row of Unkey v1's verification analytics.
+ *
+ * @generated from message keyward.v1.ApiVerificationRow
+ */
+export type ApiVerificationRow = Message<"keyward.v1.ApiVerificationRow"> & {
+  /**
+   * Start of the time slice, unix ms; only when grouped by hour, day or month.
+   *
+   * @generated from field: optional int64 time = 1;
+   */
+  time?: bigint | undefined;
+
+  /**
+   * Verifications with outcome VALID.
+   *
+   * @generated from field: int64 valid = 2;
+   */
+  valid: bigint;
+
+  /**
+   * Always 0: Keyward does not record NOT_FOUND verifications.
+   *
+   * @generated from field: int64 not_found = 3;
+   */
+  notFound: bigint;
+
+  /**
+   * Verifications with outcome FORBIDDEN.
+   *
+   * @generated from field: int64 forbidden = 4;
+   */
+  forbidden: bigint;
+
+  /**
+   * Verifications with outcome USAGE_EXCEEDED.
+   *
+   * @generated from field: int64 usage_exceeded = 5;
+   */
+  usageExceeded: bigint;
+
+  /**
+   * Verifications with outcome RATE_LIMITED.
+   *
+   * @generated from field: int64 rate_limited = 6;
+   */
+  rateLimited: bigint;
+
+  /**
+   * Always 0: an outcome Keyward does not have.
+   *
+   * @generated from field: int64 unauthorized = 7;
+   */
+  unauthorized: bigint;
+
+  /**
+   * Verifications with outcome DISABLED.
+   *
+   * @generated from field: int64 disabled = 8;
+   */
+  disabled: bigint;
+
+  /**
+   * Verifications with outcome INSUFFICIENT_PERMISSIONS.
+   *
+   * @generated from field: int64 insufficient_permissions = 9;
+   */
+  insufficientPermissions: bigint;
+
+  /**
+   * Verifications with outcome EXPIRED.
+   *
+   * @generated from field: int64 expired = 10;
+   */
+  expired: bigint;
+
+  /**
+   * Verifications in the row, whatever their outcome.
+   *
+   * @generated from field: int64 total = 11;
+   */
+  total: bigint;
+
+  /**
+   * The key, when grouped by key.
+   *
+   * @generated from field: optional string key_id = 12;
+   */
+  keyId?: string | undefined;
+
+  /**
+   * The tag, when grouped by tag.
+   *
+   * @generated from field: optional string tag = 13;
+   */
+  tag?: string | undefined;
+
+  /**
+   * The identity, when grouped by identity.
+   *
+   * @generated from field: optional keyward.v1.ApiVerificationIdentity identity = 14;
+   */
+  identity?: ApiVerificationIdentity | undefined;
+};
+
+/**
+ * Describes the message keyward.v1.ApiVerificationRow.
+ * Use `create(ApiVerificationRowSchema)` to create a new message.
+ */
+export const ApiVerificationRowSchema: GenMessage<ApiVerificationRow> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_analytics, 2);
+
+/**
+ * The identity of a v1 analytics row.
+ *
+ * @generated from message keyward.v1.ApiVerificationIdentity
+ */
+export type ApiVerificationIdentity = Message<"keyward.v1.ApiVerificationIdentity"> & {
+  /**
+   * The identity id.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * Its external id.
+   *
+   * @generated from field: string external_id = 2;
+   */
+  externalId: string;
+};
+
+/**
+ * Describes the message keyward.v1.ApiVerificationIdentity.
+ * Use `create(ApiVerificationIdentitySchema)` to create a new message.
+ */
+export const ApiVerificationIdentitySchema: GenMessage<ApiVerificationIdentity> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_analytics, 3);
 
 /**
  * A verification-analytics query. Buckets are [start, end) cut by `granularity`; at most 2000 buckets.
@@ -133,7 +379,7 @@ export type GetVerificationsRequest = Message<"keyward.v1.GetVerificationsReques
  * Use `create(GetVerificationsRequestSchema)` to create a new message.
  */
 export const GetVerificationsRequestSchema: GenMessage<GetVerificationsRequest> = /*@__PURE__*/
-  messageDesc(file_keyward_v1_analytics, 0);
+  messageDesc(file_keyward_v1_analytics, 4);
 
 /**
  * The rows of a query; buckets without verifications are left out.
@@ -162,7 +408,7 @@ export type GetVerificationsResponse = Message<"keyward.v1.GetVerificationsRespo
  * Use `create(GetVerificationsResponseSchema)` to create a new message.
  */
 export const GetVerificationsResponseSchema: GenMessage<GetVerificationsResponse> = /*@__PURE__*/
-  messageDesc(file_keyward_v1_analytics, 1);
+  messageDesc(file_keyward_v1_analytics, 5);
 
 /**
  * Verification counts of one bucket (and one group, when grouped). Counts are numbers of verifications.
@@ -281,7 +527,7 @@ export type VerificationBucket = Message<"keyward.v1.VerificationBucket"> & {
  * Use `create(VerificationBucketSchema)` to create a new message.
  */
 export const VerificationBucketSchema: GenMessage<VerificationBucket> = /*@__PURE__*/
-  messageDesc(file_keyward_v1_analytics, 2);
+  messageDesc(file_keyward_v1_analytics, 6);
 
 /**
  * Unkey v1 keys.getVerifications: exactly one of `key_id` and `owner_id`.
@@ -330,7 +576,7 @@ export type GetKeyVerificationsRequest = Message<"keyward.v1.GetKeyVerifications
  * Use `create(GetKeyVerificationsRequestSchema)` to create a new message.
  */
 export const GetKeyVerificationsRequestSchema: GenMessage<GetKeyVerificationsRequest> = /*@__PURE__*/
-  messageDesc(file_keyward_v1_analytics, 3);
+  messageDesc(file_keyward_v1_analytics, 7);
 
 /**
  * Days with verifications, oldest first.
@@ -351,7 +597,7 @@ export type GetKeyVerificationsResponse = Message<"keyward.v1.GetKeyVerification
  * Use `create(GetKeyVerificationsResponseSchema)` to create a new message.
  */
 export const GetKeyVerificationsResponseSchema: GenMessage<GetKeyVerificationsResponse> = /*@__PURE__*/
-  messageDesc(file_keyward_v1_analytics, 4);
+  messageDesc(file_keyward_v1_analytics, 8);
 
 /**
  * One UTC day of a key's (or owner's) verifications.
@@ -393,7 +639,7 @@ export type KeyVerificationDay = Message<"keyward.v1.KeyVerificationDay"> & {
  * Use `create(KeyVerificationDaySchema)` to create a new message.
  */
 export const KeyVerificationDaySchema: GenMessage<KeyVerificationDay> = /*@__PURE__*/
-  messageDesc(file_keyward_v1_analytics, 5);
+  messageDesc(file_keyward_v1_analytics, 9);
 
 /**
  * AnalyticsService answers questions about recorded verifications: how many, with which outcome, per time
@@ -430,6 +676,18 @@ export const AnalyticsService: GenService<{
     methodKind: "unary";
     input: typeof GetKeyVerificationsRequestSchema;
     output: typeof GetKeyVerificationsResponseSchema;
+  },
+  /**
+   * Unkey v1's analytics of one api: counts per outcome, optionally per hour, day or month, key, identity or tag.
+   * Needs `api.<apiId>.read_analytics` (or `api.*.read_analytics`); an api or external id this workspace does not
+   * have is a 404.
+   *
+   * @generated from rpc keyward.v1.AnalyticsService.GetApiVerifications
+   */
+  getApiVerifications: {
+    methodKind: "unary";
+    input: typeof GetApiVerificationsRequestSchema;
+    output: typeof GetApiVerificationsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_keyward_v1_analytics, 0);

@@ -7,6 +7,7 @@ import type { DocumentStore, VerificationEventStore } from "../../store/ports.js
 import { authorize, type Principal, type ServiceHandlers } from "../context.js";
 import { orderRows, type RowOrder } from "./order-rows.js";
 import { runSqlQuery } from "./sql-query.js";
+import { getApiVerifications } from "./api-verifications.js";
 
 /** Most buckets one query may span: minute buckets for 33 hours, hours for 83 days, days for 5 years. */
 export const MAX_BUCKETS = 2000;
@@ -111,6 +112,8 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps): ServiceHandl
         })),
       };
     },
+
+    getApiVerifications: (request, { principal }) => getApiVerifications(deps, principal, request),
 
     async getKeyVerifications(request, { principal }) {
       if ((request.keyId === undefined) === (request.ownerId === undefined)) {

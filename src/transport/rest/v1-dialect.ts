@@ -129,6 +129,12 @@ function legacyListedKey(key: Json): Json {
 
 export const v1Mappings: Record<string, DialectMapping> = {
   ...ratelimitV1Mappings,
+  // The v1 SDK sends an array parameter as one comma-joined value (`groupBy=key,day`); group names hold no comma.
+  "/v1/analytics.getVerifications": {
+    request: (input) => (isObject(input) && Array.isArray(input.groupBy)
+      ? { ...input, groupBy: input.groupBy.flatMap((g: unknown) => (typeof g === "string" ? g.split(",") : [g])) }
+      : input),
+  },
   "/v1/apis.listKeys": { response: v1List("keys", v1Key) },
   // Unkey's legacy listing: offset paging, answered as {keys, total} (no cursor).
   "/v1/apis/{apiId}/keys": {
