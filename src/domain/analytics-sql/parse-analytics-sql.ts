@@ -30,7 +30,7 @@ export function parseAnalyticsSql(sql: string, options: { now: number }): SqlPla
     // The text around the failure names the construct (`groupArray(DISTINCT ...`, `WITH FILL`).
     const near = start ? ` near "${sql.slice(Math.max(0, start.offset - 30), start.offset + 20).replace(/\s+/g, " ").trim()}"` : "";
     const at = start ? ` at line ${start.line}, column ${start.column}${near}` : "";
-    throw refuse(`The query is not valid SQL, or uses syntax Keyward does not support,${at}.`);
+    throw refuse(`The query is not valid SQL, or uses syntax Keyward does not support${at ? `,${at}` : ""}.`);
   }
   const statements = Array.isArray(parsed) ? parsed : [parsed];
   if (statements.length !== 1) throw refuse("Send exactly one statement.");
