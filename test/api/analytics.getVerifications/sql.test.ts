@@ -157,9 +157,9 @@ describe("analytics.getVerifications in Unkey's SQL form", () => {
     expect(response.body.error.detail).toContain("api.*.read_analytics");
   });
 
-  it("answers the same rows over Connect and gRPC, and the same refusals", async () => {
+  it("answers the same rows over Connect, gRPC and gRPC-Web, and the same refusals", async () => {
     const transports = rpcTransports(kit.harness.keyward.baseUrl);
-    for (const transport of [transports.connect, transports.grpc]) {
+    for (const transport of [transports.connect, transports.grpc, transports.grpcWeb]) {
       const client = rpcClient(AnalyticsService, transport);
       const answer = await client.getVerifications(
         { query: "SELECT key_space_id, SUM(count) AS n FROM key_verifications_per_day_v1 GROUP BY key_space_id ORDER BY n DESC" },

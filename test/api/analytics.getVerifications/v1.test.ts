@@ -1,5 +1,7 @@
 import { Unkey } from "unkey-v1";
 import { beforeAll, describe, expect, it } from "vitest";
+import { AnalyticsService } from "../../../gen/keyward/v1/analytics_pb.js";
+import { bearer, rpcClient, rpcTransports } from "../../support/rpc.js";
 import { toNextWindow, useVerifyKit } from "../../support/verify-key.js";
 
 const HOUR = 3_600_000;
@@ -94,5 +96,16 @@ describe("GET /v1/analytics.getVerifications (Unkey v1)", () => {
     expect(forbidden.error).toMatchObject({ code: "INSUFFICIENT_PERMISSIONS", message: `Missing permission: api.*.read_analytics or api.${apiId}.read_analytics` });
     const other = await kit.harness.seed.workspace("v1-analytics-elsewhere");
     expect((await sdk(other.rootKey.key).analytics.getVerifications({ apiId, start: t0 })).error).toMatchObject({ code: "NOT_FOUND" });
+  });
+
+  it("answers the same rows as GetApiVerifications over Connect and gRPC", async () => {
+    const transports = rpcTransports(kit.harness.keyward.baseUrl);
+    for (const transport of [transports.connect, transports.grpc]) {
+      const client = rpcClient(AnalyticsService, transport);
+      const answer = await client.getApiVerifications({ apiId, start: BigInt(t0), groupBy: ["key"], orderBy: "total", order: "desc" }, bearer(kit.harness.keyward.rootKey));
+      expect(answer.verifications.map((row) => [row.keyId, Number(row.valid), Number(row.usageExceeded), Number(row.total), row.time])).toEqual([
+        [k1, 2, 1, 3, undefined], [k2, 1, 0, 1, undefined],
+      ]);
+    }
   });
 });
