@@ -1,14 +1,10 @@
 import { columnName, describe, functionArgs, functionName, stringList, stringValue, type Node } from "./sql-ast.js";
-import { coarser } from "./sql-time.js";
-import { refuse, type Dimension, type GroupKey, type Measure, type TimeUnit, type ValueExpr } from "./sql-plan.js";
+import { coarser, START_OF } from "./sql-time.js";
+import { refuse, type Dimension, type GroupKey, type Measure, type ValueExpr } from "./sql-plan.js";
 import type { Granularity } from "../time-buckets.js";
 
 const DIMENSIONS: Record<string, Dimension> = {
   outcome: "outcome", key_id: "key_id", key_space_id: "key_space_id", identity_id: "identity_id", external_id: "external_id",
-};
-const START_OF: Record<string, TimeUnit> = {
-  tostartofminute: "minute", tostartofhour: "hour", tostartofday: "day", todate: "day", tostartofweek: "week",
-  tostartofmonth: "month", tostartofyear: "year",
 };
 const MATH = new Set(["round", "floor", "ceil", "abs"]);
 

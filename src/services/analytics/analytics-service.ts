@@ -5,12 +5,12 @@ import { bucketCount, type Granularity } from "../../domain/time-buckets.js";
 import type { AnalyticsRow, GroupDimension } from "../../store/analytics-query.js";
 import type { DocumentStore, VerificationEventStore } from "../../store/ports.js";
 import { authorize, type Principal, type ServiceHandlers } from "../context.js";
+import { MAX_BUCKETS } from "./bounds.js";
 import { orderRows, type RowOrder } from "./order-rows.js";
 import { runSqlQuery } from "./sql-query.js";
 import { getApiVerifications } from "./api-verifications.js";
 
-/** Most buckets one query may span: minute buckets for 33 hours, hours for 83 days, days for 5 years. */
-export const MAX_BUCKETS = 2000;
+export { MAX_BUCKETS };
 const DEFAULT_LIMIT = 1000;
 const V1_DEFAULT_SPAN_MS = 30 * 86_400_000;
 

@@ -5,8 +5,8 @@ import { bucketCount, bucketStart, nextBucketStart, type Granularity } from "../
 import type { AnalyticsRow, GroupDimension } from "../../store/analytics-query.js";
 import type { DocumentStore, VerificationEventStore } from "../../store/ports.js";
 import { authorize, type Principal } from "../context.js";
+import { MAX_BUCKETS } from "./bounds.js";
 
-const MAX_BUCKETS = 2000;
 const TIME_UNITS = ["month", "day", "hour"] as const;
 const OUTCOME_FIELDS = {
   valid: "VALID", forbidden: "FORBIDDEN", usageExceeded: "USAGE_EXCEEDED", rateLimited: "RATE_LIMITED", disabled: "DISABLED",

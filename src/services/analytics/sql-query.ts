@@ -8,7 +8,7 @@ import { bucketCount, type Granularity } from "../../domain/time-buckets.js";
 import type { GroupDimension } from "../../store/analytics-query.js";
 import type { DocumentStore, VerificationEventStore } from "../../store/ports.js";
 import { authorize, listableIds, type Principal } from "../context.js";
-import { MAX_BUCKETS } from "./analytics-service.js";
+import { MAX_BUCKETS } from "./bounds.js";
 
 /** A query without a lower time bound reads this far back: the default event retention (90 days). */
 export const SQL_DEFAULT_SPAN_MS = 90 * 86_400_000;
