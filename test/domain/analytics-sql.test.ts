@@ -34,6 +34,11 @@ describe("parseAnalyticsSql", () => {
     expect(plan("SELECT count() FROM key_verifications_v1 WHERE outcome = 'INVALID'").filters.outcomes).toEqual([]);
   });
 
+  it("names unaliased columns as ClickHouse does for the simple cases, else by position", () => {
+    const p = plan("SELECT outcome, COUNT(*), count(), SUM(spent_credits), countIf(outcome = 'VALID') FROM key_verifications_v1 GROUP BY outcome");
+    expect(p.columns.map((c) => c.name)).toEqual(["outcome", "count()", "count()", "sum(spent_credits)", "column_5"]);
+  });
+
   it("reads group keys through aliases, positions and the time functions, coarsening to the table", () => {
     const p = plan("SELECT toStartOfMinute(time) AS m, key_space_id, sum(count) AS n FROM key_verifications_per_hour_v1 GROUP BY m, 2 ORDER BY n DESC, m LIMIT 50000");
     expect(p.keys).toEqual([{ kind: "time", unit: "hour" }, { kind: "dim", dim: "key_space_id" }]);

@@ -1,6 +1,6 @@
 import nodeSqlParser from "node-sql-parser";
 import type { Granularity } from "../time-buckets.js";
-import { columnName, refuseSubqueries, type Node } from "./sql-ast.js";
+import { columnName, functionArgs, functionName, refuseSubqueries, type Node } from "./sql-ast.js";
 import { refuse, SQL_TABLES, type SqlPlan, type ValueExpr } from "./sql-plan.js";
 import { createExpressionTranslator } from "./sql-select.js";
 import { translateWhere } from "./sql-where.js";
@@ -116,12 +116,18 @@ function limitOf(limit: Node | null | undefined): number | undefined {
   return Math.min(n, MAX_SQL_ROWS);
 }
 
-/** ClickHouse names an unaliased column by its text; a plain column keeps its name, anything else its position. */
+/**
+ * ClickHouse names an unaliased column by its text: a plain column keeps its name, `COUNT(*)` is `count()`, and
+ * `SUM(count)` `sum(count)`; anything longer is named by its position (`column_2`), so give it an alias.
+ */
 function columnLabel(expr: Node, index: number): string {
   const column = columnName(expr);
   if (column !== undefined) return column;
-  if ((expr.type === "aggr_func" || expr.type === "function") && !JSON.stringify(expr.args ?? {}).includes("column_ref")) {
-    return `${String(expr.type === "aggr_func" ? expr.name : expr.name?.name?.[0]?.value ?? expr.name?.schema?.value).toLowerCase()}()`;
+  if (expr.type === "aggr_func" || expr.type === "function") {
+    const name = functionName(expr).toLowerCase();
+    const args = functionArgs(expr);
+    if (args.length === 0 || (args.length === 1 && args[0].type === "star")) return `${name}()`;
+    if (args.length === 1 && columnName(args[0]) !== undefined) return `${name}(${columnName(args[0])})`;
   }
   return `column_${index + 1}`;
 }
