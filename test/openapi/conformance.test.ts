@@ -16,8 +16,8 @@ const BEYOND_SCHEMA: [route: RegExp, detail: RegExp][] = [
   [/keys\.(create|update)Key|\/v1\/keys$|identities\.|multiLimit/, /Two rate limits are named|repeats namespace .* with identifier/],
   [/\/v1\/(identities\.getIdentity|ratelimits\.(getOverride|listOverrides))/, /Name the identity|Name the namespace/], // GET: one of
   [/\/v1\/keys(\.verifyKey|\/verify)/, /has no rate limit named/], // a named limit the key does not have
-  [/analytics\.getVerifications|keys\.getVerifications|auditLogs\.list/, /buckets; at most|must be after start|Send exactly one of keyId and ownerId|slices; at most|start cannot be equal or greater than end/], // range and granularity together; GET: one of
-  [/\/v2\/analytics\.getVerifications/, /not valid SQL|statements are not allowed|is not supported|is not queryable|names nothing in this workspace|one statement/], // SQL text a schema cannot describe
+  [/analytics\.get(Verifications|Ratelimits)|keys\.getVerifications|auditLogs\.list/, /buckets; at most|must be after start|Send exactly one of keyId and ownerId|slices; at most|start cannot be equal or greater than end/], // range and granularity together; GET: one of
+  [/\/v2\/analytics\.get(Verifications|Ratelimits)/, /not valid SQL|statements are not allowed|is not supported|is not queryable|names nothing in this workspace|one statement/], // SQL text a schema cannot describe
 ];
 
 const RUNS_PER_OPERATION = 12;

@@ -14,7 +14,189 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file keyward/v1/analytics.proto.
  */
 export const file_keyward_v1_analytics: GenFile = /*@__PURE__*/
-  fileDesc("ChprZXl3YXJkL3YxL2FuYWx5dGljcy5wcm90bxIKa2V5d2FyZC52MSLLBAoaR2V0QXBpVmVyaWZpY2F0aW9uc1JlcXVlc3QSGgoGYXBpX2lkGAEgASgJQgq6SAdyBRABGP8BEiQKC2V4dGVybmFsX2lkGAIgASgJQgq6SAdyBRABGP8BSACIAQESIQoGa2V5X2lkGAMgAygJQhG6SA6SAQsQZCIHcgUQARj/ARIeCgN0YWcYBCADKAlCEbpIDpIBCxAKIgdyBRABGIABEh4KBXN0YXJ0GAUgASgDQgq6SAfIAQEiAigASAGIAQESGQoDZW5kGAYgASgDQge6SAQiAiAASAKIAQESRAoIZ3JvdXBfYnkYByADKAlCMrpIL5IBLBAGIihyJlIDa2V5UghpZGVudGl0eVIDdGFnUgRob3VyUgNkYXlSBW1vbnRoEh4KBWxpbWl0GAggASgFQgq6SAcaBRiQTigBSAOIAQESnQEKCG9yZGVyX2J5GAkgASgJQoUBukiBAXJ/UgR0aW1lUgV2YWxpZFIIbm90Rm91bmRSCWZvcmJpZGRlblINdXNhZ2VFeGNlZWRlZFILcmF0ZUxpbWl0ZWRSDHVuYXV0aG9yaXplZFIIZGlzYWJsZWRSF2luc3VmZmljaWVudFBlcm1pc3Npb25zUgdleHBpcmVkUgV0b3RhbEgEiAEBEiQKBW9yZGVyGAogASgJQhC6SA1yC1IDYXNjUgRkZXNjSAWIAQFCDgoMX2V4dGVybmFsX2lkQggKBl9zdGFydEIGCgRfZW5kQggKBl9saW1pdEILCglfb3JkZXJfYnlCCAoGX29yZGVyIlQKG0dldEFwaVZlcmlmaWNhdGlvbnNSZXNwb25zZRI1Cg12ZXJpZmljYXRpb25zGAEgAygLMh4ua2V5d2FyZC52MS5BcGlWZXJpZmljYXRpb25Sb3cigAMKEkFwaVZlcmlmaWNhdGlvblJvdxIRCgR0aW1lGAEgASgDSACIAQESDQoFdmFsaWQYAiABKAMSEQoJbm90X2ZvdW5kGAMgASgDEhEKCWZvcmJpZGRlbhgEIAEoAxIWCg51c2FnZV9leGNlZWRlZBgFIAEoAxIUCgxyYXRlX2xpbWl0ZWQYBiABKAMSFAoMdW5hdXRob3JpemVkGAcgASgDEhAKCGRpc2FibGVkGAggASgDEiAKGGluc3VmZmljaWVudF9wZXJtaXNzaW9ucxgJIAEoAxIPCgdleHBpcmVkGAogASgDEg0KBXRvdGFsGAsgASgDEhMKBmtleV9pZBgMIAEoCUgBiAEBEhAKA3RhZxgNIAEoCUgCiAEBEjoKCGlkZW50aXR5GA4gASgLMiMua2V5d2FyZC52MS5BcGlWZXJpZmljYXRpb25JZGVudGl0eUgDiAEBQgcKBV90aW1lQgkKB19rZXlfaWRCBgoEX3RhZ0ILCglfaWRlbnRpdHkiOgoXQXBpVmVyaWZpY2F0aW9uSWRlbnRpdHkSCgoCaWQYASABKAkSEwoLZXh0ZXJuYWxfaWQYAiABKAkiiAYKF0dldFZlcmlmaWNhdGlvbnNSZXF1ZXN0EhsKBXN0YXJ0GAEgASgDQge6SAQiAigASACIAQESGQoDZW5kGAIgASgDQge6SAQiAiAASAGIAQESOQoLZ3JhbnVsYXJpdHkYAyABKAlCH7pIHHIaUgZtaW51dGVSBGhvdXJSA2RheVIFbW9udGhIAogBARIiCgdhcGlfaWRzGAQgAygJQhG6SA6SAQsQZCIHcgUQARj/ARIiCgdrZXlfaWRzGAUgAygJQhG6SA6SAQsQZCIHcgUQARj/ARInCgxpZGVudGl0eV9pZHMYBiADKAlCEbpIDpIBCxBkIgdyBRABGP8BEicKDGV4dGVybmFsX2lkcxgHIAMoCUIRukgOkgELEGQiB3IFEAEY/wESewoIb3V0Y29tZXMYCCADKAlCabpIZpIBYxAIIl9yXVIFVkFMSURSDFJBVEVfTElNSVRFRFIOVVNBR0VfRVhDRUVERURSCERJU0FCTEVEUgdFWFBJUkVEUglGT1JCSURERU5SGElOU1VGRklDSUVOVF9QRVJNSVNTSU9OUxIfCgR0YWdzGAkgAygJQhG6SA6SAQsQCiIHcgUQARiAARIoCgp0YWdzX21hdGNoGAogASgJQg+6SAxyClIDYW55UgNhbGxIA4gBARJCCghncm91cF9ieRgLIAMoCUIwukgtkgEqEAUYASIkciJSB291dGNvbWVSA2tleVIIaWRlbnRpdHlSA3RhZ1IDYXBpEkUKBW9yZGVyGAwgASgJQjG6SC5yLFIIdGltZV9hc2NSCXRpbWVfZGVzY1IKdG90YWxfZGVzY1IJdG90YWxfYXNjSASIAQESHgoFbGltaXQYDSABKAVCCrpIBxoFGJBOKAFIBYgBARIeCgVxdWVyeRgOIAEoCUIKukgHcgUQARiQTkgGiAEBQggKBl9zdGFydEIGCgRfZW5kQg4KDF9ncmFudWxhcml0eUINCgtfdGFnc19tYXRjaEIICgZfb3JkZXJCCAoGX2xpbWl0QggKBl9xdWVyeSJvChhHZXRWZXJpZmljYXRpb25zUmVzcG9uc2USLAoEZGF0YRgBIAMoCzIeLmtleXdhcmQudjEuVmVyaWZpY2F0aW9uQnVja2V0EiUKBHJvd3MYAiADKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IoMDChJWZXJpZmljYXRpb25CdWNrZXQSDAoEdGltZRgBIAEoAxIUCgdvdXRjb21lGAIgASgJSACIAQESEwoGa2V5X2lkGAMgASgJSAGIAQESGAoLaWRlbnRpdHlfaWQYBCABKAlIAogBARIQCgN0YWcYBSABKAlIA4gBARITCgZhcGlfaWQYBiABKAlIBIgBARINCgV0b3RhbBgHIAEoAxINCgV2YWxpZBgIIAEoAxIUCgxyYXRlX2xpbWl0ZWQYCSABKAMSFgoOdXNhZ2VfZXhjZWVkZWQYCiABKAMSEAoIZGlzYWJsZWQYCyABKAMSDwoHZXhwaXJlZBgMIAEoAxIRCglmb3JiaWRkZW4YDSABKAMSIAoYaW5zdWZmaWNpZW50X3Blcm1pc3Npb25zGA4gASgDEhUKDWNyZWRpdHNfc3BlbnQYDyABKANCCgoIX291dGNvbWVCCQoHX2tleV9pZEIOCgxfaWRlbnRpdHlfaWRCBgoEX3RhZ0IJCgdfYXBpX2lkIvgBChpHZXRLZXlWZXJpZmljYXRpb25zUmVxdWVzdBIfCgZrZXlfaWQYASABKAlCCrpIB3IFEAEY/wFIAIgBARIhCghvd25lcl9pZBgCIAEoCUIKukgHcgUQARj/AUgBiAEBEhsKBXN0YXJ0GAMgASgDQge6SAQiAigASAKIAQESGQoDZW5kGAQgASgDQge6SAQiAiAASAOIAQESJAoLZ3JhbnVsYXJpdHkYBSABKAlCCrpIB3IFUgNkYXlIBIgBAUIJCgdfa2V5X2lkQgsKCV9vd25lcl9pZEIICgZfc3RhcnRCBgoEX2VuZEIOCgxfZ3JhbnVsYXJpdHkiVAobR2V0S2V5VmVyaWZpY2F0aW9uc1Jlc3BvbnNlEjUKDXZlcmlmaWNhdGlvbnMYASADKAsyHi5rZXl3YXJkLnYxLktleVZlcmlmaWNhdGlvbkRheSJhChJLZXlWZXJpZmljYXRpb25EYXkSDAoEdGltZRgBIAEoAxIPCgdzdWNjZXNzGAIgASgDEhQKDHJhdGVfbGltaXRlZBgDIAEoAxIWCg51c2FnZV9leGNlZWRlZBgEIAEoAzKaBAoQQW5hbHl0aWNzU2VydmljZRKnAQoQR2V0VmVyaWZpY2F0aW9ucxIjLmtleXdhcmQudjEuR2V0VmVyaWZpY2F0aW9uc1JlcXVlc3QaJC5rZXl3YXJkLnYxLkdldFZlcmlmaWNhdGlvbnNSZXNwb25zZSJIyvMYFRIDYXBpGg5yZWFkX2FuYWx5dGljc4LT5JMCKToBKmIEZGF0YSIeL3YyL2FuYWx5dGljcy5nZXRWZXJpZmljYXRpb25zEqIBChNHZXRLZXlWZXJpZmljYXRpb25zEiYua2V5d2FyZC52MS5HZXRLZXlWZXJpZmljYXRpb25zUmVxdWVzdBonLmtleXdhcmQudjEuR2V0S2V5VmVyaWZpY2F0aW9uc1Jlc3BvbnNlIjrK8xgVEgNhcGkaDnJlYWRfYW5hbHl0aWNzgtPkkwIbEhkvdjEva2V5cy5nZXRWZXJpZmljYXRpb25zErYBChNHZXRBcGlWZXJpZmljYXRpb25zEiYua2V5d2FyZC52MS5HZXRBcGlWZXJpZmljYXRpb25zUmVxdWVzdBonLmtleXdhcmQudjEuR2V0QXBpVmVyaWZpY2F0aW9uc1Jlc3BvbnNlIk7K8xgVEgNhcGkaDnJlYWRfYW5hbHl0aWNzgtPkkwIvYg12ZXJpZmljYXRpb25zEh4vdjEvYW5hbHl0aWNzLmdldFZlcmlmaWNhdGlvbnNCeQoOZGV2LmtleXdhcmQudjFCDkFuYWx5dGljc1Byb3RvUAFaJ2tleXdhcmQuZGV2L2dlbi9nby9rZXl3YXJkL3YxO2tleXdhcmR2MaICA0tXWKoCCktleXdhcmQuVjHKAgpLZXl3YXJkXFYx6gILS2V5d2FyZDo6VjFiBnByb3RvMw", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_struct, file_keyward_v1_options]);
+  fileDesc("ChprZXl3YXJkL3YxL2FuYWx5dGljcy5wcm90bxIKa2V5d2FyZC52MSKeBAoUR2V0UmF0ZWxpbWl0c1JlcXVlc3QSGwoFc3RhcnQYASABKANCB7pIBCICKABIAIgBARIZCgNlbmQYAiABKANCB7pIBCICIABIAYgBARI5CgtncmFudWxhcml0eRgDIAEoCUIfukgcchpSBm1pbnV0ZVIEaG91clIDZGF5UgVtb250aEgCiAEBEigKDW5hbWVzcGFjZV9pZHMYBCADKAlCEbpIDpIBCxBkIgdyBRABGP8BEiYKC2lkZW50aWZpZXJzGAUgAygJQhG6SA6SAQsQZCIHcgUQARj/ARIsCgdvdXRjb21lGAYgASgJQha6SBNyEVIGcGFzc2VkUgdibG9ja2VkSAOIAQESQAoIZ3JvdXBfYnkYByADKAlCLrpIK5IBKBADGAEiInIgUgluYW1lc3BhY2VSCmlkZW50aWZpZXJSB291dGNvbWUSRQoFb3JkZXIYCCABKAlCMbpILnIsUgh0aW1lX2FzY1IJdGltZV9kZXNjUgp0b3RhbF9kZXNjUgl0b3RhbF9hc2NIBIgBARIeCgVsaW1pdBgJIAEoBUIKukgHGgUYkE4oAUgFiAEBEh4KBXF1ZXJ5GAogASgJQgq6SAdyBRABGJBOSAaIAQFCCAoGX3N0YXJ0QgYKBF9lbmRCDgoMX2dyYW51bGFyaXR5QgoKCF9vdXRjb21lQggKBl9vcmRlckIICgZfbGltaXRCCAoGX3F1ZXJ5ImkKFUdldFJhdGVsaW1pdHNSZXNwb25zZRIpCgRkYXRhGAEgAygLMhsua2V5d2FyZC52MS5SYXRlbGltaXRCdWNrZXQSJQoEcm93cxgCIAMoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3Qi1QEKD1JhdGVsaW1pdEJ1Y2tldBIMCgR0aW1lGAEgASgDEhkKDG5hbWVzcGFjZV9pZBgCIAEoCUgAiAEBEhcKCmlkZW50aWZpZXIYAyABKAlIAYgBARIUCgdvdXRjb21lGAQgASgJSAKIAQESDQoFdG90YWwYBSABKAMSDgoGcGFzc2VkGAYgASgDEg8KB2Jsb2NrZWQYByABKAMSDgoGdG9rZW5zGAggASgDQg8KDV9uYW1lc3BhY2VfaWRCDQoLX2lkZW50aWZpZXJCCgoIX291dGNvbWUiywQKGkdldEFwaVZlcmlmaWNhdGlvbnNSZXF1ZXN0EhoKBmFwaV9pZBgBIAEoCUIKukgHcgUQARj/ARIkCgtleHRlcm5hbF9pZBgCIAEoCUIKukgHcgUQARj/AUgAiAEBEiEKBmtleV9pZBgDIAMoCUIRukgOkgELEGQiB3IFEAEY/wESHgoDdGFnGAQgAygJQhG6SA6SAQsQCiIHcgUQARiAARIeCgVzdGFydBgFIAEoA0IKukgHyAEBIgIoAEgBiAEBEhkKA2VuZBgGIAEoA0IHukgEIgIgAEgCiAEBEkQKCGdyb3VwX2J5GAcgAygJQjK6SC+SASwQBiIociZSA2tleVIIaWRlbnRpdHlSA3RhZ1IEaG91clIDZGF5UgVtb250aBIeCgVsaW1pdBgIIAEoBUIKukgHGgUYkE4oAUgDiAEBEp0BCghvcmRlcl9ieRgJIAEoCUKFAbpIgQFyf1IEdGltZVIFdmFsaWRSCG5vdEZvdW5kUglmb3JiaWRkZW5SDXVzYWdlRXhjZWVkZWRSC3JhdGVMaW1pdGVkUgx1bmF1dGhvcml6ZWRSCGRpc2FibGVkUhdpbnN1ZmZpY2llbnRQZXJtaXNzaW9uc1IHZXhwaXJlZFIFdG90YWxIBIgBARIkCgVvcmRlchgKIAEoCUIQukgNcgtSA2FzY1IEZGVzY0gFiAEBQg4KDF9leHRlcm5hbF9pZEIICgZfc3RhcnRCBgoEX2VuZEIICgZfbGltaXRCCwoJX29yZGVyX2J5QggKBl9vcmRlciJUChtHZXRBcGlWZXJpZmljYXRpb25zUmVzcG9uc2USNQoNdmVyaWZpY2F0aW9ucxgBIAMoCzIeLmtleXdhcmQudjEuQXBpVmVyaWZpY2F0aW9uUm93IoADChJBcGlWZXJpZmljYXRpb25Sb3cSEQoEdGltZRgBIAEoA0gAiAEBEg0KBXZhbGlkGAIgASgDEhEKCW5vdF9mb3VuZBgDIAEoAxIRCglmb3JiaWRkZW4YBCABKAMSFgoOdXNhZ2VfZXhjZWVkZWQYBSABKAMSFAoMcmF0ZV9saW1pdGVkGAYgASgDEhQKDHVuYXV0aG9yaXplZBgHIAEoAxIQCghkaXNhYmxlZBgIIAEoAxIgChhpbnN1ZmZpY2llbnRfcGVybWlzc2lvbnMYCSABKAMSDwoHZXhwaXJlZBgKIAEoAxINCgV0b3RhbBgLIAEoAxITCgZrZXlfaWQYDCABKAlIAYgBARIQCgN0YWcYDSABKAlIAogBARI6CghpZGVudGl0eRgOIAEoCzIjLmtleXdhcmQudjEuQXBpVmVyaWZpY2F0aW9uSWRlbnRpdHlIA4gBAUIHCgVfdGltZUIJCgdfa2V5X2lkQgYKBF90YWdCCwoJX2lkZW50aXR5IjoKF0FwaVZlcmlmaWNhdGlvbklkZW50aXR5EgoKAmlkGAEgASgJEhMKC2V4dGVybmFsX2lkGAIgASgJIogGChdHZXRWZXJpZmljYXRpb25zUmVxdWVzdBIbCgVzdGFydBgBIAEoA0IHukgEIgIoAEgAiAEBEhkKA2VuZBgCIAEoA0IHukgEIgIgAEgBiAEBEjkKC2dyYW51bGFyaXR5GAMgASgJQh+6SBxyGlIGbWludXRlUgRob3VyUgNkYXlSBW1vbnRoSAKIAQESIgoHYXBpX2lkcxgEIAMoCUIRukgOkgELEGQiB3IFEAEY/wESIgoHa2V5X2lkcxgFIAMoCUIRukgOkgELEGQiB3IFEAEY/wESJwoMaWRlbnRpdHlfaWRzGAYgAygJQhG6SA6SAQsQZCIHcgUQARj/ARInCgxleHRlcm5hbF9pZHMYByADKAlCEbpIDpIBCxBkIgdyBRABGP8BEnsKCG91dGNvbWVzGAggAygJQmm6SGaSAWMQCCJfcl1SBVZBTElEUgxSQVRFX0xJTUlURURSDlVTQUdFX0VYQ0VFREVEUghESVNBQkxFRFIHRVhQSVJFRFIJRk9SQklEREVOUhhJTlNVRkZJQ0lFTlRfUEVSTUlTU0lPTlMSHwoEdGFncxgJIAMoCUIRukgOkgELEAoiB3IFEAEYgAESKAoKdGFnc19tYXRjaBgKIAEoCUIPukgMcgpSA2FueVIDYWxsSAOIAQESQgoIZ3JvdXBfYnkYCyADKAlCMLpILZIBKhAFGAEiJHIiUgdvdXRjb21lUgNrZXlSCGlkZW50aXR5UgN0YWdSA2FwaRJFCgVvcmRlchgMIAEoCUIxukgucixSCHRpbWVfYXNjUgl0aW1lX2Rlc2NSCnRvdGFsX2Rlc2NSCXRvdGFsX2FzY0gEiAEBEh4KBWxpbWl0GA0gASgFQgq6SAcaBRiQTigBSAWIAQESHgoFcXVlcnkYDiABKAlCCrpIB3IFEAEYkE5IBogBAUIICgZfc3RhcnRCBgoEX2VuZEIOCgxfZ3JhbnVsYXJpdHlCDQoLX3RhZ3NfbWF0Y2hCCAoGX29yZGVyQggKBl9saW1pdEIICgZfcXVlcnkibwoYR2V0VmVyaWZpY2F0aW9uc1Jlc3BvbnNlEiwKBGRhdGEYASADKAsyHi5rZXl3YXJkLnYxLlZlcmlmaWNhdGlvbkJ1Y2tldBIlCgRyb3dzGAIgAygLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCKDAwoSVmVyaWZpY2F0aW9uQnVja2V0EgwKBHRpbWUYASABKAMSFAoHb3V0Y29tZRgCIAEoCUgAiAEBEhMKBmtleV9pZBgDIAEoCUgBiAEBEhgKC2lkZW50aXR5X2lkGAQgASgJSAKIAQESEAoDdGFnGAUgASgJSAOIAQESEwoGYXBpX2lkGAYgASgJSASIAQESDQoFdG90YWwYByABKAMSDQoFdmFsaWQYCCABKAMSFAoMcmF0ZV9saW1pdGVkGAkgASgDEhYKDnVzYWdlX2V4Y2VlZGVkGAogASgDEhAKCGRpc2FibGVkGAsgASgDEg8KB2V4cGlyZWQYDCABKAMSEQoJZm9yYmlkZGVuGA0gASgDEiAKGGluc3VmZmljaWVudF9wZXJtaXNzaW9ucxgOIAEoAxIVCg1jcmVkaXRzX3NwZW50GA8gASgDQgoKCF9vdXRjb21lQgkKB19rZXlfaWRCDgoMX2lkZW50aXR5X2lkQgYKBF90YWdCCQoHX2FwaV9pZCL4AQoaR2V0S2V5VmVyaWZpY2F0aW9uc1JlcXVlc3QSHwoGa2V5X2lkGAEgASgJQgq6SAdyBRABGP8BSACIAQESIQoIb3duZXJfaWQYAiABKAlCCrpIB3IFEAEY/wFIAYgBARIbCgVzdGFydBgDIAEoA0IHukgEIgIoAEgCiAEBEhkKA2VuZBgEIAEoA0IHukgEIgIgAEgDiAEBEiQKC2dyYW51bGFyaXR5GAUgASgJQgq6SAdyBVIDZGF5SASIAQFCCQoHX2tleV9pZEILCglfb3duZXJfaWRCCAoGX3N0YXJ0QgYKBF9lbmRCDgoMX2dyYW51bGFyaXR5IlQKG0dldEtleVZlcmlmaWNhdGlvbnNSZXNwb25zZRI1Cg12ZXJpZmljYXRpb25zGAEgAygLMh4ua2V5d2FyZC52MS5LZXlWZXJpZmljYXRpb25EYXkiYQoSS2V5VmVyaWZpY2F0aW9uRGF5EgwKBHRpbWUYASABKAMSDwoHc3VjY2VzcxgCIAEoAxIUCgxyYXRlX2xpbWl0ZWQYAyABKAMSFgoOdXNhZ2VfZXhjZWVkZWQYBCABKAMyvgUKEEFuYWx5dGljc1NlcnZpY2USpwEKEEdldFZlcmlmaWNhdGlvbnMSIy5rZXl3YXJkLnYxLkdldFZlcmlmaWNhdGlvbnNSZXF1ZXN0GiQua2V5d2FyZC52MS5HZXRWZXJpZmljYXRpb25zUmVzcG9uc2UiSMrzGBUSA2FwaRoOcmVhZF9hbmFseXRpY3OC0+STAik6ASpiBGRhdGEiHi92Mi9hbmFseXRpY3MuZ2V0VmVyaWZpY2F0aW9ucxKiAQoTR2V0S2V5VmVyaWZpY2F0aW9ucxImLmtleXdhcmQudjEuR2V0S2V5VmVyaWZpY2F0aW9uc1JlcXVlc3QaJy5rZXl3YXJkLnYxLkdldEtleVZlcmlmaWNhdGlvbnNSZXNwb25zZSI6yvMYFRIDYXBpGg5yZWFkX2FuYWx5dGljc4LT5JMCGxIZL3YxL2tleXMuZ2V0VmVyaWZpY2F0aW9ucxK2AQoTR2V0QXBpVmVyaWZpY2F0aW9ucxImLmtleXdhcmQudjEuR2V0QXBpVmVyaWZpY2F0aW9uc1JlcXVlc3QaJy5rZXl3YXJkLnYxLkdldEFwaVZlcmlmaWNhdGlvbnNSZXNwb25zZSJOyvMYFRIDYXBpGg5yZWFkX2FuYWx5dGljc4LT5JMCL2INdmVyaWZpY2F0aW9ucxIeL3YxL2FuYWx5dGljcy5nZXRWZXJpZmljYXRpb25zEqEBCg1HZXRSYXRlbGltaXRzEiAua2V5d2FyZC52MS5HZXRSYXRlbGltaXRzUmVxdWVzdBohLmtleXdhcmQudjEuR2V0UmF0ZWxpbWl0c1Jlc3BvbnNlIkvK8xgbEglyYXRlbGltaXQaDnJlYWRfYW5hbHl0aWNzgtPkkwImOgEqYgRkYXRhIhsvdjIvYW5hbHl0aWNzLmdldFJhdGVsaW1pdHNCeQoOZGV2LmtleXdhcmQudjFCDkFuYWx5dGljc1Byb3RvUAFaJ2tleXdhcmQuZGV2L2dlbi9nby9rZXl3YXJkL3YxO2tleXdhcmR2MaICA0tXWKoCCktleXdhcmQuVjHKAgpLZXl3YXJkXFYx6gILS2V5d2FyZDo6VjFiBnByb3RvMw", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_struct, file_keyward_v1_options]);
+
+/**
+ * A rate-limit analytics query: the structured form (start, end, granularity and the rest) or `query` alone.
+ *
+ * @generated from message keyward.v1.GetRatelimitsRequest
+ */
+export type GetRatelimitsRequest = Message<"keyward.v1.GetRatelimitsRequest"> & {
+  /**
+   * First instant counted, unix milliseconds (inclusive). Required in the structured form.
+   *
+   * @generated from field: optional int64 start = 1;
+   */
+  start?: bigint | undefined;
+
+  /**
+   * End of the range, unix milliseconds (exclusive). Required in the structured form.
+   *
+   * @generated from field: optional int64 end = 2;
+   */
+  end?: bigint | undefined;
+
+  /**
+   * Bucket size: "minute", "hour", "day" or "month" (UTC). Required in the structured form.
+   *
+   * @generated from field: optional string granularity = 3;
+   */
+  granularity?: string | undefined;
+
+  /**
+   * Only checks of these namespaces (namespace ids). Empty: every namespace the root key may read.
+   *
+   * @generated from field: repeated string namespace_ids = 4;
+   */
+  namespaceIds: string[];
+
+  /**
+   * Only checks of these identifiers.
+   *
+   * @generated from field: repeated string identifiers = 5;
+   */
+  identifiers: string[];
+
+  /**
+   * Only "passed" or only "blocked" checks.
+   *
+   * @generated from field: optional string outcome = 6;
+   */
+  outcome?: string | undefined;
+
+  /**
+   * Split each bucket by "namespace", "identifier" and/or "outcome".
+   *
+   * @generated from field: repeated string group_by = 7;
+   */
+  groupBy: string[];
+
+  /**
+   * Row order: "time_asc" (default), "time_desc", "total_desc" or "total_asc".
+   *
+   * @generated from field: optional string order = 8;
+   */
+  order?: string | undefined;
+
+  /**
+   * Most rows answered; default 1000.
+   *
+   * @generated from field: optional int32 limit = 9;
+   */
+  limit?: number | undefined;
+
+  /**
+   * Unkey's SQL form; when set, no other field may be. Rows answer in `GetRatelimitsResponse.rows`.
+   *
+   * @generated from field: optional string query = 10;
+   */
+  query?: string | undefined;
+};
+
+/**
+ * Describes the message keyward.v1.GetRatelimitsRequest.
+ * Use `create(GetRatelimitsRequestSchema)` to create a new message.
+ */
+export const GetRatelimitsRequestSchema: GenMessage<GetRatelimitsRequest> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_analytics, 0);
+
+/**
+ * The rows of a rate-limit analytics query; v2 REST answers `rows` as `data` for a `query`, else `data`.
+ *
+ * @generated from message keyward.v1.GetRatelimitsResponse
+ */
+export type GetRatelimitsResponse = Message<"keyward.v1.GetRatelimitsResponse"> & {
+  /**
+   * Structured form: one row per bucket and group, buckets without checks left out.
+   *
+   * @generated from field: repeated keyward.v1.RatelimitBucket data = 1;
+   */
+  data: RatelimitBucket[];
+
+  /**
+   * SQL form: one object per result row with the SELECT's columns by name; times are unix milliseconds.
+   *
+   * @generated from field: repeated google.protobuf.Struct rows = 2;
+   */
+  rows: JsonObject[];
+};
+
+/**
+ * Describes the message keyward.v1.GetRatelimitsResponse.
+ * Use `create(GetRatelimitsResponseSchema)` to create a new message.
+ */
+export const GetRatelimitsResponseSchema: GenMessage<GetRatelimitsResponse> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_analytics, 1);
+
+/**
+ * Rate-limit checks of one bucket (and group).
+ *
+ * @generated from message keyward.v1.RatelimitBucket
+ */
+export type RatelimitBucket = Message<"keyward.v1.RatelimitBucket"> & {
+  /**
+   * Start of the bucket, unix milliseconds.
+   *
+   * @generated from field: int64 time = 1;
+   */
+  time: bigint;
+
+  /**
+   * The group's namespace id, when grouped by "namespace".
+   *
+   * @generated from field: optional string namespace_id = 2;
+   */
+  namespaceId?: string | undefined;
+
+  /**
+   * The group's identifier, when grouped by "identifier".
+   *
+   * @generated from field: optional string identifier = 3;
+   */
+  identifier?: string | undefined;
+
+  /**
+   * "passed" or "blocked", when grouped by "outcome".
+   *
+   * @generated from field: optional string outcome = 4;
+   */
+  outcome?: string | undefined;
+
+  /**
+   * Checks in this row.
+   *
+   * @generated from field: int64 total = 5;
+   */
+  total: bigint;
+
+  /**
+   * Checks that passed (their tokens were taken).
+   *
+   * @generated from field: int64 passed = 6;
+   */
+  passed: bigint;
+
+  /**
+   * Checks that were blocked.
+   *
+   * @generated from field: int64 blocked = 7;
+   */
+  blocked: bigint;
+
+  /**
+   * Tokens the checks asked for (their cost), passed or not.
+   *
+   * @generated from field: int64 tokens = 8;
+   */
+  tokens: bigint;
+};
+
+/**
+ * Describes the message keyward.v1.RatelimitBucket.
+ * Use `create(RatelimitBucketSchema)` to create a new message.
+ */
+export const RatelimitBucketSchema: GenMessage<RatelimitBucket> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_analytics, 2);
 
 /**
  * Unkey v1 analytics.getVerifications: its query parameters, by their v1 names.
@@ -99,7 +281,7 @@ export type GetApiVerificationsRequest = Message<"keyward.v1.GetApiVerifications
  * Use `create(GetApiVerificationsRequestSchema)` to create a new message.
  */
 export const GetApiVerificationsRequestSchema: GenMessage<GetApiVerificationsRequest> = /*@__PURE__*/
-  messageDesc(file_keyward_v1_analytics, 0);
+  messageDesc(file_keyward_v1_analytics, 3);
 
 /**
  * The rows of a v1 analytics query; v1 REST answers the list itself.
@@ -120,7 +302,7 @@ export type GetApiVerificationsResponse = Message<"keyward.v1.GetApiVerification
  * Use `create(GetApiVerificationsResponseSchema)` to create a new message.
  */
 export const GetApiVerificationsResponseSchema: GenMessage<GetApiVerificationsResponse> = /*@__PURE__*/
-  messageDesc(file_keyward_v1_analytics, 1);
+  messageDesc(file_keyward_v1_analytics, 4);
 
 /**
  * One row of Unkey v1's verification analytics.
@@ -232,7 +414,7 @@ export type ApiVerificationRow = Message<"keyward.v1.ApiVerificationRow"> & {
  * Use `create(ApiVerificationRowSchema)` to create a new message.
  */
 export const ApiVerificationRowSchema: GenMessage<ApiVerificationRow> = /*@__PURE__*/
-  messageDesc(file_keyward_v1_analytics, 2);
+  messageDesc(file_keyward_v1_analytics, 5);
 
 /**
  * The identity of a v1 analytics row.
@@ -260,7 +442,7 @@ export type ApiVerificationIdentity = Message<"keyward.v1.ApiVerificationIdentit
  * Use `create(ApiVerificationIdentitySchema)` to create a new message.
  */
 export const ApiVerificationIdentitySchema: GenMessage<ApiVerificationIdentity> = /*@__PURE__*/
-  messageDesc(file_keyward_v1_analytics, 3);
+  messageDesc(file_keyward_v1_analytics, 6);
 
 /**
  * A verification-analytics query. Buckets are [start, end) cut by `granularity`; at most 2000 buckets.
@@ -379,7 +561,7 @@ export type GetVerificationsRequest = Message<"keyward.v1.GetVerificationsReques
  * Use `create(GetVerificationsRequestSchema)` to create a new message.
  */
 export const GetVerificationsRequestSchema: GenMessage<GetVerificationsRequest> = /*@__PURE__*/
-  messageDesc(file_keyward_v1_analytics, 4);
+  messageDesc(file_keyward_v1_analytics, 7);
 
 /**
  * The rows of a query; buckets without verifications are left out.
@@ -408,7 +590,7 @@ export type GetVerificationsResponse = Message<"keyward.v1.GetVerificationsRespo
  * Use `create(GetVerificationsResponseSchema)` to create a new message.
  */
 export const GetVerificationsResponseSchema: GenMessage<GetVerificationsResponse> = /*@__PURE__*/
-  messageDesc(file_keyward_v1_analytics, 5);
+  messageDesc(file_keyward_v1_analytics, 8);
 
 /**
  * Verification counts of one bucket (and one group, when grouped). Counts are numbers of verifications.
@@ -527,7 +709,7 @@ export type VerificationBucket = Message<"keyward.v1.VerificationBucket"> & {
  * Use `create(VerificationBucketSchema)` to create a new message.
  */
 export const VerificationBucketSchema: GenMessage<VerificationBucket> = /*@__PURE__*/
-  messageDesc(file_keyward_v1_analytics, 6);
+  messageDesc(file_keyward_v1_analytics, 9);
 
 /**
  * Unkey v1 keys.getVerifications: exactly one of `key_id` and `owner_id`.
@@ -576,7 +758,7 @@ export type GetKeyVerificationsRequest = Message<"keyward.v1.GetKeyVerifications
  * Use `create(GetKeyVerificationsRequestSchema)` to create a new message.
  */
 export const GetKeyVerificationsRequestSchema: GenMessage<GetKeyVerificationsRequest> = /*@__PURE__*/
-  messageDesc(file_keyward_v1_analytics, 7);
+  messageDesc(file_keyward_v1_analytics, 10);
 
 /**
  * Days with verifications, oldest first.
@@ -597,7 +779,7 @@ export type GetKeyVerificationsResponse = Message<"keyward.v1.GetKeyVerification
  * Use `create(GetKeyVerificationsResponseSchema)` to create a new message.
  */
 export const GetKeyVerificationsResponseSchema: GenMessage<GetKeyVerificationsResponse> = /*@__PURE__*/
-  messageDesc(file_keyward_v1_analytics, 8);
+  messageDesc(file_keyward_v1_analytics, 11);
 
 /**
  * One UTC day of a key's (or owner's) verifications.
@@ -639,7 +821,7 @@ export type KeyVerificationDay = Message<"keyward.v1.KeyVerificationDay"> & {
  * Use `create(KeyVerificationDaySchema)` to create a new message.
  */
 export const KeyVerificationDaySchema: GenMessage<KeyVerificationDay> = /*@__PURE__*/
-  messageDesc(file_keyward_v1_analytics, 9);
+  messageDesc(file_keyward_v1_analytics, 12);
 
 /**
  * AnalyticsService answers questions about recorded verifications: how many, with which outcome, per time
@@ -688,6 +870,20 @@ export const AnalyticsService: GenService<{
     methodKind: "unary";
     input: typeof GetApiVerificationsRequestSchema;
     output: typeof GetApiVerificationsResponseSchema;
+  },
+  /**
+   * Standalone rate-limit checks (ratelimit.limit and each entry of ratelimit.multiLimit), recorded passed or
+   * blocked with their namespace, identifier and cost by the same batched writer as verifications. Two forms, as
+   * GetVerifications: a structured query, or Unkey's SQL (`query`) over ratelimits_v1 and
+   * ratelimits_per_{minute,hour,day,month}_v1. Needs `ratelimit.*.read_analytics`, or reads exactly the namespaces
+   * of the root key's `ratelimit.<namespaceId>.read_analytics` grants (a namespace outside them is a 403).
+   *
+   * @generated from rpc keyward.v1.AnalyticsService.GetRatelimits
+   */
+  getRatelimits: {
+    methodKind: "unary";
+    input: typeof GetRatelimitsRequestSchema;
+    output: typeof GetRatelimitsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_keyward_v1_analytics, 0);

@@ -1,14 +1,12 @@
-import nodeSqlParser from "node-sql-parser";
 import type { Granularity } from "../time-buckets.js";
-import { columnName, functionArgs, functionName, refuseSubqueries, type Node } from "./sql-ast.js";
+import { columnName, functionArgs, functionName, type Node } from "./sql-ast.js";
+import { parseSelect } from "./sql-statement.js";
 import { refuse, SQL_TABLES, type SqlPlan, type ValueExpr } from "./sql-plan.js";
 import { createExpressionTranslator } from "./sql-select.js";
 import { translateWhere } from "./sql-where.js";
 
 /** Most rows one SQL query answers, whatever its LIMIT says. */
 export const MAX_SQL_ROWS = 10_000;
-
-const parser = new nodeSqlParser.Parser();
 
 /**
  * Parses one Unkey-dialect analytics query (node-sql-parser's BigQuery grammar reads ClickHouse's array literals)
@@ -18,34 +16,12 @@ const parser = new nodeSqlParser.Parser();
  * LIMIT. Anything else throws a 400 (`invalid`) naming the construct. `now` is the clock's instant.
  */
 export function parseAnalyticsSql(sql: string, options: { now: number }): SqlPlan {
-  // Named before parsing: the grammar does not read every dialect's DDL, and "not valid SQL" would not name it.
-  const keyword = /^\s*(?:(?:--[^\n]*\n|\/\*[\s\S]*?\*\/)\s*)*\(?\s*([A-Za-z]+)/.exec(sql)?.[1]?.toUpperCase();
-  if (keyword && keyword !== "SELECT" && keyword !== "WITH") throw refuse(`${keyword} statements are not allowed; only SELECT is.`);
-  let parsed: Node | Node[];
-  try {
-    parsed = parser.astify(sql, { database: "bigquery" }) as Node | Node[];
-  } catch (error) {
-    const e = error as { message?: string; location?: { start?: { line: number; column: number; offset: number } } };
-    const start = e.location?.start;
-    // The text around the failure names the construct (`groupArray(DISTINCT ...`, `WITH FILL`).
-    const near = start ? ` near "${sql.slice(Math.max(0, start.offset - 30), start.offset + 20).replace(/\s+/g, " ").trim()}"` : "";
-    const at = start ? ` at line ${start.line}, column ${start.column}${near}` : "";
-    throw refuse(`The query is not valid SQL, or uses syntax Keyward does not support${at ? `,${at}` : ""}.`);
-  }
-  const statements = Array.isArray(parsed) ? parsed : [parsed];
-  if (statements.length !== 1) throw refuse("Send exactly one statement.");
-  const ast = statements[0];
-  if (ast.type !== "select") {
-    throw refuse(`${String(ast.type).toUpperCase()} statements are not allowed; only SELECT is.`);
-  }
-  if (ast.with) throw refuse("WITH (common table expressions) is not supported.");
-  if (ast._next || ast.set_op) throw refuse(`${String(ast.set_op ?? "UNION").toUpperCase()} is not supported; send one SELECT.`);
-  if (ast.distinct) throw refuse("SELECT DISTINCT is not supported; use GROUP BY.");
-  if (ast.having) throw refuse("HAVING is not supported.");
-  if (ast.window || ast.qualify) throw refuse("Window functions are not supported.");
+  return translateSelect(parseSelect(sql), options);
+}
+
+/** Translates a parsed SELECT (parseSelect) over the verification tables into a plan; see parseAnalyticsSql. */
+export function translateSelect(ast: Node, options: { now: number }): SqlPlan {
   const table = tableOf(ast.from);
-  refuseSubqueries([ast.columns, ast.where, ast.groupby, ast.orderby]);
-  if (JSON.stringify(ast.columns ?? []).includes('"over":{')) throw refuse("Window functions (OVER) are not supported.");
 
   const granularity = SQL_TABLES[table] as Granularity | "raw";
   const { filters, bounds } = translateWhere(ast.where ?? null, { now: options.now, table: granularity });
@@ -120,7 +96,7 @@ function limitOf(limit: Node | null | undefined): number | undefined {
  * ClickHouse names an unaliased column by its text: a plain column keeps its name, `COUNT(*)` is `count()`, and
  * `SUM(count)` `sum(count)`; anything longer is named by its position (`column_2`), so give it an alias.
  */
-function columnLabel(expr: Node, index: number): string {
+export function columnLabel(expr: Node, index: number): string {
   const column = columnName(expr);
   if (column !== undefined) return column;
   if (expr.type === "aggr_func" || expr.type === "function") {

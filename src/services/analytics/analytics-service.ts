@@ -9,6 +9,7 @@ import { MAX_BUCKETS } from "./bounds.js";
 import { orderRows, type RowOrder } from "./order-rows.js";
 import { runSqlQuery } from "./sql-query.js";
 import { getApiVerifications } from "./api-verifications.js";
+import { getRatelimits } from "./ratelimit-analytics.js";
 
 export { MAX_BUCKETS };
 const DEFAULT_LIMIT = 1000;
@@ -17,6 +18,8 @@ const V1_DEFAULT_SPAN_MS = 30 * 86_400_000;
 export interface AnalyticsServiceDeps {
   documents: DocumentStore;
   events: VerificationEventStore;
+  /** Standalone rate-limit checks (analytics.getRatelimits); absent: none recorded, every count 0. */
+  ratelimitEvents?: VerificationEventStore;
   clock: Clock;
 }
 
@@ -114,6 +117,7 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps): ServiceHandl
     },
 
     getApiVerifications: (request, { principal }) => getApiVerifications(deps, principal, request),
+    getRatelimits: (request, { principal }) => getRatelimits(deps, principal, request),
 
     async getKeyVerifications(request, { principal }) {
       if ((request.keyId === undefined) === (request.ownerId === undefined)) {

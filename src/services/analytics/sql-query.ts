@@ -12,7 +12,26 @@ import { MAX_BUCKETS } from "./bounds.js";
 
 /** A query without a lower time bound reads this far back: the default event retention (90 days). */
 export const SQL_DEFAULT_SPAN_MS = 90 * 86_400_000;
-const READ_ANALYTICS = { resourceType: "api", action: "read_analytics" } as const;
+
+/** What one SQL dialect reads: its translator, its event stream, and what its api-like column names. */
+export interface SqlTables {
+  parse: (sql: string, options: { now: number }) => SqlPlan;
+  resourceType: "api" | "ratelimit";
+  /** The SQL column carrying the resource id, for messages. */
+  apiColumn: string;
+  ownedApi: (documents: DocumentStore, workspaceId: string, id: string) => Promise<unknown>;
+  /** Checks a key id is the workspace's; absent where the key column is a free string (rate-limit identifiers). */
+  ownedKey?: (documents: DocumentStore, workspaceId: string, id: string) => Promise<unknown>;
+}
+
+/** Unkey's verification tables: key_space_id is an api, key_id a key. */
+export const VERIFICATION_TABLES: SqlTables = {
+  parse: parseAnalyticsSql,
+  resourceType: "api",
+  apiColumn: "key_space_id",
+  ownedApi: (documents, workspaceId, id) => documents.apis.get(workspaceId, id),
+  ownedKey: (documents, workspaceId, id) => documents.keys.get(workspaceId, id),
+};
 
 export interface SqlQueryDeps {
   documents: DocumentStore;
@@ -27,20 +46,24 @@ export interface SqlQueryDeps {
  * api the root key may not read is a 403 naming `api.<id>.read_analytics`; without api ids in the WHERE a root key
  * holding only per-api grants reads exactly those apis. An unknown external_id matches nothing (external ids are
  * the customer's own strings, not Keyward ids). Bounded: at most MAX_BUCKETS engine buckets and 10000 rows.
+ * `tables` and `events` name another dialect and its stream (the rate-limit tables, ratelimit-analytics.ts).
  */
-export async function runSqlQuery(deps: SqlQueryDeps, principal: Principal, sql: string): Promise<JsonObject[]> {
-  const { documents, events, clock } = deps;
+export async function runSqlQuery(
+  deps: SqlQueryDeps, principal: Principal, sql: string, tables: SqlTables = VERIFICATION_TABLES, events = deps.events,
+): Promise<JsonObject[]> {
+  const { documents, clock } = deps;
   const workspaceId = principal.workspaceId;
   const now = clock.now();
-  const plan = parseAnalyticsSql(sql, { now });
+  const plan = tables.parse(sql, { now });
   const { filters } = plan;
 
-  await requireOwned("key_space_id", filters.apiIds, (id) => documents.apis.get(workspaceId, id));
-  await requireOwned("key_id", filters.keyIds, (id) => documents.keys.get(workspaceId, id));
+  await requireOwned(tables.apiColumn, filters.apiIds, (id) => tables.ownedApi(documents, workspaceId, id));
+  if (tables.ownedKey) await requireOwned("key_id", filters.keyIds, (id) => tables.ownedKey!(documents, workspaceId, id));
   await requireOwned("identity_id", filters.identityIds, (id) => documents.identities.get(workspaceId, id));
   let apiIds = filters.apiIds;
-  if (apiIds) for (const apiId of apiIds) authorize(principal, { ...READ_ANALYTICS, resourceId: apiId });
-  else apiIds = listableIds(principal, "api", "read_analytics");
+  const access = { resourceType: tables.resourceType, action: "read_analytics" } as const;
+  if (apiIds) for (const apiId of apiIds) authorize(principal, { ...access, resourceId: apiId });
+  else apiIds = listableIds(principal, tables.resourceType, "read_analytics");
 
   let identityIds = filters.identityIds;
   if (filters.externalIds) {

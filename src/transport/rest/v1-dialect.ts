@@ -216,6 +216,9 @@ function requiring(...names: string[]) {
   };
 }
 
+/** Unkey's SQL form answers its rows as `data`; the structured form its buckets (one of the two is always empty). */
+const sqlRowsOrData = (data: Json, full: Json) => ((full.rows as unknown[] | undefined)?.length ? full.rows : data);
+
 /** v2 routes whose JSON needs more than the envelope. */
 export const v2Mappings: Record<string, DialectMapping> = {
   ...ratelimitV2Mappings,
@@ -231,8 +234,8 @@ export const v2Mappings: Record<string, DialectMapping> = {
   "/v2/identities.updateIdentity": { request: v2RatelimitNames },
   // v2 KeyCreditsData requires `remaining`; null says unlimited (the proto leaves it unset), in the request's
   // `value` as in the answer.
-  // Unkey's SQL form answers its rows as `data`; the structured form its buckets (one of the two is always empty).
-  "/v2/analytics.getVerifications": { response: (data, full) => ((full.rows as unknown[] | undefined)?.length ? full.rows : data) },
+  "/v2/analytics.getVerifications": { response: sqlRowsOrData },
+  "/v2/analytics.getRatelimits": { response: sqlRowsOrData },
   "/v2/keys.updateCredits": {
     request: (input) => (isObject(input) && input.value === null ? compact({ ...input, value: undefined }) : input),
     response: (credits) => ({ remaining: credits.remaining ?? null, ...compact({ refill: credits.refill }) }),
