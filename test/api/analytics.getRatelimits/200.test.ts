@@ -49,6 +49,8 @@ describe("analytics.getRatelimits", () => {
   it("counts every check in the structured form: passed, blocked and tokens, grouped and filtered", async () => {
     const query = async (body: Record<string, unknown>) => v2("analytics.getRatelimits", { start: t0, end: t0 + DAY, granularity: "hour", ...body });
     expect(await query({})).toEqual([{ time: t0 + HOUR, total: 8, passed: 5, blocked: 3, tokens: 9 }]);
+    // A stream of their own: no rate-limit check counts as a verification.
+    expect((await sdk().analytics.getVerifications({ query: "SELECT count() AS n FROM key_verifications_v1" })).data).toEqual([{ n: 0 }]);
     expect(await query({ groupBy: ["namespace"], granularity: "day" })).toEqual([
       { time: t0, namespaceId: search, total: 6, passed: 4, blocked: 2, tokens: 7 },
       { time: t0, namespaceId: upload, total: 2, passed: 1, blocked: 1, tokens: 2 },
