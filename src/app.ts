@@ -53,6 +53,8 @@ export interface AppOptions extends Omit<ObservabilityOptions, "documents" | "co
   documents: DocumentStore;
   counters: CounterStore;
   events: VerificationEventStore;
+  /** Standalone rate-limit checks, recorded for analytics.getRatelimits; none recorded without it. */
+  ratelimitEvents?: VerificationEventStore;
   /** Carries key-cache invalidations to other instances; local when there are none. */
   bus?: InvalidationBus;
   clock?: Clock;
@@ -126,9 +128,9 @@ export function createApp(options: AppOptions) {
     [WorkspacesService, (documents) => createWorkspacesService({ ...deps, documents })],
     [LivenessService, () => createLivenessService()],
     [IdentitiesService, (documents, counters) => createIdentitiesService({ ...keysDeps, documents, counters })],
-    [RatelimitService, (documents, counters) => createRatelimitService({ ...deps, documents, counters, limitCache, audit })],
+    [RatelimitService, (documents, counters) => createRatelimitService({ ...deps, documents, counters, limitCache, audit, events: options.ratelimitEvents })],
     [PermissionsService, (documents) => createPermissionsService({ ...deps, documents, cache })],
-    [AnalyticsService, (documents) => createAnalyticsService({ ...deps, documents, events: options.events })],
+    [AnalyticsService, (documents) => createAnalyticsService({ ...deps, documents, events: options.events, ratelimitEvents: options.ratelimitEvents })],
     [AuditLogsService, () => createAuditLogsService({ auditLogs })],
   ]);
   const operations = auditOperations(

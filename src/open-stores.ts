@@ -8,6 +8,8 @@ export interface Stores {
   documents: DocumentStore;
   counters: CounterStore;
   events: VerificationEventStore;
+  /** Standalone rate-limit checks (ratelimit-events.ts), a second stream on the same kind of event store. */
+  ratelimitEvents: VerificationEventStore;
   /** Set when the audit log is a store of its own (MongoDB); the embedded document store keeps it in its journal. */
   auditLogs?: AuditLogStore;
   bus: InvalidationBus;
@@ -41,6 +43,7 @@ export async function openStores(
     closers.push(() => documents.close());
 
     let events: VerificationEventStore;
+    let ratelimitEvents: VerificationEventStore;
     let auditLogs: AuditLogStore | undefined;
     if (config.mongodbUrl) {
       // Events get a client of their own: their batches never queue behind document operations.
@@ -50,6 +53,9 @@ export async function openStores(
       const client = await new MongoClient(config.mongodbUrl, clientOptionsFor(config.mongodbUrl)).connect();
       closers.push(() => client.close());
       events = await createMongoEventStore({ db: client.db(databaseNameFor(config.mongodbUrl)), retention });
+      ratelimitEvents = await createMongoEventStore({
+        db: client.db(databaseNameFor(config.mongodbUrl)), retention, collections: { events: "ratelimit_events", lastUse: "ratelimit_last_used" },
+      });
       const { createMongoAuditLogStore } = await import("./store/mongo/audit-logs.js");
       auditLogs = await createMongoAuditLogStore({ db: client.db(databaseNameFor(config.mongodbUrl)) });
       const opened = auditLogs;
@@ -57,8 +63,9 @@ export async function openStores(
     } else {
       const { createEmbeddedEventStore } = await import("./store/embedded/events.js");
       events = await createEmbeddedEventStore({ dir: config.dataDir, retention });
+      ratelimitEvents = await createEmbeddedEventStore({ dir: join(config.dataDir, "ratelimits"), retention });
     }
-    closers.push(() => events.close());
+    closers.push(() => events.close(), () => ratelimitEvents.close());
 
     let counters: CounterStore;
     let bus: InvalidationBus;
@@ -84,7 +91,7 @@ export async function openStores(
     closers.push(() => bus.close());
 
     const describe = `${config.mongodbUrl ? "mongodb" : `embedded (${config.dataDir})`}${config.redisUrl ? " + redis" : ""}`;
-    return { documents, counters, events, auditLogs, bus, ready, describe, close: () => closeAll(closers) };
+    return { documents, counters, events, ratelimitEvents, auditLogs, bus, ready, describe, close: () => closeAll(closers) };
   } catch (error) {
     await closeAll(closers);
     throw error;

@@ -11,7 +11,7 @@ export const PERMISSION_CATALOGUE = {
     specificIds: true,
     actions: [
       "create_namespace", "read_namespace", "update_namespace", "delete_namespace", "limit", "set_override",
-      "read_override", "delete_override",
+      "read_override", "delete_override", "read_analytics",
     ],
   },
   rbac: {

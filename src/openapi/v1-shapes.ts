@@ -31,6 +31,8 @@ export const v1RequestRules: Record<string, JsonSchema> = {
  */
 export const v1Shapes: Record<string, RouteShape> = {
   ...v1MigrationShapes,
+  // v1Mappings splits comma-joined groupBy values (the v1 SDK's arrays); the documented shape is the proto's.
+  "/v1/analytics.getVerifications": {},
   "/v1/apis.listKeys": { response: (_, t) => list("keys", v1Key(t)) },
   // Unkey's legacy listing: offset paging, {keys, total}, fewer key fields (legacyListedKey in v1-dialect.ts).
   "/v1/apis/{apiId}/keys": { response: (_, t) => object({ keys: { type: "array", items: legacyListedKey(t) }, total: integer() }) },

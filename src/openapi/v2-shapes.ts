@@ -10,8 +10,21 @@ import type { RouteShape, ShapeTools } from "./document.js";
  * The v2 JSON of the routes where it differs from the proto JSON: fields only v1 reads (ratelimit-dialect.ts refuses
  * them on v2), fields v2 requires (v2Mappings in v1-dialect.ts), and answers v2Mappings reshape.
  */
+function rowsOrBuckets(generated: JsonSchema): JsonSchema {
+  return { ...generated, items: { anyOf: [generated.items as JsonSchema, { type: "object", additionalProperties: true }] } };
+}
+
+const STRUCTURED_FIELDS = [
+  "start", "end", "granularity", "apiIds", "keyIds", "identityIds", "externalIds", "outcomes", "tags", "tagsMatch", "groupBy", "order", "limit",
+];
+
+const RATELIMIT_STRUCTURED_FIELDS = ["start", "end", "granularity", "namespaceIds", "identifiers", "outcome", "groupBy", "order", "limit"];
+
 export const v2Shapes: Record<string, RouteShape> = {
   "/v2/apis.listKeys": { request: only({ omit: ["ownerId"] }) },
+  // Unkey's SQL form answers rows whose properties are the query's columns; the structured form its buckets.
+  "/v2/analytics.getVerifications": { response: rowsOrBuckets },
+  "/v2/analytics.getRatelimits": { response: rowsOrBuckets },
   // The name cannot be cleared (null is a 400); allow-list entries are addresses or CIDR ranges.
   "/v2/apis.updateApi": {
     request: (generated) => withItemPattern(notNull(generated, "name"), "ipWhitelist", ADDRESS_RANGE_PATTERN),
@@ -76,6 +89,19 @@ export const v2Shapes: Record<string, RouteShape> = {
 
 /** The credits rules of key-input.ts: a refill needs a balance; monthly refills name their day, daily ones do not. */
 export const v2RequestRules: Record<string, JsonSchema> = {
+  // analytics-service.ts: Unkey's SQL form (`query`) alone, or the structured form's range and granularity.
+  "keyward.v1.GetVerificationsRequest": {
+    anyOf: [
+      { required: ["query"], properties: Object.fromEntries(STRUCTURED_FIELDS.map((name) => [name, false])) },
+      { required: ["start", "end", "granularity"], properties: { query: false } },
+    ],
+  },
+  "keyward.v1.GetRatelimitsRequest": {
+    anyOf: [
+      { required: ["query"], properties: Object.fromEntries(RATELIMIT_STRUCTURED_FIELDS.map((name) => [name, false])) },
+      { required: ["start", "end", "granularity"], properties: { query: false } },
+    ],
+  },
   // On a new key (an update may give a refill to a key that has a balance).
   "keyward.v1.CreateKeyRequest": { allOf: [{ properties: { credits: { dependentRequired: { refill: ["remaining"] } } } }] },
   "keyward.v1.Refill": {

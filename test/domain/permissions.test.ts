@@ -38,12 +38,13 @@ describe("isCataloguePermission", () => {
 });
 
 describe("allPermissions", () => {
-  it("lists each catalogue action once with `*`: 43 permissions including workspace creation and the audit log", () => {
+  it("lists each catalogue action once with `*`: 44 permissions including workspace creation, the audit log and rate-limit analytics", () => {
     const all = allPermissions();
     const expected = Object.values(PERMISSION_CATALOGUE).reduce((n, entry) => n + entry.actions.length, 0);
-    expect(all).toHaveLength(43);
-    expect(expected).toBe(43);
-    expect(new Set(all).size).toBe(43);
+    expect(all).toHaveLength(44);
+    expect(expected).toBe(44);
+    expect(new Set(all).size).toBe(44);
+    expect(all).toContain("ratelimit.*.read_analytics");
     expect(all).toContain("workspace.*.create_workspace");
     expect(all).toContain("workspace.*.read_audit_log");
     expect(all).toContain("rootkey.*.create_root_key");

@@ -19,7 +19,8 @@ const BEYOND_SCHEMA: [route: RegExp, detail: RegExp][] = [
   [/\/v1\/keys(\.verifyKey|\/verify)/, /has no rate limit named/], // a named limit the key does not have
   // The hash's format follows its variant (migrationId or hashVariant); hash and plaintext exclude each other.
   [/keys\.migrateKeys|keys\.enqueueMigration|\/v1\/migrations\./, /\.hash (must be|is required)|give hash or plaintext|Two rate limits are named/],
-  [/analytics\.getVerifications|keys\.getVerifications|auditLogs\.list/, /buckets; at most|must be after start|Send exactly one of keyId and ownerId/], // range and granularity together; GET: one of
+  [/analytics\.get(Verifications|Ratelimits)|keys\.getVerifications|auditLogs\.list/, /buckets; at most|must be after start|Send exactly one of keyId and ownerId|slices; at most|start cannot be equal or greater than end/], // range and granularity together; GET: one of
+  [/\/v2\/analytics\.get(Verifications|Ratelimits)/, /not valid SQL|statements are not allowed|is not supported|is not queryable|names nothing in this workspace|one statement/], // SQL text a schema cannot describe
 ];
 
 const RUNS_PER_OPERATION = 12;

@@ -6,14 +6,443 @@ import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegen
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import { file_buf_validate_validate } from "@bufbuild/protovalidate/gen/buf/validate/validate_pb.js";
 import { file_google_api_annotations } from "../../google/api/annotations_pb.js";
+import { file_google_protobuf_struct } from "@bufbuild/protobuf/wkt";
 import { file_keyward_v1_options } from "./options_pb.js";
-import type { Message } from "@bufbuild/protobuf";
+import type { JsonObject, Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file keyward/v1/analytics.proto.
  */
 export const file_keyward_v1_analytics: GenFile = /*@__PURE__*/
-  fileDesc("ChprZXl3YXJkL3YxL2FuYWx5dGljcy5wcm90bxIKa2V5d2FyZC52MSLPBQoXR2V0VmVyaWZpY2F0aW9uc1JlcXVlc3QSHgoFc3RhcnQYASABKANCCrpIB8gBASICKABIAIgBARIcCgNlbmQYAiABKANCCrpIB8gBASICIABIAYgBARI0CgtncmFudWxhcml0eRgDIAEoCUIfukgcchpSBm1pbnV0ZVIEaG91clIDZGF5UgVtb250aBIiCgdhcGlfaWRzGAQgAygJQhG6SA6SAQsQZCIHcgUQARj/ARIiCgdrZXlfaWRzGAUgAygJQhG6SA6SAQsQZCIHcgUQARj/ARInCgxpZGVudGl0eV9pZHMYBiADKAlCEbpIDpIBCxBkIgdyBRABGP8BEicKDGV4dGVybmFsX2lkcxgHIAMoCUIRukgOkgELEGQiB3IFEAEY/wESewoIb3V0Y29tZXMYCCADKAlCabpIZpIBYxAIIl9yXVIFVkFMSURSDFJBVEVfTElNSVRFRFIOVVNBR0VfRVhDRUVERURSCERJU0FCTEVEUgdFWFBJUkVEUglGT1JCSURERU5SGElOU1VGRklDSUVOVF9QRVJNSVNTSU9OUxIfCgR0YWdzGAkgAygJQhG6SA6SAQsQCiIHcgUQARiAARIoCgp0YWdzX21hdGNoGAogASgJQg+6SAxyClIDYW55UgNhbGxIAogBARJCCghncm91cF9ieRgLIAMoCUIwukgtkgEqEAUYASIkciJSB291dGNvbWVSA2tleVIIaWRlbnRpdHlSA3RhZ1IDYXBpEkUKBW9yZGVyGAwgASgJQjG6SC5yLFIIdGltZV9hc2NSCXRpbWVfZGVzY1IKdG90YWxfZGVzY1IJdG90YWxfYXNjSAOIAQESHgoFbGltaXQYDSABKAVCCrpIBxoFGJBOKAFIBIgBAUIICgZfc3RhcnRCBgoEX2VuZEINCgtfdGFnc19tYXRjaEIICgZfb3JkZXJCCAoGX2xpbWl0IkgKGEdldFZlcmlmaWNhdGlvbnNSZXNwb25zZRIsCgRkYXRhGAEgAygLMh4ua2V5d2FyZC52MS5WZXJpZmljYXRpb25CdWNrZXQigwMKElZlcmlmaWNhdGlvbkJ1Y2tldBIMCgR0aW1lGAEgASgDEhQKB291dGNvbWUYAiABKAlIAIgBARITCgZrZXlfaWQYAyABKAlIAYgBARIYCgtpZGVudGl0eV9pZBgEIAEoCUgCiAEBEhAKA3RhZxgFIAEoCUgDiAEBEhMKBmFwaV9pZBgGIAEoCUgEiAEBEg0KBXRvdGFsGAcgASgDEg0KBXZhbGlkGAggASgDEhQKDHJhdGVfbGltaXRlZBgJIAEoAxIWCg51c2FnZV9leGNlZWRlZBgKIAEoAxIQCghkaXNhYmxlZBgLIAEoAxIPCgdleHBpcmVkGAwgASgDEhEKCWZvcmJpZGRlbhgNIAEoAxIgChhpbnN1ZmZpY2llbnRfcGVybWlzc2lvbnMYDiABKAMSFQoNY3JlZGl0c19zcGVudBgPIAEoA0IKCghfb3V0Y29tZUIJCgdfa2V5X2lkQg4KDF9pZGVudGl0eV9pZEIGCgRfdGFnQgkKB19hcGlfaWQi+AEKGkdldEtleVZlcmlmaWNhdGlvbnNSZXF1ZXN0Eh8KBmtleV9pZBgBIAEoCUIKukgHcgUQARj/AUgAiAEBEiEKCG93bmVyX2lkGAIgASgJQgq6SAdyBRABGP8BSAGIAQESGwoFc3RhcnQYAyABKANCB7pIBCICKABIAogBARIZCgNlbmQYBCABKANCB7pIBCICIABIA4gBARIkCgtncmFudWxhcml0eRgFIAEoCUIKukgHcgVSA2RheUgEiAEBQgkKB19rZXlfaWRCCwoJX293bmVyX2lkQggKBl9zdGFydEIGCgRfZW5kQg4KDF9ncmFudWxhcml0eSJUChtHZXRLZXlWZXJpZmljYXRpb25zUmVzcG9uc2USNQoNdmVyaWZpY2F0aW9ucxgBIAMoCzIeLmtleXdhcmQudjEuS2V5VmVyaWZpY2F0aW9uRGF5ImEKEktleVZlcmlmaWNhdGlvbkRheRIMCgR0aW1lGAEgASgDEg8KB3N1Y2Nlc3MYAiABKAMSFAoMcmF0ZV9saW1pdGVkGAMgASgDEhYKDnVzYWdlX2V4Y2VlZGVkGAQgASgDMuECChBBbmFseXRpY3NTZXJ2aWNlEqcBChBHZXRWZXJpZmljYXRpb25zEiMua2V5d2FyZC52MS5HZXRWZXJpZmljYXRpb25zUmVxdWVzdBokLmtleXdhcmQudjEuR2V0VmVyaWZpY2F0aW9uc1Jlc3BvbnNlIkjK8xgVEgNhcGkaDnJlYWRfYW5hbHl0aWNzgtPkkwIpOgEqYgRkYXRhIh4vdjIvYW5hbHl0aWNzLmdldFZlcmlmaWNhdGlvbnMSogEKE0dldEtleVZlcmlmaWNhdGlvbnMSJi5rZXl3YXJkLnYxLkdldEtleVZlcmlmaWNhdGlvbnNSZXF1ZXN0Gicua2V5d2FyZC52MS5HZXRLZXlWZXJpZmljYXRpb25zUmVzcG9uc2UiOsrzGBUSA2FwaRoOcmVhZF9hbmFseXRpY3OC0+STAhsSGS92MS9rZXlzLmdldFZlcmlmaWNhdGlvbnNCeQoOZGV2LmtleXdhcmQudjFCDkFuYWx5dGljc1Byb3RvUAFaJ2tleXdhcmQuZGV2L2dlbi9nby9rZXl3YXJkL3YxO2tleXdhcmR2MaICA0tXWKoCCktleXdhcmQuVjHKAgpLZXl3YXJkXFYx6gILS2V5d2FyZDo6VjFiBnByb3RvMw", [file_buf_validate_validate, file_google_api_annotations, file_keyward_v1_options]);
+  fileDesc("ChprZXl3YXJkL3YxL2FuYWx5dGljcy5wcm90bxIKa2V5d2FyZC52MSKeBAoUR2V0UmF0ZWxpbWl0c1JlcXVlc3QSGwoFc3RhcnQYASABKANCB7pIBCICKABIAIgBARIZCgNlbmQYAiABKANCB7pIBCICIABIAYgBARI5CgtncmFudWxhcml0eRgDIAEoCUIfukgcchpSBm1pbnV0ZVIEaG91clIDZGF5UgVtb250aEgCiAEBEigKDW5hbWVzcGFjZV9pZHMYBCADKAlCEbpIDpIBCxBkIgdyBRABGP8BEiYKC2lkZW50aWZpZXJzGAUgAygJQhG6SA6SAQsQZCIHcgUQARj/ARIsCgdvdXRjb21lGAYgASgJQha6SBNyEVIGcGFzc2VkUgdibG9ja2VkSAOIAQESQAoIZ3JvdXBfYnkYByADKAlCLrpIK5IBKBADGAEiInIgUgluYW1lc3BhY2VSCmlkZW50aWZpZXJSB291dGNvbWUSRQoFb3JkZXIYCCABKAlCMbpILnIsUgh0aW1lX2FzY1IJdGltZV9kZXNjUgp0b3RhbF9kZXNjUgl0b3RhbF9hc2NIBIgBARIeCgVsaW1pdBgJIAEoBUIKukgHGgUYkE4oAUgFiAEBEh4KBXF1ZXJ5GAogASgJQgq6SAdyBRABGJBOSAaIAQFCCAoGX3N0YXJ0QgYKBF9lbmRCDgoMX2dyYW51bGFyaXR5QgoKCF9vdXRjb21lQggKBl9vcmRlckIICgZfbGltaXRCCAoGX3F1ZXJ5ImkKFUdldFJhdGVsaW1pdHNSZXNwb25zZRIpCgRkYXRhGAEgAygLMhsua2V5d2FyZC52MS5SYXRlbGltaXRCdWNrZXQSJQoEcm93cxgCIAMoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3Qi1QEKD1JhdGVsaW1pdEJ1Y2tldBIMCgR0aW1lGAEgASgDEhkKDG5hbWVzcGFjZV9pZBgCIAEoCUgAiAEBEhcKCmlkZW50aWZpZXIYAyABKAlIAYgBARIUCgdvdXRjb21lGAQgASgJSAKIAQESDQoFdG90YWwYBSABKAMSDgoGcGFzc2VkGAYgASgDEg8KB2Jsb2NrZWQYByABKAMSDgoGdG9rZW5zGAggASgDQg8KDV9uYW1lc3BhY2VfaWRCDQoLX2lkZW50aWZpZXJCCgoIX291dGNvbWUiywQKGkdldEFwaVZlcmlmaWNhdGlvbnNSZXF1ZXN0EhoKBmFwaV9pZBgBIAEoCUIKukgHcgUQARj/ARIkCgtleHRlcm5hbF9pZBgCIAEoCUIKukgHcgUQARj/AUgAiAEBEiEKBmtleV9pZBgDIAMoCUIRukgOkgELEGQiB3IFEAEY/wESHgoDdGFnGAQgAygJQhG6SA6SAQsQCiIHcgUQARiAARIeCgVzdGFydBgFIAEoA0IKukgHyAEBIgIoAEgBiAEBEhkKA2VuZBgGIAEoA0IHukgEIgIgAEgCiAEBEkQKCGdyb3VwX2J5GAcgAygJQjK6SC+SASwQBiIociZSA2tleVIIaWRlbnRpdHlSA3RhZ1IEaG91clIDZGF5UgVtb250aBIeCgVsaW1pdBgIIAEoBUIKukgHGgUYkE4oAUgDiAEBEp0BCghvcmRlcl9ieRgJIAEoCUKFAbpIgQFyf1IEdGltZVIFdmFsaWRSCG5vdEZvdW5kUglmb3JiaWRkZW5SDXVzYWdlRXhjZWVkZWRSC3JhdGVMaW1pdGVkUgx1bmF1dGhvcml6ZWRSCGRpc2FibGVkUhdpbnN1ZmZpY2llbnRQZXJtaXNzaW9uc1IHZXhwaXJlZFIFdG90YWxIBIgBARIkCgVvcmRlchgKIAEoCUIQukgNcgtSA2FzY1IEZGVzY0gFiAEBQg4KDF9leHRlcm5hbF9pZEIICgZfc3RhcnRCBgoEX2VuZEIICgZfbGltaXRCCwoJX29yZGVyX2J5QggKBl9vcmRlciJUChtHZXRBcGlWZXJpZmljYXRpb25zUmVzcG9uc2USNQoNdmVyaWZpY2F0aW9ucxgBIAMoCzIeLmtleXdhcmQudjEuQXBpVmVyaWZpY2F0aW9uUm93IoADChJBcGlWZXJpZmljYXRpb25Sb3cSEQoEdGltZRgBIAEoA0gAiAEBEg0KBXZhbGlkGAIgASgDEhEKCW5vdF9mb3VuZBgDIAEoAxIRCglmb3JiaWRkZW4YBCABKAMSFgoOdXNhZ2VfZXhjZWVkZWQYBSABKAMSFAoMcmF0ZV9saW1pdGVkGAYgASgDEhQKDHVuYXV0aG9yaXplZBgHIAEoAxIQCghkaXNhYmxlZBgIIAEoAxIgChhpbnN1ZmZpY2llbnRfcGVybWlzc2lvbnMYCSABKAMSDwoHZXhwaXJlZBgKIAEoAxINCgV0b3RhbBgLIAEoAxITCgZrZXlfaWQYDCABKAlIAYgBARIQCgN0YWcYDSABKAlIAogBARI6CghpZGVudGl0eRgOIAEoCzIjLmtleXdhcmQudjEuQXBpVmVyaWZpY2F0aW9uSWRlbnRpdHlIA4gBAUIHCgVfdGltZUIJCgdfa2V5X2lkQgYKBF90YWdCCwoJX2lkZW50aXR5IjoKF0FwaVZlcmlmaWNhdGlvbklkZW50aXR5EgoKAmlkGAEgASgJEhMKC2V4dGVybmFsX2lkGAIgASgJIogGChdHZXRWZXJpZmljYXRpb25zUmVxdWVzdBIbCgVzdGFydBgBIAEoA0IHukgEIgIoAEgAiAEBEhkKA2VuZBgCIAEoA0IHukgEIgIgAEgBiAEBEjkKC2dyYW51bGFyaXR5GAMgASgJQh+6SBxyGlIGbWludXRlUgRob3VyUgNkYXlSBW1vbnRoSAKIAQESIgoHYXBpX2lkcxgEIAMoCUIRukgOkgELEGQiB3IFEAEY/wESIgoHa2V5X2lkcxgFIAMoCUIRukgOkgELEGQiB3IFEAEY/wESJwoMaWRlbnRpdHlfaWRzGAYgAygJQhG6SA6SAQsQZCIHcgUQARj/ARInCgxleHRlcm5hbF9pZHMYByADKAlCEbpIDpIBCxBkIgdyBRABGP8BEnsKCG91dGNvbWVzGAggAygJQmm6SGaSAWMQCCJfcl1SBVZBTElEUgxSQVRFX0xJTUlURURSDlVTQUdFX0VYQ0VFREVEUghESVNBQkxFRFIHRVhQSVJFRFIJRk9SQklEREVOUhhJTlNVRkZJQ0lFTlRfUEVSTUlTU0lPTlMSHwoEdGFncxgJIAMoCUIRukgOkgELEAoiB3IFEAEYgAESKAoKdGFnc19tYXRjaBgKIAEoCUIPukgMcgpSA2FueVIDYWxsSAOIAQESQgoIZ3JvdXBfYnkYCyADKAlCMLpILZIBKhAFGAEiJHIiUgdvdXRjb21lUgNrZXlSCGlkZW50aXR5UgN0YWdSA2FwaRJFCgVvcmRlchgMIAEoCUIxukgucixSCHRpbWVfYXNjUgl0aW1lX2Rlc2NSCnRvdGFsX2Rlc2NSCXRvdGFsX2FzY0gEiAEBEh4KBWxpbWl0GA0gASgFQgq6SAcaBRiQTigBSAWIAQESHgoFcXVlcnkYDiABKAlCCrpIB3IFEAEYkE5IBogBAUIICgZfc3RhcnRCBgoEX2VuZEIOCgxfZ3JhbnVsYXJpdHlCDQoLX3RhZ3NfbWF0Y2hCCAoGX29yZGVyQggKBl9saW1pdEIICgZfcXVlcnkibwoYR2V0VmVyaWZpY2F0aW9uc1Jlc3BvbnNlEiwKBGRhdGEYASADKAsyHi5rZXl3YXJkLnYxLlZlcmlmaWNhdGlvbkJ1Y2tldBIlCgRyb3dzGAIgAygLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCKDAwoSVmVyaWZpY2F0aW9uQnVja2V0EgwKBHRpbWUYASABKAMSFAoHb3V0Y29tZRgCIAEoCUgAiAEBEhMKBmtleV9pZBgDIAEoCUgBiAEBEhgKC2lkZW50aXR5X2lkGAQgASgJSAKIAQESEAoDdGFnGAUgASgJSAOIAQESEwoGYXBpX2lkGAYgASgJSASIAQESDQoFdG90YWwYByABKAMSDQoFdmFsaWQYCCABKAMSFAoMcmF0ZV9saW1pdGVkGAkgASgDEhYKDnVzYWdlX2V4Y2VlZGVkGAogASgDEhAKCGRpc2FibGVkGAsgASgDEg8KB2V4cGlyZWQYDCABKAMSEQoJZm9yYmlkZGVuGA0gASgDEiAKGGluc3VmZmljaWVudF9wZXJtaXNzaW9ucxgOIAEoAxIVCg1jcmVkaXRzX3NwZW50GA8gASgDQgoKCF9vdXRjb21lQgkKB19rZXlfaWRCDgoMX2lkZW50aXR5X2lkQgYKBF90YWdCCQoHX2FwaV9pZCL4AQoaR2V0S2V5VmVyaWZpY2F0aW9uc1JlcXVlc3QSHwoGa2V5X2lkGAEgASgJQgq6SAdyBRABGP8BSACIAQESIQoIb3duZXJfaWQYAiABKAlCCrpIB3IFEAEY/wFIAYgBARIbCgVzdGFydBgDIAEoA0IHukgEIgIoAEgCiAEBEhkKA2VuZBgEIAEoA0IHukgEIgIgAEgDiAEBEiQKC2dyYW51bGFyaXR5GAUgASgJQgq6SAdyBVIDZGF5SASIAQFCCQoHX2tleV9pZEILCglfb3duZXJfaWRCCAoGX3N0YXJ0QgYKBF9lbmRCDgoMX2dyYW51bGFyaXR5IlQKG0dldEtleVZlcmlmaWNhdGlvbnNSZXNwb25zZRI1Cg12ZXJpZmljYXRpb25zGAEgAygLMh4ua2V5d2FyZC52MS5LZXlWZXJpZmljYXRpb25EYXkiYQoSS2V5VmVyaWZpY2F0aW9uRGF5EgwKBHRpbWUYASABKAMSDwoHc3VjY2VzcxgCIAEoAxIUCgxyYXRlX2xpbWl0ZWQYAyABKAMSFgoOdXNhZ2VfZXhjZWVkZWQYBCABKAMyvgUKEEFuYWx5dGljc1NlcnZpY2USpwEKEEdldFZlcmlmaWNhdGlvbnMSIy5rZXl3YXJkLnYxLkdldFZlcmlmaWNhdGlvbnNSZXF1ZXN0GiQua2V5d2FyZC52MS5HZXRWZXJpZmljYXRpb25zUmVzcG9uc2UiSMrzGBUSA2FwaRoOcmVhZF9hbmFseXRpY3OC0+STAik6ASpiBGRhdGEiHi92Mi9hbmFseXRpY3MuZ2V0VmVyaWZpY2F0aW9ucxKiAQoTR2V0S2V5VmVyaWZpY2F0aW9ucxImLmtleXdhcmQudjEuR2V0S2V5VmVyaWZpY2F0aW9uc1JlcXVlc3QaJy5rZXl3YXJkLnYxLkdldEtleVZlcmlmaWNhdGlvbnNSZXNwb25zZSI6yvMYFRIDYXBpGg5yZWFkX2FuYWx5dGljc4LT5JMCGxIZL3YxL2tleXMuZ2V0VmVyaWZpY2F0aW9ucxK2AQoTR2V0QXBpVmVyaWZpY2F0aW9ucxImLmtleXdhcmQudjEuR2V0QXBpVmVyaWZpY2F0aW9uc1JlcXVlc3QaJy5rZXl3YXJkLnYxLkdldEFwaVZlcmlmaWNhdGlvbnNSZXNwb25zZSJOyvMYFRIDYXBpGg5yZWFkX2FuYWx5dGljc4LT5JMCL2INdmVyaWZpY2F0aW9ucxIeL3YxL2FuYWx5dGljcy5nZXRWZXJpZmljYXRpb25zEqEBCg1HZXRSYXRlbGltaXRzEiAua2V5d2FyZC52MS5HZXRSYXRlbGltaXRzUmVxdWVzdBohLmtleXdhcmQudjEuR2V0UmF0ZWxpbWl0c1Jlc3BvbnNlIkvK8xgbEglyYXRlbGltaXQaDnJlYWRfYW5hbHl0aWNzgtPkkwImOgEqYgRkYXRhIhsvdjIvYW5hbHl0aWNzLmdldFJhdGVsaW1pdHNCeQoOZGV2LmtleXdhcmQudjFCDkFuYWx5dGljc1Byb3RvUAFaJ2tleXdhcmQuZGV2L2dlbi9nby9rZXl3YXJkL3YxO2tleXdhcmR2MaICA0tXWKoCCktleXdhcmQuVjHKAgpLZXl3YXJkXFYx6gILS2V5d2FyZDo6VjFiBnByb3RvMw", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_struct, file_keyward_v1_options]);
+
+/**
+ * A rate-limit analytics query: the structured form (start, end, granularity and the rest) or `query` alone.
+ *
+ * @generated from message keyward.v1.GetRatelimitsRequest
+ */
+export type GetRatelimitsRequest = Message<"keyward.v1.GetRatelimitsRequest"> & {
+  /**
+   * First instant counted, unix milliseconds (inclusive). Required in the structured form.
+   *
+   * @generated from field: optional int64 start = 1;
+   */
+  start?: bigint | undefined;
+
+  /**
+   * End of the range, unix milliseconds (exclusive). Required in the structured form.
+   *
+   * @generated from field: optional int64 end = 2;
+   */
+  end?: bigint | undefined;
+
+  /**
+   * Bucket size: "minute", "hour", "day" or "month" (UTC). Required in the structured form.
+   *
+   * @generated from field: optional string granularity = 3;
+   */
+  granularity?: string | undefined;
+
+  /**
+   * Only checks of these namespaces (namespace ids). Empty: every namespace the root key may read.
+   *
+   * @generated from field: repeated string namespace_ids = 4;
+   */
+  namespaceIds: string[];
+
+  /**
+   * Only checks of these identifiers.
+   *
+   * @generated from field: repeated string identifiers = 5;
+   */
+  identifiers: string[];
+
+  /**
+   * Only "passed" or only "blocked" checks.
+   *
+   * @generated from field: optional string outcome = 6;
+   */
+  outcome?: string | undefined;
+
+  /**
+   * Split each bucket by "namespace", "identifier" and/or "outcome".
+   *
+   * @generated from field: repeated string group_by = 7;
+   */
+  groupBy: string[];
+
+  /**
+   * Row order: "time_asc" (default), "time_desc", "total_desc" or "total_asc".
+   *
+   * @generated from field: optional string order = 8;
+   */
+  order?: string | undefined;
+
+  /**
+   * Most rows answered; default 1000.
+   *
+   * @generated from field: optional int32 limit = 9;
+   */
+  limit?: number | undefined;
+
+  /**
+   * Unkey's SQL form; when set, no other field may be. Rows answer in `GetRatelimitsResponse.rows`.
+   *
+   * @generated from field: optional string query = 10;
+   */
+  query?: string | undefined;
+};
+
+/**
+ * Describes the message keyward.v1.GetRatelimitsRequest.
+ * Use `create(GetRatelimitsRequestSchema)` to create a new message.
+ */
+export const GetRatelimitsRequestSchema: GenMessage<GetRatelimitsRequest> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_analytics, 0);
+
+/**
+ * The rows of a rate-limit analytics query; v2 REST answers `rows` as `data` for a `query`, else `data`.
+ *
+ * @generated from message keyward.v1.GetRatelimitsResponse
+ */
+export type GetRatelimitsResponse = Message<"keyward.v1.GetRatelimitsResponse"> & {
+  /**
+   * Structured form: one row per bucket and group, buckets without checks left out.
+   *
+   * @generated from field: repeated keyward.v1.RatelimitBucket data = 1;
+   */
+  data: RatelimitBucket[];
+
+  /**
+   * SQL form: one object per result row with the SELECT's columns by name; times are unix milliseconds.
+   *
+   * @generated from field: repeated google.protobuf.Struct rows = 2;
+   */
+  rows: JsonObject[];
+};
+
+/**
+ * Describes the message keyward.v1.GetRatelimitsResponse.
+ * Use `create(GetRatelimitsResponseSchema)` to create a new message.
+ */
+export const GetRatelimitsResponseSchema: GenMessage<GetRatelimitsResponse> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_analytics, 1);
+
+/**
+ * Rate-limit checks of one bucket (and group).
+ *
+ * @generated from message keyward.v1.RatelimitBucket
+ */
+export type RatelimitBucket = Message<"keyward.v1.RatelimitBucket"> & {
+  /**
+   * Start of the bucket, unix milliseconds.
+   *
+   * @generated from field: int64 time = 1;
+   */
+  time: bigint;
+
+  /**
+   * The group's namespace id, when grouped by "namespace".
+   *
+   * @generated from field: optional string namespace_id = 2;
+   */
+  namespaceId?: string | undefined;
+
+  /**
+   * The group's identifier, when grouped by "identifier".
+   *
+   * @generated from field: optional string identifier = 3;
+   */
+  identifier?: string | undefined;
+
+  /**
+   * "passed" or "blocked", when grouped by "outcome".
+   *
+   * @generated from field: optional string outcome = 4;
+   */
+  outcome?: string | undefined;
+
+  /**
+   * Checks in this row.
+   *
+   * @generated from field: int64 total = 5;
+   */
+  total: bigint;
+
+  /**
+   * Checks that passed (their tokens were taken).
+   *
+   * @generated from field: int64 passed = 6;
+   */
+  passed: bigint;
+
+  /**
+   * Checks that were blocked.
+   *
+   * @generated from field: int64 blocked = 7;
+   */
+  blocked: bigint;
+
+  /**
+   * Tokens the checks asked for (their cost), passed or not.
+   *
+   * @generated from field: int64 tokens = 8;
+   */
+  tokens: bigint;
+};
+
+/**
+ * Describes the message keyward.v1.RatelimitBucket.
+ * Use `create(RatelimitBucketSchema)` to create a new message.
+ */
+export const RatelimitBucketSchema: GenMessage<RatelimitBucket> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_analytics, 2);
+
+/**
+ * Unkey v1 analytics.getVerifications: its query parameters, by their v1 names.
+ *
+ * @generated from message keyward.v1.GetApiVerificationsRequest
+ */
+export type GetApiVerificationsRequest = Message<"keyward.v1.GetApiVerificationsRequest"> & {
+  /**
+   * Only verifications of keys of this api.
+   *
+   * @generated from field: string api_id = 1;
+   */
+  apiId: string;
+
+  /**
+   * Only verifications of keys of the identity with this external id.
+   *
+   * @generated from field: optional string external_id = 2;
+   */
+  externalId?: string | undefined;
+
+  /**
+   * Only verifications of these keys (counts summed over them unless grouped by key).
+   *
+   * @generated from field: repeated string key_id = 3;
+   */
+  keyId: string[];
+
+  /**
+   * Only verifications carrying every one of these tags.
+   *
+   * @generated from field: repeated string tag = 4;
+   */
+  tag: string[];
+
+  /**
+   * First instant, unix ms; truncated to the start of its hour (day, month when grouped so), as Unkey does.
+   *
+   * @generated from field: optional int64 start = 5;
+   */
+  start?: bigint | undefined;
+
+  /**
+   * Last instant, unix ms (default now); the bucket holding it is counted whole, as Unkey does.
+   *
+   * @generated from field: optional int64 end = 6;
+   */
+  end?: bigint | undefined;
+
+  /**
+   * Any of "key", "identity", "tag", "hour", "day", "month" (the coarsest time unit named wins). Unkey's "tags"
+   * (one row per whole tag set) is not supported: a 400.
+   *
+   * @generated from field: repeated string group_by = 7;
+   */
+  groupBy: string[];
+
+  /**
+   * Most rows answered.
+   *
+   * @generated from field: optional int32 limit = 8;
+   */
+  limit?: number | undefined;
+
+  /**
+   * Sort by "time", "total" or one outcome's count ("valid", "rateLimited", ...); default time.
+   *
+   * @generated from field: optional string order_by = 9;
+   */
+  orderBy?: string | undefined;
+
+  /**
+   * "asc" (default) or "desc".
+   *
+   * @generated from field: optional string order = 10;
+   */
+  order?: string | undefined;
+};
+
+/**
+ * Describes the message keyward.v1.GetApiVerificationsRequest.
+ * Use `create(GetApiVerificationsRequestSchema)` to create a new message.
+ */
+export const GetApiVerificationsRequestSchema: GenMessage<GetApiVerificationsRequest> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_analytics, 3);
+
+/**
+ * The rows of a v1 analytics query; v1 REST answers the list itself.
+ *
+ * @generated from message keyward.v1.GetApiVerificationsResponse
+ */
+export type GetApiVerificationsResponse = Message<"keyward.v1.GetApiVerificationsResponse"> & {
+  /**
+   * One row per time slice and group; grouped by time alone, every slice of the range, zeros included.
+   *
+   * @generated from field: repeated keyward.v1.ApiVerificationRow verifications = 1;
+   */
+  verifications: ApiVerificationRow[];
+};
+
+/**
+ * Describes the message keyward.v1.GetApiVerificationsResponse.
+ * Use `create(GetApiVerificationsResponseSchema)` to create a new message.
+ */
+export const GetApiVerificationsResponseSchema: GenMessage<GetApiVerificationsResponse> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_analytics, 4);
+
+/**
+ * One row of Unkey v1's verification analytics.
+ *
+ * @generated from message keyward.v1.ApiVerificationRow
+ */
+export type ApiVerificationRow = Message<"keyward.v1.ApiVerificationRow"> & {
+  /**
+   * Start of the time slice, unix ms; only when grouped by hour, day or month.
+   *
+   * @generated from field: optional int64 time = 1;
+   */
+  time?: bigint | undefined;
+
+  /**
+   * Verifications with outcome VALID.
+   *
+   * @generated from field: int64 valid = 2;
+   */
+  valid: bigint;
+
+  /**
+   * Always 0: Keyward does not record NOT_FOUND verifications.
+   *
+   * @generated from field: int64 not_found = 3;
+   */
+  notFound: bigint;
+
+  /**
+   * Verifications with outcome FORBIDDEN.
+   *
+   * @generated from field: int64 forbidden = 4;
+   */
+  forbidden: bigint;
+
+  /**
+   * Verifications with outcome USAGE_EXCEEDED.
+   *
+   * @generated from field: int64 usage_exceeded = 5;
+   */
+  usageExceeded: bigint;
+
+  /**
+   * Verifications with outcome RATE_LIMITED.
+   *
+   * @generated from field: int64 rate_limited = 6;
+   */
+  rateLimited: bigint;
+
+  /**
+   * Always 0: an outcome Keyward does not have.
+   *
+   * @generated from field: int64 unauthorized = 7;
+   */
+  unauthorized: bigint;
+
+  /**
+   * Verifications with outcome DISABLED.
+   *
+   * @generated from field: int64 disabled = 8;
+   */
+  disabled: bigint;
+
+  /**
+   * Verifications with outcome INSUFFICIENT_PERMISSIONS.
+   *
+   * @generated from field: int64 insufficient_permissions = 9;
+   */
+  insufficientPermissions: bigint;
+
+  /**
+   * Verifications with outcome EXPIRED.
+   *
+   * @generated from field: int64 expired = 10;
+   */
+  expired: bigint;
+
+  /**
+   * Verifications in the row, whatever their outcome.
+   *
+   * @generated from field: int64 total = 11;
+   */
+  total: bigint;
+
+  /**
+   * The key, when grouped by key.
+   *
+   * @generated from field: optional string key_id = 12;
+   */
+  keyId?: string | undefined;
+
+  /**
+   * The tag, when grouped by tag.
+   *
+   * @generated from field: optional string tag = 13;
+   */
+  tag?: string | undefined;
+
+  /**
+   * The identity, when grouped by identity.
+   *
+   * @generated from field: optional keyward.v1.ApiVerificationIdentity identity = 14;
+   */
+  identity?: ApiVerificationIdentity | undefined;
+};
+
+/**
+ * Describes the message keyward.v1.ApiVerificationRow.
+ * Use `create(ApiVerificationRowSchema)` to create a new message.
+ */
+export const ApiVerificationRowSchema: GenMessage<ApiVerificationRow> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_analytics, 5);
+
+/**
+ * The identity of a v1 analytics row.
+ *
+ * @generated from message keyward.v1.ApiVerificationIdentity
+ */
+export type ApiVerificationIdentity = Message<"keyward.v1.ApiVerificationIdentity"> & {
+  /**
+   * The identity id.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * Its external id.
+   *
+   * @generated from field: string external_id = 2;
+   */
+  externalId: string;
+};
+
+/**
+ * Describes the message keyward.v1.ApiVerificationIdentity.
+ * Use `create(ApiVerificationIdentitySchema)` to create a new message.
+ */
+export const ApiVerificationIdentitySchema: GenMessage<ApiVerificationIdentity> = /*@__PURE__*/
+  messageDesc(file_keyward_v1_analytics, 6);
 
 /**
  * A verification-analytics query. Buckets are [start, end) cut by `granularity`; at most 2000 buckets.
@@ -23,6 +452,7 @@ export const file_keyward_v1_analytics: GenFile = /*@__PURE__*/
 export type GetVerificationsRequest = Message<"keyward.v1.GetVerificationsRequest"> & {
   /**
    * First instant counted, unix milliseconds (inclusive); not rounded, so the first bucket may be partial.
+   * Required in the structured form (without `query`).
    *
    * @generated from field: optional int64 start = 1;
    */
@@ -30,17 +460,19 @@ export type GetVerificationsRequest = Message<"keyward.v1.GetVerificationsReques
 
   /**
    * End of the range, unix milliseconds (exclusive); must be after `start`. Not rounded either.
+   * Required in the structured form (without `query`).
    *
    * @generated from field: optional int64 end = 2;
    */
   end?: bigint | undefined;
 
   /**
-   * Bucket size: "minute", "hour", "day" (UTC days) or "month" (UTC calendar months).
+   * Bucket size: "minute", "hour", "day" (UTC days) or "month" (UTC calendar months). Required in the
+   * structured form (without `query`).
    *
-   * @generated from field: string granularity = 3;
+   * @generated from field: optional string granularity = 3;
    */
-  granularity: string;
+  granularity?: string | undefined;
 
   /**
    * Only verifications of keys of these apis (api ids). Empty: every api of the workspace.
@@ -114,6 +546,14 @@ export type GetVerificationsRequest = Message<"keyward.v1.GetVerificationsReques
    * @generated from field: optional int32 limit = 13;
    */
   limit?: number | undefined;
+
+  /**
+   * Unkey's SQL form: one SELECT (see the RPC's comment); when set, no other field may be. Rows answer in
+   * `GetVerificationsResponse.rows`, at most 10000 of them.
+   *
+   * @generated from field: optional string query = 14;
+   */
+  query?: string | undefined;
 };
 
 /**
@@ -121,7 +561,7 @@ export type GetVerificationsRequest = Message<"keyward.v1.GetVerificationsReques
  * Use `create(GetVerificationsRequestSchema)` to create a new message.
  */
 export const GetVerificationsRequestSchema: GenMessage<GetVerificationsRequest> = /*@__PURE__*/
-  messageDesc(file_keyward_v1_analytics, 0);
+  messageDesc(file_keyward_v1_analytics, 7);
 
 /**
  * The rows of a query; buckets without verifications are left out.
@@ -135,6 +575,14 @@ export type GetVerificationsResponse = Message<"keyward.v1.GetVerificationsRespo
    * @generated from field: repeated keyward.v1.VerificationBucket data = 1;
    */
   data: VerificationBucket[];
+
+  /**
+   * The rows of a `query` (Unkey's SQL form), one object per result row with the SELECT's columns by name (or
+   * alias); times are unix milliseconds. v2 REST answers this list as `data` when the request had a `query`.
+   *
+   * @generated from field: repeated google.protobuf.Struct rows = 2;
+   */
+  rows: JsonObject[];
 };
 
 /**
@@ -142,7 +590,7 @@ export type GetVerificationsResponse = Message<"keyward.v1.GetVerificationsRespo
  * Use `create(GetVerificationsResponseSchema)` to create a new message.
  */
 export const GetVerificationsResponseSchema: GenMessage<GetVerificationsResponse> = /*@__PURE__*/
-  messageDesc(file_keyward_v1_analytics, 1);
+  messageDesc(file_keyward_v1_analytics, 8);
 
 /**
  * Verification counts of one bucket (and one group, when grouped). Counts are numbers of verifications.
@@ -261,7 +709,7 @@ export type VerificationBucket = Message<"keyward.v1.VerificationBucket"> & {
  * Use `create(VerificationBucketSchema)` to create a new message.
  */
 export const VerificationBucketSchema: GenMessage<VerificationBucket> = /*@__PURE__*/
-  messageDesc(file_keyward_v1_analytics, 2);
+  messageDesc(file_keyward_v1_analytics, 9);
 
 /**
  * Unkey v1 keys.getVerifications: exactly one of `key_id` and `owner_id`.
@@ -310,7 +758,7 @@ export type GetKeyVerificationsRequest = Message<"keyward.v1.GetKeyVerifications
  * Use `create(GetKeyVerificationsRequestSchema)` to create a new message.
  */
 export const GetKeyVerificationsRequestSchema: GenMessage<GetKeyVerificationsRequest> = /*@__PURE__*/
-  messageDesc(file_keyward_v1_analytics, 3);
+  messageDesc(file_keyward_v1_analytics, 10);
 
 /**
  * Days with verifications, oldest first.
@@ -331,7 +779,7 @@ export type GetKeyVerificationsResponse = Message<"keyward.v1.GetKeyVerification
  * Use `create(GetKeyVerificationsResponseSchema)` to create a new message.
  */
 export const GetKeyVerificationsResponseSchema: GenMessage<GetKeyVerificationsResponse> = /*@__PURE__*/
-  messageDesc(file_keyward_v1_analytics, 4);
+  messageDesc(file_keyward_v1_analytics, 11);
 
 /**
  * One UTC day of a key's (or owner's) verifications.
@@ -373,7 +821,7 @@ export type KeyVerificationDay = Message<"keyward.v1.KeyVerificationDay"> & {
  * Use `create(KeyVerificationDaySchema)` to create a new message.
  */
 export const KeyVerificationDaySchema: GenMessage<KeyVerificationDay> = /*@__PURE__*/
-  messageDesc(file_keyward_v1_analytics, 5);
+  messageDesc(file_keyward_v1_analytics, 12);
 
 /**
  * AnalyticsService answers questions about recorded verifications: how many, with which outcome, per time
@@ -385,9 +833,13 @@ export const KeyVerificationDaySchema: GenMessage<KeyVerificationDay> = /*@__PUR
  */
 export const AnalyticsService: GenService<{
   /**
-   * A structured query (Unkey takes SQL here; Keyward does not parse SQL): a time range cut into buckets,
-   * filters, a grouping, an order and a limit. Needs `api.<apiId>.read_analytics` for every api in `api_ids`;
-   * a query without `api_ids` needs `api.*.read_analytics`. v2 REST answers `{meta, data: [rows]}`.
+   * Two forms. The structured query: a time range cut into buckets, filters, a grouping, an order and a limit;
+   * needs `api.<apiId>.read_analytics` for every api in `api_ids`, and `api.*.read_analytics` without `api_ids`.
+   * Unkey's form, `query`: one ClickHouse-dialect SELECT over Unkey's public tables (key_verifications_v1 and
+   * key_verifications_per_{minute,hour,day,month}_v1), translated onto the same engine and answered in `rows`;
+   * it sees the caller's workspace only, and only the apis its root key may read (`api.*.read_analytics`, or the
+   * apis of its `api.<apiId>.read_analytics` grants); anything outside the supported subset is a 400 naming the
+   * construct. v2 REST answers `{meta, data: [rows]}` in both forms.
    *
    * @generated from rpc keyward.v1.AnalyticsService.GetVerifications
    */
@@ -406,6 +858,32 @@ export const AnalyticsService: GenService<{
     methodKind: "unary";
     input: typeof GetKeyVerificationsRequestSchema;
     output: typeof GetKeyVerificationsResponseSchema;
+  },
+  /**
+   * Unkey v1's analytics of one api: counts per outcome, optionally per hour, day or month, key, identity or tag.
+   * Needs `api.<apiId>.read_analytics` (or `api.*.read_analytics`); an api or external id this workspace does not
+   * have is a 404.
+   *
+   * @generated from rpc keyward.v1.AnalyticsService.GetApiVerifications
+   */
+  getApiVerifications: {
+    methodKind: "unary";
+    input: typeof GetApiVerificationsRequestSchema;
+    output: typeof GetApiVerificationsResponseSchema;
+  },
+  /**
+   * Standalone rate-limit checks (ratelimit.limit and each entry of ratelimit.multiLimit), recorded passed or
+   * blocked with their namespace, identifier and cost by the same batched writer as verifications. Two forms, as
+   * GetVerifications: a structured query, or Unkey's SQL (`query`) over ratelimits_v1 and
+   * ratelimits_per_{minute,hour,day,month}_v1. Needs `ratelimit.*.read_analytics`, or reads exactly the namespaces
+   * of the root key's `ratelimit.<namespaceId>.read_analytics` grants (a namespace outside them is a 403).
+   *
+   * @generated from rpc keyward.v1.AnalyticsService.GetRatelimits
+   */
+  getRatelimits: {
+    methodKind: "unary";
+    input: typeof GetRatelimitsRequestSchema;
+    output: typeof GetRatelimitsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_keyward_v1_analytics, 0);

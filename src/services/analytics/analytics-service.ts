@@ -5,16 +5,21 @@ import { bucketCount, type Granularity } from "../../domain/time-buckets.js";
 import type { AnalyticsRow, GroupDimension } from "../../store/analytics-query.js";
 import type { DocumentStore, VerificationEventStore } from "../../store/ports.js";
 import { authorize, type Principal, type ServiceHandlers } from "../context.js";
+import { MAX_BUCKETS } from "./bounds.js";
 import { orderRows, type RowOrder } from "./order-rows.js";
+import { runSqlQuery } from "./sql-query.js";
+import { getApiVerifications } from "./api-verifications.js";
+import { getRatelimits } from "./ratelimit-analytics.js";
 
-/** Most buckets one query may span: minute buckets for 33 hours, hours for 83 days, days for 5 years. */
-export const MAX_BUCKETS = 2000;
+export { MAX_BUCKETS };
 const DEFAULT_LIMIT = 1000;
 const V1_DEFAULT_SPAN_MS = 30 * 86_400_000;
 
 export interface AnalyticsServiceDeps {
   documents: DocumentStore;
   events: VerificationEventStore;
+  /** Standalone rate-limit checks (analytics.getRatelimits); absent: none recorded, every count 0. */
+  ratelimitEvents?: VerificationEventStore;
   clock: Clock;
 }
 
@@ -38,6 +43,13 @@ function authorizeApis(principal: Principal, apiIds: readonly string[]): void {
   for (const apiId of new Set(apiIds)) authorize(principal, { ...READ_ANALYTICS, resourceId: apiId });
 }
 
+/** The first field of the structured form a request sets, if any. */
+function structuredFieldSet(request: Record<string, unknown>): string | undefined {
+  const scalars = ["start", "end", "granularity", "tagsMatch", "order", "limit"];
+  const lists = ["apiIds", "keyIds", "identityIds", "externalIds", "outcomes", "tags", "groupBy"];
+  return scalars.find((f) => request[f] !== undefined) ?? lists.find((f) => (request[f] as unknown[]).length > 0);
+}
+
 const count = (row: AnalyticsRow, outcome: string) => BigInt(row.outcomes[outcome] ?? 0);
 
 /** analytics.*: counts of recorded verifications; the store aggregates, this orders, limits and shapes. */
@@ -53,6 +65,14 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps): ServiceHandl
 
   return {
     async getVerifications(request, { principal }) {
+      if (request.query !== undefined) {
+        const other = structuredFieldSet(request);
+        if (other) throw invalid(`query (Unkey's SQL form) cannot be combined with ${other}.`, [{ location: other, message: "not with query" }]);
+        return { data: [], rows: await runSqlQuery(deps, principal, request.query) };
+      }
+      for (const field of ["start", "end", "granularity"] as const) {
+        if (request[field] === undefined) throw invalid(`${field} is required (or send query, Unkey's SQL form).`, [{ location: field, message: "required" }]);
+      }
       authorizeApis(principal, request.apiIds);
       const start = Number(request.start);
       const end = Number(request.end);
@@ -95,6 +115,9 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps): ServiceHandl
         })),
       };
     },
+
+    getApiVerifications: (request, { principal }) => getApiVerifications(deps, principal, request),
+    getRatelimits: (request, { principal }) => getRatelimits(deps, principal, request),
 
     async getKeyVerifications(request, { principal }) {
       if ((request.keyId === undefined) === (request.ownerId === undefined)) {

@@ -2,13 +2,16 @@ import type { MessageShape } from "@bufbuild/protobuf";
 import type { LimitRequestSchema } from "../../../gen/keyward/v1/ratelimits_pb.js";
 import { invalid } from "../../domain/errors.js";
 import { selectOverride } from "../../domain/override-match.js";
-import type { CounterStore, LimitCheck } from "../../store/ports.js";
+import type { CounterStore, LimitCheck, VerificationEventStore } from "../../store/ports.js";
+import { ratelimitEventRecord } from "../../store/ratelimit-events.js";
 import type { CallContext } from "../context.js";
 import { withCounters } from "../keys/key-context.js";
 import { namespacesForLimit, type NamespaceDeps } from "./namespaces.js";
 
 export interface LimitDeps extends NamespaceDeps {
   counters: CounterStore;
+  /** Where each check is recorded for analytics (a queue push: no I/O on the limit path); none when absent. */
+  events?: VerificationEventStore;
 }
 
 export interface CheckResult {
@@ -39,7 +42,7 @@ export function standaloneBucket(namespaceId: string, identifier: string): strin
 /**
  * Judges `checks` as one all-or-nothing step: namespaces resolved (created on first use) and authorized, each
  * identifier's override applied (exact beats pattern), then one `consume` — counted only when every check passes.
- * Results in request order; counter failures are 503.
+ * Results in request order; counter failures are 503. Each check is queued as a rate-limit event once judged.
  */
 export async function runLimits(
   deps: LimitDeps,
@@ -86,6 +89,11 @@ export async function runLimits(
       overrideId,
     };
   });
+  // One event per check; passed means its tokens were taken, so every check of a refused multiLimit is blocked.
+  planned.forEach(({ check, limit }) => deps.events?.record(ratelimitEventRecord({
+    time: now, workspaceId: principal.workspaceId, namespaceId: namespaces.get(check.namespace)!.id, identifier: check.identifier,
+    passed, cost: limit.cost, requestId: call.requestId,
+  })));
   return { passed, results };
 }
 

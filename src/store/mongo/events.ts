@@ -16,6 +16,12 @@ export interface MongoEventStore extends VerificationEventStore {
 
 const NAMESPACE_EXISTS = 48;
 
+/** The collections of one event stream: verification events by default; rate-limit events use their own. */
+export interface EventCollections {
+  events: string;
+  lastUse: string;
+}
+
 /**
  * How many documents of a failed unordered insert the server refused one by one (they are dropped; the others were
  * stored). 0 when the insert failed as a whole: driver 7 wraps a connection failure or timeout in
@@ -35,19 +41,19 @@ export function refusedDocuments(error: unknown): number {
  * races harmlessly with another instance (NamespaceExists is success); a TTL changed in configuration is applied
  * with collMod; a plain collection of that name is refused rather than silently used without expiry.
  */
-async function ensureEventsCollection(db: Db, maxAgeMs: number | undefined): Promise<void> {
+async function ensureEventsCollection(db: Db, name: string, maxAgeMs: number | undefined): Promise<void> {
   const wanted = eventsCollectionOptions(maxAgeMs);
-  const [existing] = await db.listCollections({ name: EVENTS_COLLECTION }).toArray();
+  const [existing] = await db.listCollections({ name }).toArray();
   if (!existing) {
-    await db.createCollection(EVENTS_COLLECTION, wanted).catch((error: unknown) => {
+    await db.createCollection(name, wanted).catch((error: unknown) => {
       if (!(error instanceof MongoServerError && error.code === NAMESPACE_EXISTS)) throw error;
     });
   } else if (existing.type !== "timeseries") {
-    throw new Error(`collection ${db.databaseName}.${EVENTS_COLLECTION} exists but is not a time-series collection`);
+    throw new Error(`collection ${db.databaseName}.${name} exists but is not a time-series collection`);
   } else if ((existing as { options?: { expireAfterSeconds?: unknown } }).options?.expireAfterSeconds !== wanted.expireAfterSeconds) {
-    await db.command({ collMod: EVENTS_COLLECTION, expireAfterSeconds: wanted.expireAfterSeconds });
+    await db.command({ collMod: name, expireAfterSeconds: wanted.expireAfterSeconds });
   }
-  await db.collection(EVENTS_COLLECTION).createIndexes([...eventIndexes(), ...analyticsIndexes()]);
+  await db.collection(name).createIndexes([...eventIndexes(), ...analyticsIndexes()]);
 }
 
 /**
@@ -57,14 +63,16 @@ async function ensureEventsCollection(db: Db, maxAgeMs: number | undefined): Pro
  * A batch that fails as a whole is retried, so after a transient failure an event may be stored twice; documents
  * the server refuses one by one are dropped and counted. Each key's last verification time goes to `key_last_used`
  * at the end of the same flush (one bulk of $max upserts), so every instance on the database reads it.
+ * `collections` names another pair of collections for another stream of events (standalone rate-limit checks).
  */
 export async function createMongoEventStore(
-  options: { db: Db; retention?: { maxAgeMs?: number } } & EventBatchingOptions,
+  options: { db: Db; retention?: { maxAgeMs?: number }; collections?: EventCollections } & EventBatchingOptions,
 ): Promise<MongoEventStore> {
+  const names = options.collections ?? { events: EVENTS_COLLECTION, lastUse: LAST_USE_COLLECTION };
   expireAfterSecondsFor(options.retention?.maxAgeMs); // refuse a bad retention before touching the server
-  await ensureEventsCollection(options.db, options.retention?.maxAgeMs);
-  const collection = options.db.collection<EventDocument>(EVENTS_COLLECTION);
-  const lastUse = options.db.collection<LastUseDocument>(LAST_USE_COLLECTION);
+  await ensureEventsCollection(options.db, names.events, options.retention?.maxAgeMs);
+  const collection = options.db.collection<EventDocument>(names.events);
+  const lastUse = options.db.collection<LastUseDocument>(names.lastUse);
   // Latest times of the events written since the last successful last-use write (only those: memory stays small).
   let pending = new Map<string, LastUse>();
 

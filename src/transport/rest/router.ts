@@ -110,7 +110,7 @@ export function createRestRouter(options: {
       });
       const full = toRestJson(route.operation.method.output, output as never);
       const json = route.responseField ? ((full[route.responseField] ?? {}) as Record<string, unknown>) : full;
-      const mapped = mapping?.response ? (mapping.response(json) as Record<string, unknown>) : json;
+      const mapped = mapping?.response ? (mapping.response(json, full) as Record<string, unknown>) : json;
       const body = route.dialect === "v1"
         ? mapped
         : route.responseField ? { meta: { requestId }, data: mapped } : v2Envelope(route.operation.method.output, mapped, requestId);

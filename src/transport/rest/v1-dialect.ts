@@ -10,7 +10,8 @@ import { v1MigrationMappings } from "./v1-migrations-dialect.js";
  */
 export interface DialectMapping {
   request?: (input: unknown) => unknown;
-  response?: (json: Record<string, unknown>) => unknown;
+  /** `json` is the payload (the `response_body` field when the binding names one); `full` the whole response. */
+  response?: (json: Record<string, unknown>, full: Record<string, unknown>) => unknown;
   /** The success status when it is not 200 (v1 migrations.enqueueKeys answers 202, as Unkey did). */
   status?: number;
 }
@@ -141,6 +142,12 @@ function legacyListedKey(key: Json): Json {
 export const v1Mappings: Record<string, DialectMapping> = {
   ...ratelimitV1Mappings,
   ...v1MigrationMappings(v1KeyFields),
+  // The v1 SDK sends an array parameter as one comma-joined value (`groupBy=key,day`); group names hold no comma.
+  "/v1/analytics.getVerifications": {
+    request: (input) => (isObject(input) && Array.isArray(input.groupBy)
+      ? { ...input, groupBy: input.groupBy.flatMap((g: unknown) => (typeof g === "string" ? g.split(",") : [g])) }
+      : input),
+  },
   "/v1/apis.listKeys": { response: v1List("keys", v1Key) },
   // Unkey's legacy listing: offset paging, answered as {keys, total} (no cursor).
   "/v1/apis/{apiId}/keys": {
@@ -222,6 +229,9 @@ function requiring(...names: string[]) {
   };
 }
 
+/** Unkey's SQL form answers its rows as `data`; the structured form its buckets (one of the two is always empty). */
+const sqlRowsOrData = (data: Json, full: Json) => ((full.rows as unknown[] | undefined)?.length ? full.rows : data);
+
 /** v2 routes whose JSON needs more than the envelope. */
 export const v2Mappings: Record<string, DialectMapping> = {
   ...ratelimitV2Mappings,
@@ -237,6 +247,8 @@ export const v2Mappings: Record<string, DialectMapping> = {
   "/v2/identities.updateIdentity": { request: v2RatelimitNames },
   // v2 KeyCreditsData requires `remaining`; null says unlimited (the proto leaves it unset), in the request's
   // `value` as in the answer.
+  "/v2/analytics.getVerifications": { response: sqlRowsOrData },
+  "/v2/analytics.getRatelimits": { response: sqlRowsOrData },
   "/v2/keys.updateCredits": {
     request: (input) => (isObject(input) && input.value === null ? compact({ ...input, value: undefined }) : input),
     response: (credits) => ({ remaining: credits.remaining ?? null, ...compact({ refill: credits.refill }) }),
