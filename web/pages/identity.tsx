@@ -47,7 +47,10 @@ export function IdentityPage({ identityId }: { identityId: string }) {
   const [form, setForm] = useState<Form>();
   const [saved, setSaved] = useState(false);
   const save = useAction();
-  const identity = info.data?.identity;
+  // What the last save answered, shown at once rather than the stale reading until the reload lands.
+  const [latest, setLatest] = useState<NonNullable<typeof info.data>["identity"]>();
+  useEffect(() => setLatest(undefined), [info.data]);
+  const identity = latest ?? info.data?.identity;
   useEffect(() => void (identity && setForm(formOf(identity.credits))), [identity]);
   const allowed = can("identity", "update_identity");
   const field = (name: keyof Form) => (e: Event) => {
@@ -69,7 +72,7 @@ export function IdentityPage({ identityId }: { identityId: string }) {
       updateMask: { paths: ["credits"] },
     }));
     if (updated?.identity) {
-      setForm(formOf(updated.identity.credits));
+      setLatest(updated.identity);
       setSaved(true);
       info.reload();
     }
