@@ -54,7 +54,7 @@ export async function openStores(
       closers.push(() => client.close());
       events = await createMongoEventStore({ db: client.db(databaseNameFor(config.mongodbUrl)), retention });
       ratelimitEvents = await createMongoEventStore({
-        db: client.db(databaseNameFor(config.mongodbUrl)), retention, collections: { events: "ratelimit_events", lastUse: "ratelimit_last_used" },
+        db: client.db(databaseNameFor(config.mongodbUrl)), retention, collections: { events: "ratelimit_events" },
       });
       const { createMongoAuditLogStore } = await import("./store/mongo/audit-logs.js");
       auditLogs = await createMongoAuditLogStore({ db: client.db(databaseNameFor(config.mongodbUrl)) });
@@ -63,7 +63,7 @@ export async function openStores(
     } else {
       const { createEmbeddedEventStore } = await import("./store/embedded/events.js");
       events = await createEmbeddedEventStore({ dir: config.dataDir, retention });
-      ratelimitEvents = await createEmbeddedEventStore({ dir: join(config.dataDir, "ratelimits"), retention });
+      ratelimitEvents = await createEmbeddedEventStore({ dir: join(config.dataDir, "ratelimits"), retention, trackLastUse: false });
     }
     closers.push(() => events.close(), () => ratelimitEvents.close());
 

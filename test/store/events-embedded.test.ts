@@ -52,6 +52,17 @@ describe("embedded verification events on disk", () => {
     });
   });
 
+  it("keeps no last use when told not to (rate-limit events: any number of identifiers leaves no entry behind)", async () => {
+    const dir = await tempDir();
+    const store = await createEmbeddedEventStore({ dir, clock, trackLastUse: false });
+    for (let i = 0; i < 1_000; i++) store.record(event({ keyId: `203.0.113.${i}` }));
+    await store.flush();
+    expect(await store.lastUsed("ws_1", ["203.0.113.1", "203.0.113.999"])).toEqual(new Map());
+    await store.close();
+    expect(await readdir(join(dir, "events"))).toStrictEqual([`${T}.jsonl`]);
+    expect((await readFile(join(dir, "events", `${T}.jsonl`), "utf8")).trimEnd().split("\n")).toHaveLength(1_000);
+  });
+
   it("keeps events across close and reopen, and appends to the existing segment", async () => {
     const dir = await tempDir();
     const first = await createEmbeddedEventStore({ dir, clock });

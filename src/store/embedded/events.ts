@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { systemClock, type Clock } from "../../domain/clock.js";
 import { createEventCounter } from "../event-aggregation.js";
 import { createEventColumnCache } from "./event-column-cache.js";
-import { openLastUseFile } from "./last-use-file.js";
+import { openLastUseFile, type LastUseFile } from "./last-use-file.js";
 import { pacedLastUseWrites } from "../last-use.js";
 import { createEventBatcher, type EventBatchingOptions, type EventStoreStats, type WriteOutcome } from "../event-batcher.js";
 import type { VerificationEvent, VerificationEventStore } from "../ports.js";
@@ -35,6 +35,9 @@ interface Segment {
 
 const DAY = 86_400_000;
 
+/** A stream that keeps no last-use times (trackLastUse: false). */
+const NO_LAST_USE: LastUseFile = { note() {}, read: () => new Map(), persist: async () => {}, stats: () => ({ keys: 0, lines: 0 }) };
+
 /**
  * Opens the embedded verification-event store: batches (event-batcher.ts) appended to hourly JSON-lines segments in
  * `<dir>/events/`. Appends are not fsynced (analytics, not acknowledged writes) and never rewrite earlier bytes; a
@@ -44,7 +47,14 @@ const DAY = 86_400_000;
  * The directory is the data directory, whose lock the document store holds; one process writes it.
  */
 export async function createEmbeddedEventStore(
-  options: { dir: string; retention?: EventRetention; clock?: Clock; maxCachedEvents?: number } & EventBatchingOptions,
+  options: {
+    dir: string;
+    retention?: EventRetention;
+    clock?: Clock;
+    maxCachedEvents?: number;
+    /** Keep each key's last use (default). Off for rate-limit events, whose identifiers are unbounded. */
+    trackLastUse?: boolean;
+  } & EventBatchingOptions,
 ): Promise<EmbeddedEventStore> {
   const clock = options.clock ?? systemClock;
   const maxAgeMs = options.retention?.maxAgeMs ?? 30 * DAY;
@@ -56,7 +66,7 @@ export async function createEmbeddedEventStore(
     const start = parseSegmentFileName(name);
     if (start !== undefined) segments.set(start, { clean: false });
   }
-  const lastUse = await openLastUseFile(eventsDir);
+  const lastUse = options.trackLastUse === false ? NO_LAST_USE : await openLastUseFile(eventsDir);
   const pathOf = (start: number) => join(eventsDir, segmentFileName(start));
   const oldestFirst = () => [...segments.keys()].sort((a, b) => a - b);
   const columnCache = createEventColumnCache({

@@ -16,10 +16,14 @@ export interface MongoEventStore extends VerificationEventStore {
 
 const NAMESPACE_EXISTS = 48;
 
-/** The collections of one event stream: verification events by default; rate-limit events use their own. */
+/**
+ * The collections of one event stream: verification events by default; rate-limit events use their own. Without
+ * `lastUse` the stream keeps no last-use times: rate-limit identifiers are any strings a caller sends (an address, a
+ * user id), and a document per identifier would grow without bound.
+ */
 export interface EventCollections {
   events: string;
-  lastUse: string;
+  lastUse?: string;
 }
 
 /**
@@ -72,13 +76,13 @@ export async function createMongoEventStore(
   expireAfterSecondsFor(options.retention?.maxAgeMs); // refuse a bad retention before touching the server
   await ensureEventsCollection(options.db, names.events, options.retention?.maxAgeMs);
   const collection = options.db.collection<EventDocument>(names.events);
-  const lastUse = options.db.collection<LastUseDocument>(names.lastUse);
+  const lastUse = names.lastUse === undefined ? undefined : options.db.collection<LastUseDocument>(names.lastUse);
   // Latest times of the events written since the last successful last-use write (only those: memory stays small).
   let pending = new Map<string, LastUse>();
 
   /** After each drain: one unordered bulk of $max upserts; a failure keeps the entries for the next tick. */
   async function persistLastUse(): Promise<void> {
-    if (pending.size === 0) return;
+    if (pending.size === 0 || !lastUse) return;
     const writing = pending;
     pending = new Map();
     try {
@@ -100,10 +104,10 @@ export async function createMongoEventStore(
         const refused = refusedDocuments(error);
         // Nothing refused one by one: the batch failed as a whole (outage, timeout) and is retried.
         if (refused === 0) throw error;
-        mergeLastUse(pending, batch); // the rest were stored
+        if (lastUse) mergeLastUse(pending, batch); // the rest were stored
         return { dropped: refused, error };
       }
-      mergeLastUse(pending, batch);
+      if (lastUse) mergeLastUse(pending, batch);
       await lastUseWrites.betweenBatches();
     },
     afterFlush: lastUseWrites.afterDrain,
@@ -123,7 +127,7 @@ export async function createMongoEventStore(
       }
     },
     async lastUsed(workspaceId, keyIds) {
-      if (keyIds.length === 0) return new Map();
+      if (keyIds.length === 0 || !lastUse) return new Map();
       try {
         const docs = await lastUse.find(lastUseFilter(workspaceId, keyIds)).toArray();
         return new Map(docs.map((doc) => [doc._id, doc.lastUsedAt]));
