@@ -111,6 +111,14 @@ describe("keyward import", () => {
     expect(verified.body.data).toMatchObject({ valid: true, code: "VALID" });
   });
 
+  it("prints the summary as JSON with --json", async () => {
+    const file = join(dirs.root, "json.jsonl");
+    await writeFile(file, `${goodLine(21, "json_key_0123456789abcd")}\n{"hash":"short"}\n`);
+    const result = await keyward(["import", "--api", apiId, "--url", server.baseUrl, "--json", file], { ...dirs, env: { KEYWARD_ROOT_KEY: ROOT_KEY } });
+    expect(result.code).toBe(3);
+    expect(JSON.parse(result.stdout)).toEqual({ apiId, lines: 2, imported: 1, failed: 1, failedFile: `${file}.failed` });
+  });
+
   it("stops (exit 1) naming the permission when the root key may not create keys, and imports nothing", async () => {
     const created = await call(server, "/v2/rootKeys.createRootKey", { name: "reader", permissions: ["api.*.read_api"] });
     const readOnly = created.body.data.key as string;
