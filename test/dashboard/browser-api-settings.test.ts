@@ -1,38 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Page } from "playwright-core";
-import { openBrowser, screenshotBoth } from "../support/browser.js";
+import { describe, expect, it } from "vitest";
+import { screenshotBoth, useDashboardPage } from "../support/browser.js";
 import { useKeyward } from "../support/use-keyward.js";
 
 const h = useKeyward();
-let browser: Awaited<ReturnType<typeof openBrowser>>;
-let page: Page;
-
-beforeAll(async () => {
-  browser = await openBrowser();
-  page = browser.context.pages()[0] ?? (await browser.context.newPage());
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-});
-
-const url = (hash: string) => `${h.keyward.baseUrl}/dashboard#${hash}`;
-
-async function signIn(rootKey: string, hash: string) {
-  await page.goto(url(hash));
-  await page.getByLabel("Root key").fill(rootKey);
-  await page.getByRole("button", { name: "Sign in" }).click();
-}
+const ui = useDashboardPage(() => h.keyward.baseUrl);
 
 const stored = (apiId: string) => h.keyward.documents.apis.get(h.keyward.workspaceId, apiId);
 
 describe("api settings page in a real browser", () => {
   it("renames, sets the allow-list (a bad entry named), delete protection and key defaults, then deletes the api", { timeout: 120_000 }, async () => {
     const apiId = await h.seed.api({ name: "browser-settings" });
-    await signIn(h.keyward.rootKey, `/apis/${apiId}`);
+    await ui.signIn(h.keyward.rootKey, `/apis/${apiId}`);
     // The api's key page links to its settings.
-    await page.getByRole("link", { name: "Settings" }).click();
-    await page.getByRole("heading", { name: "Settings of browser-settings", level: 1 }).waitFor();
-    const form = page.getByRole("form", { name: "Api settings" });
+    await ui.page.getByRole("link", { name: "Settings" }).click();
+    await ui.page.getByRole("heading", { name: "Settings of browser-settings", level: 1 }).waitFor();
+    const form = ui.page.getByRole("form", { name: "Api settings" });
     expect(await form.getByLabel("Default byte length").inputValue()).toBe("16");
 
     // A bad entry is refused in words, naming it, and nothing is written.
@@ -51,11 +33,11 @@ describe("api settings page in a real browser", () => {
     expect(await stored(apiId)).toMatchObject({
       name: "browser-renamed", ipWhitelist: ["10.0.0.0/8", "2001:db8::/32", "127.0.0.1"], deleteProtection: true, defaultPrefix: "dash", defaultBytes: 32,
     });
-    await page.getByRole("heading", { name: "Settings of browser-renamed", level: 1 }).waitFor();
-    await screenshotBoth(page, "api-settings-01-saved");
+    await ui.page.getByRole("heading", { name: "Settings of browser-renamed", level: 1 }).waitFor();
+    await screenshotBoth(ui.page, "api-settings-01-saved");
 
     // A reload shows what is stored; new keys take the defaults and verify from the allowed 127.0.0.1.
-    await page.reload();
+    await ui.page.reload();
     await form.getByLabel("IP allow-list").waitFor();
     expect(await form.getByLabel("IP allow-list").inputValue()).toBe("10.0.0.0/8\n2001:db8::/32\n127.0.0.1");
     expect(await form.getByLabel(/Delete protection/).isChecked()).toBe(true);
@@ -64,13 +46,13 @@ describe("api settings page in a real browser", () => {
     expect((await h.rest.v2("keys.verifyKey", { key }, h.keyward.rootKey)).body.data.code).toBe("VALID");
 
     // Delete protection holds: the refusal is shown, the api stays.
-    const danger = page.getByRole("region", { name: "Delete this api" });
+    const danger = ui.page.getByRole("region", { name: "Delete this api" });
     await danger.getByRole("button", { name: "Delete api" }).click();
     await danger.getByRole("button", { name: "Delete api now" }).click();
     await expect.poll(() => danger.getByRole("alert").textContent()).toContain("protected from deletion");
     expect(await stored(apiId)).toBeDefined();
 
-    // Turned off (emptying the allow-list and prefix clears them), then deleted: back on the apis page.
+    // Turned off (emptying the allow-list and prefix clears them), then deleted: back on the apis ui.page.
     await form.getByLabel(/Delete protection/).uncheck();
     await form.getByLabel("IP allow-list").fill("");
     await form.getByLabel("Default prefix").fill("");
@@ -80,7 +62,7 @@ describe("api settings page in a real browser", () => {
     expect([cleared?.deleteProtection, cleared?.ipWhitelist, cleared?.defaultPrefix, cleared?.defaultBytes]).toEqual([false, undefined, undefined, 32]);
     await danger.getByRole("button", { name: "Delete api" }).click();
     await danger.getByRole("button", { name: "Delete api now" }).click();
-    await page.getByRole("heading", { name: "APIs", level: 1 }).waitFor();
+    await ui.page.getByRole("heading", { name: "APIs", level: 1 }).waitFor();
     expect(await stored(apiId)).toBeUndefined();
   });
 
@@ -88,15 +70,15 @@ describe("api settings page in a real browser", () => {
     const apiId = await h.seed.api({ name: "read-only-settings" });
     await h.rest.v2("apis.updateApi", { apiId, ipWhitelist: ["192.0.2.0/24"] }, h.keyward.rootKey);
     const { key } = await h.seed.rootKey(["api.*.read_api", "api.*.read_key"]);
-    await page.context().clearCookies();
-    await signIn(key, `/apis/${apiId}/settings`);
-    const form = page.getByRole("form", { name: "Api settings" });
+    await ui.page.context().clearCookies();
+    await ui.signIn(key, `/apis/${apiId}/settings`);
+    const form = ui.page.getByRole("form", { name: "Api settings" });
     await form.getByLabel("IP allow-list").waitFor();
     expect(await form.getByLabel("IP allow-list").inputValue()).toBe("192.0.2.0/24");
     await form.getByText("Your root key lacks api.*.update_api").waitFor();
     expect(await form.getByLabel("Name").isDisabled()).toBe(true);
     expect(await form.getByRole("button", { name: "Save settings" }).isDisabled()).toBe(true);
-    expect(await page.getByRole("button", { name: "Delete api" }).getAttribute("title")).toBe("Your root key lacks api.*.delete_api");
-    await screenshotBoth(page, "api-settings-02-read-only");
+    expect(await ui.page.getByRole("button", { name: "Delete api" }).getAttribute("title")).toBe("Your root key lacks api.*.delete_api");
+    await screenshotBoth(ui.page, "api-settings-02-read-only");
   });
 });
