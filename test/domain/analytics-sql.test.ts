@@ -2,7 +2,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { KeywardError } from "../../src/domain/errors.js";
 import { parseAnalyticsSql } from "../../src/domain/analytics-sql/parse-analytics-sql.js";
-import { sqlRows, type EngineRow } from "../../src/domain/analytics-sql/sql-rows.js";
+import type { AnalyticsRow } from "../../src/domain/analytics-row.js";
+import { sqlRows } from "../../src/domain/analytics-sql/sql-rows.js";
 import { floorTo, shift } from "../../src/domain/analytics-sql/sql-time.js";
 
 const NOW = Date.UTC(2030, 2, 15, 10, 30); // Friday 15 March 2030, 10:30 UTC
@@ -65,7 +66,7 @@ describe("parseAnalyticsSql", () => {
 
 describe("sqlRows", () => {
   it("folds engine rows into the query's groups, evaluates arithmetic, orders with ties by group keys, and answers one row when ungrouped", () => {
-    const rows: EngineRow[] = [
+    const rows: AnalyticsRow[] = [
       { time: Date.UTC(2030, 2, 11), keyId: "k1", total: 4, outcomes: { VALID: 3, RATE_LIMITED: 1 }, creditsSpent: 3 },
       { time: Date.UTC(2030, 2, 12), keyId: "k1", total: 2, outcomes: { VALID: 2 }, creditsSpent: 0 },
       { time: Date.UTC(2030, 2, 12), keyId: "k2", total: 6, outcomes: { VALID: 6 }, creditsSpent: 0 },

@@ -1,19 +1,7 @@
+import type { AnalyticsRow } from "../analytics-row.js";
 import { floorTo } from "./sql-time.js";
 import { MAX_SQL_ROWS } from "./parse-analytics-sql.js";
 import type { Dimension, Measure, SqlPlan, ValueExpr } from "./sql-plan.js";
-
-/** One row of the structured engine's answer, as far as the SQL form reads it (see AnalyticsRow). */
-export interface EngineRow {
-  time: number;
-  outcome?: string;
-  keyId?: string;
-  identityId?: string;
-  tag?: string;
-  apiId?: string;
-  total: number;
-  outcomes: Record<string, number>;
-  creditsSpent: number;
-}
 
 export type SqlValue = number | string | null;
 
@@ -34,8 +22,8 @@ export const ENGINE_DIMENSION = {
  * (coarser time units, external ids), each column evaluated, ordered (ties by group keys) and limited (at most MAX_SQL_ROWS). A query
  * without GROUP BY answers exactly one row, zeros included, as ClickHouse does.
  */
-export function sqlRows(plan: SqlPlan, rows: readonly EngineRow[], externalIdOf: (identityId: string) => string | undefined) {
-  const dimValue = (row: EngineRow, dim: Dimension): string => {
+export function sqlRows(plan: SqlPlan, rows: readonly AnalyticsRow[], externalIdOf: (identityId: string) => string | undefined) {
+  const dimValue = (row: AnalyticsRow, dim: Dimension): string => {
     switch (dim) {
       case "outcome": return row.outcome ?? "";
       case "key_id": return row.keyId ?? "";
