@@ -65,6 +65,8 @@ export interface AppOptions extends Omit<ObservabilityOptions, "documents" | "co
   auditLogs?: AuditLogStore;
   /** KEYWARD_TRUSTED_PROXIES, parsed: peers whose forwarding headers name the client (IP allow-lists). */
   trustedProxies?: readonly AddressRange[];
+  /** KEYWARD_IDEMPOTENCY_WINDOW_SECONDS in ms (default 1 h): how long a verification's idempotency key answers retries. */
+  idempotencyWindowMs?: number;
   /** Extra readiness checks (e.g. Redis) for the health service. */
   ready?: () => Promise<boolean>;
 }
@@ -100,7 +102,7 @@ export function createApp(options: AppOptions) {
   });
   const keysDeps = {
     ...deps, counters, events: options.events, cache, encryptionKey: options.encryptionKey, onVerified: observed.metrics.verified,
-    trustedProxies: options.trustedProxies,
+    trustedProxies: options.trustedProxies, idempotencyWindowMs: options.idempotencyWindowMs,
   };
   const audit = auditScopes({ documents, auditLogs, clock, randomBytes });
   // Each service from a factory over the stores: the shared ones here; per state-changing call, audited documents and

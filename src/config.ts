@@ -1,3 +1,4 @@
+import { DEFAULT_IDEMPOTENCY_WINDOW_MS } from "./domain/idempotency.js";
 import { parseAddressRanges, type AddressRange } from "./domain/ip-allow-list.js";
 import { LOG_LEVELS, type LogLevel } from "./observability/logger.js";
 import type { MetricsAccess } from "./observability/metrics-endpoint.js";
@@ -41,6 +42,8 @@ export interface Config {
    * TLS on the port; unset: cleartext HTTP/1.1 and h2c, as before.
    */
   tls?: TlsFiles;
+  /** KEYWARD_IDEMPOTENCY_WINDOW_SECONDS in ms: how long a verification's idempotency key answers retries (default 1 h). */
+  idempotencyWindowMs: number;
 }
 
 export const DEFAULT_EVENTS_RETENTION_DAYS = 90;
@@ -83,6 +86,9 @@ export function readConfig(env: Record<string, string | undefined>): Config {
   if (!Number.isInteger(eventsRetentionDays) || eventsRetentionDays < 1 || eventsRetentionDays > 36_500) {
     throw new Error(`KEYWARD_EVENTS_RETENTION_DAYS must be a whole number of days from 1 to 36500, got ${env.KEYWARD_EVENTS_RETENTION_DAYS}`);
   }
+  const idempotencyWindowSeconds = wholeNumber(env, "KEYWARD_IDEMPOTENCY_WINDOW_SECONDS", DEFAULT_IDEMPOTENCY_WINDOW_MS / 1000, {
+    min: 1, unit: "seconds",
+  });
   return {
     port,
     host: env.HOST ?? "127.0.0.1",
@@ -101,6 +107,7 @@ export function readConfig(env: Record<string, string | undefined>): Config {
     eventsRetentionDays,
     trustedProxies: trustedProxiesOf(env.KEYWARD_TRUSTED_PROXIES),
     tls: tlsFilesOf(env),
+    idempotencyWindowMs: idempotencyWindowSeconds * 1000,
   };
 }
 

@@ -31,6 +31,7 @@ async function main() {
     logSampleRate: config.logSampleRate,
     metricsAccess: config.metrics,
     trustedProxies: config.trustedProxies,
+    idempotencyWindowMs: config.idempotencyWindowMs,
   });
   const server = await listen(app, { port: config.port, host: config.host, limits: config.limits, tls });
   // New certificates on SIGHUP or when the files change; open connections keep the one they started with.

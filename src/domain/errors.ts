@@ -1,7 +1,8 @@
 /**
  * The kinds of failure an operation can report; each dialect maps them to its statuses in one place. `conflict`: the
  * request can never succeed as it stands (a name already taken). `aborted`: a concurrent change won the race and the
- * request wrote nothing; the same request may well succeed when retried.
+ * request wrote nothing; the same request may well succeed when retried. `idempotency_conflict`: an idempotency key
+ * reused with a different request (409 like `conflict`, but FAILED_PRECONDITION on RPC, as the request itself is fine).
  */
 export type ErrorKind =
   | "invalid"
@@ -10,6 +11,7 @@ export type ErrorKind =
   | "not_found"
   | "method_not_allowed"
   | "conflict"
+  | "idempotency_conflict"
   | "aborted"
   | "precondition"
   | "payload_too_large"

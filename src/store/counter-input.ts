@@ -22,6 +22,12 @@ export function checkPlan(plan: ConsumePlan): void {
       checkCount("refill amount", credits.refill.amount);
     }
   }
+  if (plan.idempotency) {
+    const { scope, key, fingerprint, expiresAt } = plan.idempotency;
+    if (!scope || !key || !fingerprint) throw new TypeError("idempotency needs a scope, a key and a fingerprint");
+    checkCount("expiresAt", expiresAt);
+    if (expiresAt <= plan.now) throw new RangeError("idempotency expiresAt must be after now");
+  }
   if (plan.credits && plan.identityCredits?.keyId === plan.credits.keyId) {
     throw new RangeError("identityCredits must name another balance than credits");
   }

@@ -480,6 +480,23 @@ export interface ConsumePlan {
    * the same step as `credits`, all or nothing; either one short refuses the step with USAGE_EXCEEDED.
    */
   identityCredits?: CreditsCheck;
+  /** Makes the step retry-safe: see IdempotencyCheck. */
+  idempotency?: IdempotencyCheck;
+}
+
+/**
+ * A step under an idempotency key (domain/idempotency.ts). The first step stores its result under (scope, key) in the
+ * same atomic step that counts, durable as the counts are; a later step with the same key and fingerprint before
+ * `expiresAt` counts nothing and answers that result with `replayed`; one with another fingerprint throws
+ * `idempotency_conflict` and counts nothing. Records are dropped once expired.
+ */
+export interface IdempotencyCheck {
+  /** The workspace: keys of different tenants never meet. */
+  scope: string;
+  key: string;
+  fingerprint: string;
+  /** Unix ms; after `plan.now`. */
+  expiresAt: number;
 }
 
 export interface LimitResult {
@@ -503,6 +520,8 @@ export interface ConsumeResult {
   credits?: { remaining: number };
   /** The identity's balance after this step (unchanged when not VALID); absent when the plan had no identityCredits. */
   identityCredits?: { remaining: number };
+  /** The result an earlier step with the same idempotency key stored; this step counted nothing. */
+  replayed?: true;
 }
 
 export type CreditsOperation = "set" | "increment" | "decrement";

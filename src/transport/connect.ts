@@ -77,12 +77,16 @@ export function registerOperations(
 
 /**
  * Where a call connect-node serves came from: its connection (handed over through contextValues) and the headers the
- * audit log (user agent) and IP allow-lists (forwarding headers, trusted only from KEYWARD_TRUSTED_PROXIES) read.
+ * audit log (user agent), IP allow-lists (forwarding headers, trusted only from KEYWARD_TRUSTED_PROXIES) and retry-safe
+ * verification (idempotency key) read.
  */
 function originOf(context: HandlerContext): RequestOrigin {
   const header = (name: string) => context.requestHeader.get(name) ?? undefined;
   return {
-    headers: { "user-agent": header("user-agent"), forwarded: header("forwarded"), "x-forwarded-for": header("x-forwarded-for") },
+    headers: {
+      "user-agent": header("user-agent"), forwarded: header("forwarded"), "x-forwarded-for": header("x-forwarded-for"),
+      "idempotency-key": header("idempotency-key"),
+    },
     socket: context.values.get(SOCKET),
   };
 }

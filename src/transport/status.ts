@@ -21,6 +21,7 @@ export const STATUS_BY_KIND: Record<ErrorKind, KindStatus> = {
     http: 405, v1Code: "METHOD_NOT_ALLOWED", title: "Method Not Allowed", slug: "method_not_allowed", grpc: Code.Unimplemented,
   },
   conflict: { http: 409, v1Code: "CONFLICT", title: "Conflict", slug: "conflict", grpc: Code.AlreadyExists },
+  idempotency_conflict: { http: 409, v1Code: "CONFLICT", title: "Conflict", slug: "conflict", grpc: Code.FailedPrecondition },
   // REST has one 409 for both; gRPC tells the caller that a retry may succeed (ABORTED) from "already exists".
   aborted: { http: 409, v1Code: "CONFLICT", title: "Conflict", slug: "conflict", grpc: Code.Aborted },
   precondition: {

@@ -70,7 +70,7 @@ describe("embedded counters durability", () => {
     try {
       expect(await second.readCredits("key_p", "key_p")).toBe(7);
       expect(await second.readCredits("id_q", "key_q")).toBeUndefined();
-      expect(second.stats()).toEqual({ buckets: 0, balances: 1 });
+      expect(second.stats()).toEqual({ buckets: 0, balances: 1, idempotency: 0 });
       expect(await second.consume(plan)).toMatchObject({ outcome: "VALID", limits: [{ remaining: 1 }], credits: { remaining: 4 } });
     } finally {
       await second.close();

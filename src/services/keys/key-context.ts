@@ -23,6 +23,8 @@ export interface KeysDeps {
   encryptionKey?: Buffer;
   /** KEYWARD_TRUSTED_PROXIES: peers whose forwarding headers name the client (absent: none). */
   trustedProxies?: readonly AddressRange[];
+  /** KEYWARD_IDEMPOTENCY_WINDOW_SECONDS in ms: how long a verification's idempotency key answers retries. */
+  idempotencyWindowMs?: number;
   /** Told every verification outcome (the metrics count them); must be cheap, it runs on every verification. */
   onVerified?: (code: string) => void;
 }

@@ -18,6 +18,8 @@ import { clientAddressOf, type CallContext, type CommitGate, type Principal, typ
 import type { VerifiableKey } from "../key-cache.js";
 import { balanceOf, effectivePermissionsOf, identityBalanceOf, refillAt, withCounters, type KeysDeps } from "./key-context.js";
 import { identityView } from "./key-view.js";
+import { verifyIdempotencyOf, type VerifyIdempotency } from "./verify-idempotency.js";
+import { DEFAULT_IDEMPOTENCY_WINDOW_MS, idempotencyConflict } from "../../domain/idempotency.js";
 
 interface VerifyInput {
   plaintext: string;
@@ -38,6 +40,8 @@ interface VerifyInput {
   commit: CommitGate | undefined;
   /** Where the call came from: read only when the key's api has an IP allow-list. */
   origin: RequestOrigin | undefined;
+  /** With a key, the counter step answers a retry with the first result (store/ports.ts IdempotencyCheck). */
+  idempotency?: VerifyIdempotency;
 }
 
 interface Outcome {
@@ -47,6 +51,8 @@ interface Outcome {
   remaining?: number;
   /** The identity's shared balance after this verification, when it has credits. */
   identityRemaining?: number;
+  /** The counter step answered an earlier call's result under the same idempotency key and spent nothing. */
+  replayed?: true;
 }
 
 /** The verification engine behind v1 and v2: one pipeline, two response shapes. */
@@ -100,9 +106,10 @@ export function createVerifier(deps: KeysDeps) {
         const detail = `The key has no rate limit named "${resolved.unknown}"; configure it or pass limit and duration.`;
         throw input.unknownLimit === "invalid" ? invalid(detail, [{ location: "ratelimits", message: detail }]) : new KeywardError("precondition", detail);
       }
-      outcome = await consume(found, resolved.limits, input.cost, now);
+      outcome = await consume(found, resolved.limits, input.cost, now, input.idempotency);
     }
-    deps.events.record({
+    // A replay spent nothing, and the first call's event already counts it: analytics see one verification.
+    if (!outcome.replayed) deps.events.record({
       time: now, workspaceId: key.workspaceId, apiId: key.apiId, keyId: key.id, identityId: key.identityId,
       outcome: outcome.code, tags: input.tags, creditsSpent: outcome.code === "VALID" && (key.credits || identity?.credits) ? input.cost : 0,
       latencyMs: performance.now() - started, requestId: input.requestId,
@@ -111,11 +118,14 @@ export function createVerifier(deps: KeysDeps) {
     return outcome;
   }
 
-  async function consume(found: VerifiableKey, limits: AppliedLimit[], cost: number, now: number): Promise<Outcome> {
+  async function consume(
+    found: VerifiableKey, limits: AppliedLimit[], cost: number, now: number, idempotency: VerifyIdempotency | undefined,
+  ): Promise<Outcome> {
     const { key, identity } = found;
     // An identity's shared credits join the same step (its id is the step's tag); without them nothing is added.
     const shared = identity?.credits;
-    if (limits.length === 0 && !key.credits && !shared) return { code: "VALID", found, limits: [] };
+    // Nothing to count, and no idempotency record to keep: no step at all.
+    if (limits.length === 0 && !key.credits && !shared && !idempotency) return { code: "VALID", found, limits: [] };
     const ids = { keyId: key.id, identityId: key.identityId };
     const result: ConsumeResult = await withCounters(() => deps.counters.consume({
       tag: counterTag(ids),
@@ -123,13 +133,20 @@ export function createVerifier(deps: KeysDeps) {
       limits: limits.map((limit) => ({ bucket: bucketOf(limit, ids), limit: limit.limit, duration: limit.duration, cost: limit.cost })),
       credits: key.credits && { keyId: key.id, cost, refill: refillAt(key, now) },
       identityCredits: shared && { keyId: identity.id, cost, refill: refillAt(identity, now) },
+      idempotency: idempotency && {
+        scope: key.workspaceId, key: idempotency.key, fingerprint: idempotency.fingerprint,
+        expiresAt: now + (deps.idempotencyWindowMs ?? DEFAULT_IDEMPOTENCY_WINDOW_MS),
+      },
     }));
+    // A replay whose limits no longer line up (the key's limits changed since) cannot repeat the first answer.
+    if (result.replayed && result.limits.length !== limits.length) throw idempotencyConflict();
     return {
       code: result.outcome,
       found,
       limits: limits.map((applied, i) => ({ applied, result: result.limits[i] })),
       remaining: result.credits?.remaining,
       identityRemaining: result.identityCredits?.remaining,
+      replayed: result.replayed,
     };
   }
 
@@ -146,10 +163,15 @@ export function createVerifier(deps: KeysDeps) {
         }
         query = parsed.query;
       }
+      const requested = request.ratelimits.map(requestedLimit);
+      const cost = request.credits?.cost === undefined ? 1 : Number(request.credits.cost);
+      const idempotency = verifyIdempotencyOf({
+        field: request.idempotencyKey, origin: context.origin, dialect: "v2", plaintext: request.key,
+        request: [cost, requested, request.permissions ?? null, request.tags],
+      });
       const outcome = await verify({
-        plaintext: request.key, requestId: context.requestId, visibleTo: context.principal, query,
-        requested: request.ratelimits.map(requestedLimit), cost: request.credits?.cost === undefined ? 1 : Number(request.credits.cost),
-        tags: request.tags, unknownLimit: "precondition", commit: context.commit, origin: context.origin,
+        plaintext: request.key, requestId: context.requestId, visibleTo: context.principal, query, requested, cost,
+        tags: request.tags, unknownLimit: "precondition", commit: context.commit, origin: context.origin, idempotency,
       });
       const { found } = outcome;
       if (!found) return { valid: false, code: outcome.code };
@@ -193,10 +215,14 @@ export function createVerifier(deps: KeysDeps) {
       if (request.ratelimit && found?.key.ratelimits.some((l) => l.name === "default")) {
         requested.push({ name: "default", cost: request.ratelimit.cost === undefined ? 1 : Number(request.ratelimit.cost) });
       }
+      const cost = request.remaining?.cost === undefined ? 1 : Number(request.remaining.cost);
+      const idempotency = verifyIdempotencyOf({
+        field: undefined, origin: context.origin, dialect: "v1", plaintext: request.key,
+        request: [request.apiId ?? null, rawQuery, requested, cost, request.tags],
+      });
       const outcome = await verify({
         plaintext: request.key, found, requestId: context.requestId, expectedApiId: request.apiId, query, requested,
-        cost: request.remaining?.cost === undefined ? 1 : Number(request.remaining.cost), tags: request.tags, unknownLimit: "invalid",
-        commit: context.commit, origin: context.origin,
+        cost, tags: request.tags, unknownLimit: "invalid", commit: context.commit, origin: context.origin, idempotency,
       });
       if (!outcome.found) return { valid: false, code: outcome.code, requestId: context.requestId };
       const { key, identity } = outcome.found;

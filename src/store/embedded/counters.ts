@@ -2,7 +2,8 @@ import { applyRefill, type CreditsState } from "../../domain/refill-calendar.js"
 import { evaluateWindow, windowOf } from "../../domain/sliding-window.js";
 import type { ConsumeResult, CounterStore, CreditsCheck, LimitResult } from "../ports.js";
 import { checkCount, checkPlan } from "../counter-input.js";
-import { openJournal, type JournalOptions } from "./journal.js";
+import { createIdempotencyRecords, IDEMPOTENCY_COLLECTION } from "./idempotency-records.js";
+import { openJournal, type JournalOptions, type Mutation } from "./journal.js";
 
 /** A stored balance; the id joins tag and key id, since a key moving to an identity is re-set under the new tag. */
 interface CreditsDoc extends CreditsState {
@@ -25,8 +26,8 @@ interface Spendable {
 
 /** The port plus a look inside, for tests and diagnostics. */
 export interface EmbeddedCounterStore extends CounterStore {
-  /** Rate-limit buckets held in memory and balances stored. */
-  stats(): { buckets: number; balances: number };
+  /** Rate-limit buckets held in memory, balances stored, and idempotency records held. */
+  stats(): { buckets: number; balances: number; idempotency: number };
 }
 
 /**
@@ -50,13 +51,14 @@ export async function createEmbeddedCounterStore(options: {
   const syncIntervalMs = options.syncIntervalMs ?? 50;
   const journal = await openJournal({
     dir: options.dir,
-    collections: { [COLLECTION]: {} },
+    collections: { [COLLECTION]: {}, [IDEMPOTENCY_COLLECTION]: {} },
     sync: syncIntervalMs === 0 ? "always" : { intervalMs: syncIntervalMs },
     compaction: options.compaction,
   });
   // The journal keeps its own copy too, but reading it clones; this map is the authoritative hot path.
   const balances = new Map<string, CreditsDoc>();
   for (const doc of journal.scan<CreditsDoc>(COLLECTION)) balances.set(doc.id, doc);
+  const idempotency = createIdempotencyRecords(journal);
   const windows = new Map<string, { duration: number; slots: Windows }>();
   let latestNow = 0;
   let sweepAt = 1_024;
@@ -91,10 +93,13 @@ export async function createEmbeddedCounterStore(options: {
     sweepAt = Math.max(1_024, 2 * windows.size);
   }
 
-  /** Several balances in one journal commit: one step's spends are durable together or not at all. */
-  function saveAll(docs: CreditsDoc[]): Promise<void> {
+  /**
+   * Several balances (and the step's idempotency record) in one journal commit: one step's spends are durable
+   * together or not at all.
+   */
+  function saveAll(docs: CreditsDoc[], also: Mutation[]): Promise<void> {
     for (const doc of docs) balances.set(doc.id, doc);
-    return journal.commit(docs.map((doc) => ({ op: "put" as const, collection: COLLECTION, doc })));
+    return journal.commit([...docs.map((doc) => ({ op: "put" as const, collection: COLLECTION, doc })), ...also]);
   }
 
   /** One balance of a step: its refilled state, what it holds and what it would hold after the spend. */
@@ -129,6 +134,9 @@ export async function createEmbeddedCounterStore(options: {
       journal.assertUsable();
       checkPlan(plan);
       const { now } = plan;
+      // A retry answers the first step's result and counts nothing (a different request under the key throws).
+      const replayed = plan.idempotency && idempotency.replay(plan.idempotency, now);
+      if (replayed) return replayed;
       latestNow = Math.max(latestNow, now);
       const judged = plan.limits.map((check) => {
         const key = bucketKey(plan.tag, check.bucket, check.duration);
@@ -153,11 +161,10 @@ export async function createEmbeddedCounterStore(options: {
           ? "USAGE_EXCEEDED"
           : "VALID";
       const counted = outcome === "VALID";
-      let written: Promise<void> | undefined;
+      const changed: CreditsDoc[] = [];
       if (counted) {
         for (const j of judged) if (j.check.cost > 0) add(j.key, j.check.duration, j.position.start, j.check.cost);
-        const changed = [spend(key), spend(identity)].filter((doc): doc is CreditsDoc => doc !== undefined);
-        if (changed.length > 0) written = saveAll(changed);
+        for (const doc of [spend(key), spend(identity)]) if (doc) changed.push(doc);
         sweep();
       }
       const limits: LimitResult[] = judged.map(({ check, position, verdict }) => ({
@@ -166,10 +173,16 @@ export async function createEmbeddedCounterStore(options: {
         reset: position.reset,
         exceeded: verdict.exceeded,
       }));
-      await written;
       const result: ConsumeResult = { outcome, limits };
       if (key) result.credits = { remaining: key.after };
       if (identity) result.identityCredits = { remaining: identity.after };
+      // Still in the same synchronous stretch: a concurrent retry finds the record and replays it.
+      const record = plan.idempotency && idempotency.store(plan.idempotency, result, now);
+      if (changed.length > 0 || record) {
+        const written = saveAll(changed, record ? record.mutations : []);
+        record?.remember(written);
+        await written;
+      }
       return result;
     },
 
@@ -210,7 +223,7 @@ export async function createEmbeddedCounterStore(options: {
 
     ping: async () => journal.assertUsable(),
 
-    stats: () => ({ buckets: windows.size, balances: balances.size }),
+    stats: () => ({ buckets: windows.size, balances: balances.size, idempotency: idempotency.size() }),
 
     async close() {
       windows.clear();

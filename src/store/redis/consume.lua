@@ -8,11 +8,38 @@
 -- Reply: {outcome, current_1, previous_1, ..., current_n, previous_n, balance_1, ..., balance_m} with the window
 --        counts as read (before this step) and each balance after it; outcome 0 VALID, 1 RATE_LIMITED,
 --        2 USAGE_EXCEEDED (any balance short: none is spent). Only VALID writes anything.
+-- Idempotency (optional): one more key after the balances, the record hash {fingerprint, reply}, and after the
+--   balances' ARGV: fingerprint, expiresAt (unix ms), now. A record with the same fingerprint is answered as
+--   {-2, "<now>,<n>,<m>,<reply...>"} (the first step's reply and time) and nothing is counted; another fingerprint is
+--   {-1} and nothing is counted; otherwise the step runs and its reply is stored until expiresAt, whatever its outcome.
 -- Numbers written to Redis are the caller's ARGV strings or INCRBY/HINCRBY results, never Lua numbers turned back
 -- into text (Lua prints doubles with 14 digits, which would corrupt large values).
 local n = tonumber(ARGV[1])
 local m = tonumber(ARGV[2])
 local reply = {0}
+local record = KEYS[2 * n + m + 1]
+local idem = 2 + n * 5 + m * 3
+if record then
+  local stored = redis.call('HMGET', record, 'fingerprint', 'reply')
+  if stored[1] then
+    if stored[1] ~= ARGV[idem + 1] then
+      return {-1}
+    end
+    return {-2, stored[2]}
+  end
+end
+-- Keeps the reply for retries: integers written with %d, exact to 2^53 (tostring would round to 14 digits).
+local function finish()
+  if record then
+    local text = {ARGV[idem + 3], tostring(n), tostring(m)}
+    for k = 1, #reply do
+      text[k + 3] = string.format('%d', reply[k])
+    end
+    redis.call('HSET', record, 'fingerprint', ARGV[idem + 1], 'reply', table.concat(text, ','))
+    redis.call('PEXPIREAT', record, ARGV[idem + 2])
+  end
+  return reply
+end
 local limited = false
 for i = 1, n do
   local a = 2 + (i - 1) * 5
@@ -56,11 +83,11 @@ end
 
 if limited then
   reply[1] = 1
-  return reply
+  return finish()
 end
 if short then
   reply[1] = 2
-  return reply
+  return finish()
 end
 
 for i = 1, n do
@@ -80,4 +107,4 @@ for j = 1, m do
     reply[2 * n + 1 + j] = redis.call('HINCRBY', key, 'remaining', '-' .. ARGV[c + 1])
   end
 end
-return reply
+return finish()

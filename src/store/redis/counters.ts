@@ -3,7 +3,8 @@ import type { Redis } from "ioredis";
 import { packageFile } from "../../package-file.js";
 import { atTurnEnd } from "../../turn-end.js";
 import { evaluateWindow, windowOf } from "../../domain/sliding-window.js";
-import type { ConsumeResult, CounterStore, CreditsCheck, CreditsOperation, LimitResult } from "../ports.js";
+import { idempotencyConflict } from "../../domain/idempotency.js";
+import type { ConsumePlan, ConsumeResult, CounterStore, CreditsCheck, CreditsOperation, LimitResult } from "../ports.js";
 import { checkCount, checkPlan } from "../counter-input.js";
 import { isCluster, type RedisClient } from "./client-options.js";
 import { defineScript, pingRedis, type RedisScript } from "./connection.js";
@@ -12,6 +13,7 @@ import { createReplicaAcks } from "./replica-acks.js";
 
 const CONSUME_LUA = readFileSync(packageFile("src/store/redis/consume.lua"), "utf8");
 const CREDITS_LUA = readFileSync(packageFile("src/store/redis/credits.lua"), "utf8");
+const CLAIM_LUA = readFileSync(packageFile("src/store/redis/claim.lua"), "utf8");
 const OUTCOMES: ConsumeResult["outcome"][] = ["VALID", "RATE_LIMITED", "USAGE_EXCEEDED"];
 
 export interface RedisCounterStoreOptions {
@@ -37,7 +39,8 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
   const prefix = options.keyPrefix ?? "kw";
   // Scripts take a fixed number of keys, and a plan's key count depends on its limits: one definition per count
   // (all share one SHA, so Redis caches the script once).
-  const consumeScripts = new Map<number, RedisScript<number[]>>();
+  const consumeScripts = new Map<number, RedisScript<Reply>>();
+  const claimScript = defineScript<number>(redis, "kwClaim", CLAIM_LUA, 1);
   const creditsScript = defineScript<number | null>(redis, "kwCredits", CREDITS_LUA, 1);
   let closed = false;
   const acknowledged = options.replicaAcks?.replicas ? createReplicaAcks({ redis, ...options.replicaAcks }) : undefined;
@@ -51,10 +54,24 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
     args.push(String(cost), refill ? String(refill.boundary) : "", refill ? String(refill.amount) : "0");
   }
 
-  function consumeScript(keys: number): RedisScript<number[]> {
+  function consumeScript(keys: number): RedisScript<Reply> {
     let script = consumeScripts.get(keys);
-    if (!script) consumeScripts.set(keys, (script = defineScript<number[]>(redis, `kwConsume${keys}`, CONSUME_LUA, keys)));
+    if (!script) consumeScripts.set(keys, (script = defineScript<Reply>(redis, `kwConsume${keys}`, CONSUME_LUA, keys)));
     return script;
+  }
+
+  /**
+   * Claims the plan's idempotency key for its fingerprint in the workspace (a slot of its own, so one more round
+   * trip, paid only by calls with a key): the step's record sits under the counter tag, which another API key does
+   * not share, so without the claim a key reused with another API key would go unnoticed. Adds the record's key and
+   * arguments to the step's.
+   */
+  async function claim(plan: ConsumePlan, keys: string[], args: string[], base: string): Promise<void> {
+    const { scope, key, fingerprint, expiresAt } = plan.idempotency!;
+    const claimKey = keyUnder(tagPrefix({ prefix, tag: `idem/${scope}` }), [key]);
+    if ((await claimScript([claimKey], [fingerprint, String(expiresAt)])) !== 1) throw idempotencyConflict();
+    keys.push(keyUnder(base, ["idem", scope, key]));
+    args.push(fingerprint, String(expiresAt), String(plan.now));
   }
 
   let corked = false;
@@ -113,7 +130,7 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
     async consume(plan) {
       usable();
       checkPlan(plan);
-      const positions = plan.limits.map((check) => windowOf(plan.now, check.duration));
+      let positions = plan.limits.map((check) => windowOf(plan.now, check.duration));
       const keys: string[] = [];
       const args: string[] = [String(plan.limits.length), String((plan.credits ? 1 : 0) + (plan.identityCredits ? 1 : 0))];
       const base = tagPrefix({ prefix, tag: plan.tag });
@@ -126,21 +143,29 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
       // The key's balance, then the identity's shared one: the order consume.lua reports them in.
       if (plan.credits) pushBalance(keys, args, base, plan.credits);
       if (plan.identityCredits) pushBalance(keys, args, base, plan.identityCredits);
+      if (plan.idempotency) await claim(plan, keys, args, base);
       if (keys.length === 0) return { outcome: "VALID", limits: [] };
 
       batchWrites();
-      const reply = await consumeScript(keys.length)(keys, args);
-      const outcome = OUTCOMES[reply[0]!];
+      let reply = await consumeScript(keys.length)(keys, args);
+      if (reply[0] === -1) throw idempotencyConflict();
+      const replayed = reply[0] === -2;
+      if (replayed) {
+        const stored = storedReply(plan, String(reply[1]));
+        reply = stored.reply;
+        positions = plan.limits.map((check) => windowOf(stored.now, check.duration));
+      }
+      const outcome = OUTCOMES[reply[0] as number];
       if (!outcome) throw new Error(`consume script answered an unknown outcome ${reply[0]}`);
       const counted = outcome === "VALID";
       // A refused step changed nothing that matters (at most a due refill, which repeats identically).
-      if (counted && acknowledged) await acknowledged(keys[0]!);
+      if (counted && !replayed && acknowledged) await acknowledged(keys[0]!);
       // The script judged with the counts it returns; repeating the pure math here gives the same verdicts.
       const limits: LimitResult[] = plan.limits.map((check, i) => {
         const { reset, elapsed } = positions[i]!;
         const verdict = evaluateWindow({
-          current: reply[2 * i + 1]!,
-          previous: reply[2 * i + 2]!,
+          current: reply[2 * i + 1] as number,
+          previous: reply[2 * i + 2] as number,
           elapsed,
           duration: check.duration,
           limit: check.limit,
@@ -155,8 +180,9 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
       });
       const result: ConsumeResult = { outcome, limits };
       let at = 2 * plan.limits.length + 1;
-      if (plan.credits) result.credits = { remaining: reply[at++]! };
-      if (plan.identityCredits) result.identityCredits = { remaining: reply[at]! };
+      if (plan.credits) result.credits = { remaining: reply[at++] as number };
+      if (plan.identityCredits) result.identityCredits = { remaining: reply[at] as number };
+      if (replayed) result.replayed = true;
       return result;
     },
 
@@ -204,6 +230,21 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
       closed = true;
     },
   };
+}
+
+/** consume.lua's answer: its reply, or {-2, stored} for a replay, {-1} for a conflict. */
+type Reply = (number | string)[];
+
+/**
+ * The reply a replayed step stored, with the time it ran (the windows' positions are recomputed from it, so the
+ * replay reports what the first step did). A plan that no longer has the stored shape (the key's limits or credits
+ * changed since) cannot be replayed faithfully: a conflict, and nothing is counted.
+ */
+function storedReply(plan: ConsumePlan, text: string): { reply: number[]; now: number } {
+  const [now, n, m, ...reply] = text.split(",").map(Number);
+  const balances = (plan.credits ? 1 : 0) + (plan.identityCredits ? 1 : 0);
+  if (n !== plan.limits.length || m !== balances) throw idempotencyConflict();
+  return { reply, now: now! };
 }
 
 function readyStreams(nodes: readonly Redis[]): Redis["stream"][] {
