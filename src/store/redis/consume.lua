@@ -8,8 +8,9 @@
 -- Reply: {outcome, current_1, previous_1, ..., current_n, previous_n, balance_1, ..., balance_m} with the window
 --        counts as read (before this step) and each balance after it; outcome 0 VALID, 1 RATE_LIMITED,
 --        2 USAGE_EXCEEDED (any balance short: none is spent). Only VALID writes anything.
--- Idempotency (optional): one more key after the balances, the record hash {fingerprint, reply}, and after the
---   balances' ARGV: fingerprint, expiresAt (unix ms), now. A record with the same fingerprint is answered as
+-- Idempotency (optional): one more key after the balances, the record hash {fingerprint, reply, expiresAt}, and after
+--   the balances' ARGV: fingerprint, expiresAt, now (unix ms, the callers' clock, which judges expiry), ttl (ms, which
+--   lets Redis drop the record whatever its own clock says). A live record with the same fingerprint is answered as
 --   {-2, "<now>,<n>,<m>,<reply...>"} (the first step's reply and time) and nothing is counted; another fingerprint is
 --   {-1} and nothing is counted; otherwise the step runs and its reply is stored until expiresAt, whatever its outcome.
 -- Numbers written to Redis are the caller's ARGV strings or INCRBY/HINCRBY results, never Lua numbers turned back
@@ -20,8 +21,8 @@ local reply = {0}
 local record = KEYS[2 * n + m + 1]
 local idem = 2 + n * 5 + m * 3
 if record then
-  local stored = redis.call('HMGET', record, 'fingerprint', 'reply')
-  if stored[1] then
+  local stored = redis.call('HMGET', record, 'fingerprint', 'reply', 'expiresAt')
+  if stored[1] and tonumber(stored[3]) > tonumber(ARGV[idem + 3]) then
     if stored[1] ~= ARGV[idem + 1] then
       return {-1}
     end
@@ -35,8 +36,8 @@ local function finish()
     for k = 1, #reply do
       text[k + 3] = string.format('%d', reply[k])
     end
-    redis.call('HSET', record, 'fingerprint', ARGV[idem + 1], 'reply', table.concat(text, ','))
-    redis.call('PEXPIREAT', record, ARGV[idem + 2])
+    redis.call('HSET', record, 'fingerprint', ARGV[idem + 1], 'reply', table.concat(text, ','), 'expiresAt', ARGV[idem + 2])
+    redis.call('PEXPIRE', record, ARGV[idem + 4])
   end
   return reply
 end

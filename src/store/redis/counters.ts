@@ -69,9 +69,10 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
   async function claim(plan: ConsumePlan, keys: string[], args: string[], base: string): Promise<void> {
     const { scope, key, fingerprint, expiresAt } = plan.idempotency!;
     const claimKey = keyUnder(tagPrefix({ prefix, tag: `idem/${scope}` }), [key]);
-    if ((await claimScript([claimKey], [fingerprint, String(expiresAt)])) !== 1) throw idempotencyConflict();
+    const timing = [String(expiresAt), String(plan.now), String(expiresAt - plan.now)];
+    if ((await claimScript([claimKey], [fingerprint, ...timing])) !== 1) throw idempotencyConflict();
     keys.push(keyUnder(base, ["idem", scope, key]));
-    args.push(fingerprint, String(expiresAt), String(plan.now));
+    args.push(fingerprint, ...timing);
   }
 
   let corked = false;
