@@ -14,6 +14,7 @@ import { createRedisCounterStore } from "../../src/store/redis/counters.js";
 import { counterKey } from "../../src/store/redis/keys.js";
 import { runWorkers } from "./counter-workers.js";
 import { runCounterStoreContract } from "./counters.contract.js";
+import { runIdempotencyContract } from "./counters-idempotency.contract.js";
 
 const T = 1_700_000_012_345;
 
@@ -43,6 +44,7 @@ afterAll(async () => {
 });
 
 runCounterStoreContract("redis cluster", async () => (await openStore()).store);
+runIdempotencyContract("redis cluster", async () => (await openStore()).store);
 
 describe("redis counters on a cluster", () => {
   it("spreads tags over every master and sends one turn's consumes as one write per master", async () => {

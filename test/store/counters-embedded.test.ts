@@ -6,9 +6,11 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { createEmbeddedCounterStore } from "../../src/store/embedded/counters.js";
 import { runCounterStoreContract } from "./counters.contract.js";
+import { runIdempotencyContract } from "./counters-idempotency.contract.js";
 import { openCounterStore } from "./counters.harness.js";
 
 runCounterStoreContract("embedded", () => openCounterStore("embedded"));
+runIdempotencyContract("embedded", () => openCounterStore("embedded"));
 
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 const crashWriter = fileURLToPath(new URL("./fixtures/counters-crash-writer.ts", import.meta.url));
@@ -111,6 +113,75 @@ describe("embedded counters durability", () => {
       } finally {
         await store.close();
       }
+    }
+  });
+});
+
+describe("embedded counters idempotency records", () => {
+  const writer = fileURLToPath(new URL("./fixtures/idempotency-crash-writer.ts", import.meta.url));
+
+  it("keeps every acknowledged step's record across SIGKILL: each acknowledged key replays its answer and spends nothing", async () => {
+    const dir = await tempDir();
+    const setup = await createEmbeddedCounterStore({ dir });
+    await setup.setCredits("key_ic", "key_ic", 100_000, T);
+    await setup.close();
+    const child = spawn(process.execPath, ["--import", "tsx", writer, dir, "key_ic"], {
+      cwd: repo, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, CRASH_NOW: String(T) },
+    });
+    const acked = new Map<number, number>();
+    let partial = "";
+    let stderr = "";
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on("close", (_code, signal) => resolve(signal)));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+    child.stdout.on("data", (chunk: Buffer) => {
+      const lines = (partial + chunk.toString()).split("\n");
+      partial = lines.pop()!;
+      for (const line of lines) {
+        const [, n, remaining] = line.split(" ");
+        acked.set(Number(n), Number(remaining));
+      }
+      if (acked.size >= 500) child.kill("SIGKILL");
+    });
+    expect(await exited, `writer died on its own: ${stderr}`).toBe("SIGKILL");
+    clearTimeout(timer);
+    expect(acked.size).toBeGreaterThanOrEqual(500);
+    const store = await createEmbeddedCounterStore({ dir });
+    try {
+      const balance = (await store.readCredits("key_ic", "key_ic"))!;
+      for (const [n, remaining] of acked) {
+        const idempotency = { scope: "ws_crash", key: `k${n}`, fingerprint: "fp", expiresAt: T + 3_600_000 };
+        const replay = await store.consume({ tag: "key_ic", now: T + 1, limits: [], credits: { keyId: "key_ic", cost: 1 }, idempotency });
+        expect({ n, ...replay }).toEqual({ n, outcome: "VALID", limits: [], credits: { remaining }, replayed: true });
+      }
+      expect(await store.readCredits("key_ic", "key_ic")).toBe(balance);
+    } finally {
+      await store.close();
+    }
+  }, 30_000);
+
+  it("drops expired records (memory and journal) as new ones arrive", async () => {
+    const dir = await tempDir();
+    const store = await createEmbeddedCounterStore({ dir });
+    const step = (n: number, now: number) =>
+      store.consume({ tag: "key_ip", now, limits: [], idempotency: { scope: "ws", key: `k${n}`, fingerprint: "fp", expiresAt: now + 60_000 } });
+    try {
+      for (let i = 0; i < 3_000; i++) await step(i, T);
+      expect(store.stats().idempotency).toBe(3_000);
+      // A minute later those have expired; the amortised sweep drops them while new ones come in.
+      for (let i = 3_000; i < 6_000; i++) await step(i, T + 60_000);
+      expect(store.stats().idempotency).toBeLessThanOrEqual(4_100);
+      // An expired key is free again, a live one still replays.
+      expect(await step(0, T + 60_000)).toEqual({ outcome: "VALID", limits: [] });
+      expect(await step(5_999, T + 60_001)).toEqual({ outcome: "VALID", limits: [], replayed: true });
+    } finally {
+      await store.close();
+    }
+    const reopened = await createEmbeddedCounterStore({ dir });
+    try {
+      expect(reopened.stats().idempotency).toBeLessThanOrEqual(4_100);
+    } finally {
+      await reopened.close();
     }
   });
 });

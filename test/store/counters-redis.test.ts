@@ -6,9 +6,11 @@ import { createRedisCounterStore } from "../../src/store/redis/counters.js";
 import { hashedPart } from "../../src/store/redis/keys.js";
 import { runWorkers } from "./counter-workers.js";
 import { runCounterStoreContract } from "./counters.contract.js";
+import { runIdempotencyContract } from "./counters-idempotency.contract.js";
 import { counterBackends, openCounterStore } from "./counters.harness.js";
 
 runCounterStoreContract("redis", () => openCounterStore("redis"));
+runIdempotencyContract("redis", () => openCounterStore("redis"));
 
 const redisBackend = counterBackends().find((b) => b.name === "redis")!;
 const T = 1_700_000_012_345;
