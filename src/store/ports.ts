@@ -528,6 +528,12 @@ export type CreditsOperation = "set" | "increment" | "decrement";
 
 export interface CounterStore {
   consume(plan: ConsumePlan): Promise<ConsumeResult>;
+  /**
+   * What `consume` would answer a retry of `plan` under its `idempotency` (the stored result, flagged `replayed`;
+   * the conflict thrown for another fingerprint), or undefined when no record is live. Counts and stores nothing: for
+   * a verification refused before its counter step, which must still repeat an earlier step's answer.
+   */
+  recall(plan: ConsumePlan): Promise<ConsumeResult | undefined>;
   /** Starts (or replaces) a key's balance; `lastRefillAt` = now. */
   setCredits(tag: string, keyId: string, remaining: number, now: number): Promise<void>;
   /** Changes a balance atomically (decrement clamps at 0) after a due refill; returns the new balance. */

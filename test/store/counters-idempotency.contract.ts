@@ -103,6 +103,21 @@ export function runIdempotencyContract(label: string, open: () => Promise<Counte
       expect(await store.readCredits(tag, tag)).toBe(98);
     });
 
+    it("recall answers what a retry would get, counting and storing nothing", async () => {
+      const tag = fresh();
+      const other = fresh();
+      await store.setCredits(tag, tag, 10, T);
+      expect(await store.recall(plan(tag, T, { idempotency: idem("k9") }))).toBeUndefined();
+      // Recall stored nothing: the key is still free for any request.
+      const first = await store.consume(plan(tag, T, { idempotency: idem("k9") }));
+      expect(await store.recall(plan(tag, T + 5, { idempotency: idem("k9", "fp-a", T + 5) }))).toEqual({ ...first, replayed: true });
+      await expect(store.recall(plan(tag, T, { idempotency: idem("k9", "fp-b") }))).rejects.toMatchObject(conflict);
+      await expect(store.recall(plan(other, T, { idempotency: idem("k9", "fp-b") }))).rejects.toMatchObject(conflict);
+      expect(await store.recall(plan(tag, T + HOUR, { idempotency: idem("k9", "fp-a", T + HOUR) }))).toBeUndefined();
+      expect(await store.recall(plan(tag))).toBeUndefined();
+      expect(await store.readCredits(tag, tag)).toBe(8);
+    });
+
     it("refuses a malformed check", async () => {
       const tag = fresh();
       await expect(store.consume({ tag, now: T, limits: [], idempotency: { ...idem("k8"), expiresAt: T } })).rejects.toThrow(RangeError);

@@ -12,7 +12,7 @@ import { satisfies } from "../../domain/permissions.js";
 import {
   bucketOf, checkBeforeCounters, counterTag, resolveLimits, type AppliedLimit, type RequestedLimit, type VerificationCode,
 } from "../../domain/verification.js";
-import type { ConsumeResult, LimitResult } from "../../store/ports.js";
+import type { ConsumePlan, ConsumeResult, LimitResult } from "../../store/ports.js";
 import { allowListOf } from "../../domain/ip-allow-list.js";
 import { clientAddressOf, type CallContext, type CommitGate, type Principal, type RequestOrigin } from "../context.js";
 import type { VerifiableKey } from "../key-cache.js";
@@ -96,7 +96,8 @@ export function createVerifier(deps: KeysDeps) {
     });
     let outcome: Outcome;
     if (failed) {
-      outcome = {
+      // A retry whose first call reached the counter step answers that step again, though the key is refused now.
+      outcome = (input.idempotency && (await recall(found, input, now, input.idempotency))) || {
         code: failed, found, limits: [], remaining: await balanceOf(deps, key),
         identityRemaining: identity && (await identityBalanceOf(deps, identity)),
       };
@@ -118,16 +119,16 @@ export function createVerifier(deps: KeysDeps) {
     return outcome;
   }
 
-  async function consume(
+  /** The counter step of a verification; none when there is nothing to count and no idempotency record to keep. */
+  function planOf(
     found: VerifiableKey, limits: AppliedLimit[], cost: number, now: number, idempotency: VerifyIdempotency | undefined,
-  ): Promise<Outcome> {
+  ): ConsumePlan | undefined {
     const { key, identity } = found;
     // An identity's shared credits join the same step (its id is the step's tag); without them nothing is added.
     const shared = identity?.credits;
-    // Nothing to count, and no idempotency record to keep: no step at all.
-    if (limits.length === 0 && !key.credits && !shared && !idempotency) return { code: "VALID", found, limits: [] };
+    if (limits.length === 0 && !key.credits && !shared && !idempotency) return undefined;
     const ids = { keyId: key.id, identityId: key.identityId };
-    const result: ConsumeResult = await withCounters(() => deps.counters.consume({
+    return {
       tag: counterTag(ids),
       now,
       limits: limits.map((limit) => ({ bucket: bucketOf(limit, ids), limit: limit.limit, duration: limit.duration, cost: limit.cost })),
@@ -137,7 +138,10 @@ export function createVerifier(deps: KeysDeps) {
         scope: key.workspaceId, key: idempotency.key, fingerprint: idempotency.fingerprint,
         expiresAt: now + (deps.idempotencyWindowMs ?? DEFAULT_IDEMPOTENCY_WINDOW_MS),
       },
-    }));
+    };
+  }
+
+  function outcomeOf(found: VerifiableKey, limits: AppliedLimit[], result: ConsumeResult): Outcome {
     // A replay whose limits no longer line up (the key's limits changed since) cannot repeat the first answer.
     if (result.replayed && result.limits.length !== limits.length) throw idempotencyConflict();
     return {
@@ -148,6 +152,23 @@ export function createVerifier(deps: KeysDeps) {
       identityRemaining: result.identityCredits?.remaining,
       replayed: result.replayed,
     };
+  }
+
+  async function consume(
+    found: VerifiableKey, limits: AppliedLimit[], cost: number, now: number, idempotency: VerifyIdempotency | undefined,
+  ): Promise<Outcome> {
+    const plan = planOf(found, limits, cost, now, idempotency);
+    if (!plan) return { code: "VALID", found, limits: [] };
+    return outcomeOf(found, limits, await withCounters(() => deps.counters.consume(plan)));
+  }
+
+  /** The earlier step a refused retry repeats, if its key recorded one (limits resolved as that step resolved them). */
+  async function recall(found: VerifiableKey, input: VerifyInput, now: number, idempotency: VerifyIdempotency): Promise<Outcome | undefined> {
+    const resolved = resolveLimits({ keyLimits: found.key.ratelimits, identityLimits: found.identity?.ratelimits ?? [], requested: input.requested });
+    if ("unknown" in resolved) return undefined;
+    const plan = planOf(found, resolved.limits, input.cost, now, idempotency)!;
+    const result = await withCounters(() => deps.counters.recall(plan));
+    return result && outcomeOf(found, resolved.limits, result);
   }
 
   return {

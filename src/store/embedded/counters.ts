@@ -186,6 +186,12 @@ export async function createEmbeddedCounterStore(options: {
       return result;
     },
 
+    async recall(plan) {
+      journal.assertUsable();
+      checkPlan(plan);
+      return plan.idempotency && idempotency.replay(plan.idempotency, plan.now);
+    },
+
     async setCredits(tag, keyId, remaining, now) {
       journal.assertUsable();
       checkCount("remaining", remaining);

@@ -2,9 +2,10 @@ import { readFileSync } from "node:fs";
 import type { Redis } from "ioredis";
 import { packageFile } from "../../package-file.js";
 import { atTurnEnd } from "../../turn-end.js";
-import { evaluateWindow, windowOf } from "../../domain/sliding-window.js";
+import { windowOf } from "../../domain/sliding-window.js";
 import { idempotencyConflict } from "../../domain/idempotency.js";
-import type { ConsumePlan, ConsumeResult, CounterStore, CreditsCheck, CreditsOperation, LimitResult } from "../ports.js";
+import type { ConsumePlan, CounterStore, CreditsCheck, CreditsOperation, IdempotencyCheck } from "../ports.js";
+import { replayedResult, resultOf, type Reply } from "./consume-reply.js";
 import { checkCount, checkPlan } from "../counter-input.js";
 import { isCluster, type RedisClient } from "./client-options.js";
 import { defineScript, pingRedis, type RedisScript } from "./connection.js";
@@ -14,7 +15,6 @@ import { createReplicaAcks } from "./replica-acks.js";
 const CONSUME_LUA = readFileSync(packageFile("src/store/redis/consume.lua"), "utf8");
 const CREDITS_LUA = readFileSync(packageFile("src/store/redis/credits.lua"), "utf8");
 const CLAIM_LUA = readFileSync(packageFile("src/store/redis/claim.lua"), "utf8");
-const OUTCOMES: ConsumeResult["outcome"][] = ["VALID", "RATE_LIMITED", "USAGE_EXCEEDED"];
 
 export interface RedisCounterStoreOptions {
   /** A client from createRedisConnection (one server or a cluster); the caller owns it (`close()` leaves it open). */
@@ -66,13 +66,15 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
    * not share, so without the claim a key reused with another API key would go unnoticed. Adds the record's key and
    * arguments to the step's.
    */
+  const claimKeyOf = ({ scope, key }: IdempotencyCheck) => keyUnder(tagPrefix({ prefix, tag: `idem/${scope}` }), [key]);
+  const recordKeyOf = (base: string, { scope, key }: IdempotencyCheck) => keyUnder(base, ["idem", scope, key]);
+
   async function claim(plan: ConsumePlan, keys: string[], args: string[], base: string): Promise<void> {
-    const { scope, key, fingerprint, expiresAt } = plan.idempotency!;
-    const claimKey = keyUnder(tagPrefix({ prefix, tag: `idem/${scope}` }), [key]);
-    const timing = [String(expiresAt), String(plan.now), String(expiresAt - plan.now)];
-    if ((await claimScript([claimKey], [fingerprint, ...timing])) !== 1) throw idempotencyConflict();
-    keys.push(keyUnder(base, ["idem", scope, key]));
-    args.push(fingerprint, ...timing);
+    const check = plan.idempotency!;
+    const timing = [String(check.expiresAt), String(plan.now), String(check.expiresAt - plan.now)];
+    if ((await claimScript([claimKeyOf(check)], [check.fingerprint, ...timing])) !== 1) throw idempotencyConflict();
+    keys.push(recordKeyOf(base, check));
+    args.push(check.fingerprint, ...timing);
   }
 
   let corked = false;
@@ -131,7 +133,7 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
     async consume(plan) {
       usable();
       checkPlan(plan);
-      let positions = plan.limits.map((check) => windowOf(plan.now, check.duration));
+      const positions = plan.limits.map((check) => windowOf(plan.now, check.duration));
       const keys: string[] = [];
       const args: string[] = [String(plan.limits.length), String((plan.credits ? 1 : 0) + (plan.identityCredits ? 1 : 0))];
       const base = tagPrefix({ prefix, tag: plan.tag });
@@ -148,43 +150,30 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
       if (keys.length === 0) return { outcome: "VALID", limits: [] };
 
       batchWrites();
-      let reply = await consumeScript(keys.length)(keys, args);
+      const reply = await consumeScript(keys.length)(keys, args);
       if (reply[0] === -1) throw idempotencyConflict();
-      const replayed = reply[0] === -2;
-      if (replayed) {
-        const stored = storedReply(plan, String(reply[1]));
-        reply = stored.reply;
-        positions = plan.limits.map((check) => windowOf(stored.now, check.duration));
-      }
-      const outcome = OUTCOMES[reply[0] as number];
-      if (!outcome) throw new Error(`consume script answered an unknown outcome ${reply[0]}`);
-      const counted = outcome === "VALID";
+      if (reply[0] === -2) return replayedResult(plan, String(reply[1]));
+      const result = resultOf(plan, reply as number[], positions);
       // A refused step changed nothing that matters (at most a due refill, which repeats identically).
-      if (counted && !replayed && acknowledged) await acknowledged(keys[0]!);
-      // The script judged with the counts it returns; repeating the pure math here gives the same verdicts.
-      const limits: LimitResult[] = plan.limits.map((check, i) => {
-        const { reset, elapsed } = positions[i]!;
-        const verdict = evaluateWindow({
-          current: reply[2 * i + 1] as number,
-          previous: reply[2 * i + 2] as number,
-          elapsed,
-          duration: check.duration,
-          limit: check.limit,
-          cost: check.cost,
-        });
-        return {
-          limit: check.limit,
-          remaining: counted ? verdict.remaining : verdict.remainingIfNotCounted,
-          reset,
-          exceeded: verdict.exceeded,
-        };
-      });
-      const result: ConsumeResult = { outcome, limits };
-      let at = 2 * plan.limits.length + 1;
-      if (plan.credits) result.credits = { remaining: reply[at++] as number };
-      if (plan.identityCredits) result.identityCredits = { remaining: reply[at] as number };
-      if (replayed) result.replayed = true;
+      if (result.outcome === "VALID" && acknowledged) await acknowledged(keys[0]!);
       return result;
+    },
+
+    async recall(plan) {
+      usable();
+      checkPlan(plan);
+      const check = plan.idempotency;
+      if (!check) return undefined;
+      // Read-only, so two plain reads in their two slots; the same judgement as claim.lua and consume.lua.
+      const [claimed, record] = await Promise.all([
+        redis.hmget(claimKeyOf(check), "fingerprint", "expiresAt"),
+        redis.hmget(recordKeyOf(tagPrefix({ prefix, tag: plan.tag }), check), "fingerprint", "reply", "expiresAt"),
+      ]);
+      const live = (fingerprint: string | null, expiresAt: string | null) => fingerprint !== null && Number(expiresAt) > plan.now;
+      if (live(claimed[0]!, claimed[1]!) && claimed[0] !== check.fingerprint) throw idempotencyConflict();
+      if (!live(record[0]!, record[2]!)) return undefined;
+      if (record[0] !== check.fingerprint) throw idempotencyConflict();
+      return replayedResult(plan, record[1]!);
     },
 
     async setCredits(tag, keyId, remaining, now) {
@@ -231,21 +220,6 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
       closed = true;
     },
   };
-}
-
-/** consume.lua's answer: its reply, or {-2, stored} for a replay, {-1} for a conflict. */
-type Reply = (number | string)[];
-
-/**
- * The reply a replayed step stored, with the time it ran (the windows' positions are recomputed from it, so the
- * replay reports what the first step did). A plan that no longer has the stored shape (the key's limits or credits
- * changed since) cannot be replayed faithfully: a conflict, and nothing is counted.
- */
-function storedReply(plan: ConsumePlan, text: string): { reply: number[]; now: number } {
-  const [now, n, m, ...reply] = text.split(",").map(Number);
-  const balances = (plan.credits ? 1 : 0) + (plan.identityCredits ? 1 : 0);
-  if (n !== plan.limits.length || m !== balances) throw idempotencyConflict();
-  return { reply, now: now! };
 }
 
 function readyStreams(nodes: readonly Redis[]): Redis["stream"][] {

@@ -68,6 +68,24 @@ for (const backend of BACKENDS) {
       expect(await admin.balance(keyId)).toBe(5);
     });
 
+    it("a retry answers the first result though the key was disabled or expired since, and spends nothing", async () => {
+      const disabled = await admin.key(apiId, { credits: { remaining: 10 }, ratelimits: [{ name: "retry", limit: 10, duration: 60_000, autoApply: true }] });
+      const expiring = await admin.key(apiId, { credits: { remaining: 10 }, expires: clock.now() + 60_000 });
+      const ids = [idem(), idem()];
+      expect(await verify("v2", { key: disabled.key, idempotencyKey: ids[0] })).toEqual({ code: "VALID", valid: true, credits: 9 });
+      expect(await verify("v1", { key: expiring.key, idempotencyKey: ids[1] })).toEqual({ code: "VALID", valid: true, credits: 9 });
+      await admin.update({ keyId: disabled.keyId, enabled: false });
+      clock.advance(60_001);
+      for (const via of ["v2", "grpc"] as const) {
+        expect({ via, ...(await verify(via, { key: disabled.key, idempotencyKey: ids[0] })) }).toEqual({ via, code: "VALID", valid: true, credits: 9 });
+      }
+      expect(await verify("v1", { key: expiring.key, idempotencyKey: ids[1] })).toEqual({ code: "VALID", valid: true, credits: 9 });
+      // Without the key (or with a new one) the refusal stands.
+      expect(await verify("v2", { key: disabled.key, idempotencyKey: idem() })).toEqual({ code: "DISABLED", valid: false, credits: 9 });
+      expect(await verify("v1", { key: expiring.key })).toEqual({ code: "EXPIRED", valid: false, credits: 9 });
+      expect([await admin.balance(disabled.keyId), await admin.balance(expiring.keyId)]).toEqual([9, 9]);
+    });
+
     it("the same idempotency key with a different request is 409 CONFLICT (REST) / FAILED_PRECONDITION (RPC) and spends nothing", async () => {
       const { keyId, key } = await admin.key(apiId, { credits: { remaining: 10 } });
       const other = await admin.key(apiId, { credits: { remaining: 10 } });

@@ -10,8 +10,8 @@ import { createEmbeddedDocumentStore } from "../../../src/store/embedded/documen
 import type { DocumentStore } from "../../../src/store/ports.js";
 import { CallDeadline } from "../../../src/transport/call-deadline.js";
 
-/** CounterStore methods that change no counter (a refill `readCredits` stores is what any reader would compute). */
-const COUNTER_READS = new Set(["readCredits", "ping", "close", "stats"]);
+/** CounterStore methods that change no counter (a refill `readCredits` stores is what any reader would compute; `recall` only reads). */
+const COUNTER_READS = new Set(["readCredits", "recall", "ping", "close", "stats"]);
 
 const refusing = { beginCommit: () => { throw new DeadlineExceededError("refused"); } };
 
