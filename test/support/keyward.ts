@@ -84,6 +84,8 @@ export async function startKeyward(
     trustedProxies?: string;
     /** Serve TLS (baseUrl is then https://127.0.0.1:port). */
     tls?: TlsListenOptions;
+    /** KEYWARD_IDEMPOTENCY_WINDOW_SECONDS in ms. */
+    idempotencyWindowMs?: number;
   } = {},
 ): Promise<RunningKeyward> {
   const dir = await mkdtemp(join(tmpdir(), "keyward-test-"));
@@ -110,6 +112,7 @@ export async function startKeyward(
   const app = createApp({
     ...stores, clock, encryptionKey: options.encryptionKey, metricsAccess: options.metricsAccess,
     logger: options.logger ?? log.logger, logSampleRate: options.logSampleRate, trustedProxies: trustedProxiesOf(options.trustedProxies),
+    idempotencyWindowMs: options.idempotencyWindowMs,
   });
   const server = await listen(app, { port: 0, host: options.host ?? "127.0.0.1", limits: options.limits, tls: options.tls });
   return {

@@ -192,3 +192,27 @@ for (const backend of BACKENDS) {
     });
   });
 }
+
+describe("keys.verifyKey: the idempotency window is configurable", () => {
+  const clock = manualClock(Date.UTC(2030, 0, 1));
+  let keyward: RunningKeyward;
+
+  beforeAll(async () => {
+    keyward = await startKeyward({ clock, idempotencyWindowMs: 10_000 });
+  });
+  afterAll(async () => {
+    await keyward?.stop();
+  });
+
+  it("a 10 s window replays for 10 s, then the same request spends again", async () => {
+    const admin = keyAdmin(keyward.baseUrl, keyward.rootKey);
+    const verify = idempotentVerifier(keyward.baseUrl, keyward.rootKey);
+    const { keyId, key } = await admin.key(await admin.api("window"), { credits: { remaining: 10 } });
+    expect(await verify("v2", { key, idempotencyKey: "w" })).toEqual({ code: "VALID", valid: true, credits: 9 });
+    clock.advance(9_999);
+    expect(await verify("v2", { key, idempotencyKey: "w" })).toEqual({ code: "VALID", valid: true, credits: 9 });
+    clock.advance(1);
+    expect(await verify("v2", { key, idempotencyKey: "w" })).toEqual({ code: "VALID", valid: true, credits: 8 });
+    expect(await admin.balance(keyId)).toBe(8);
+  });
+});
