@@ -21,6 +21,7 @@ describe("readConfig", () => {
       metrics: { mode: "open" },
       eventsRetentionDays: 90,
       trustedProxies: [],
+      idempotencyWindowMs: 3_600_000,
     });
   });
 
@@ -33,6 +34,7 @@ describe("readConfig", () => {
       KEYWARD_HEADERS_TIMEOUT_MS: "5000", KEYWARD_REQUEST_TIMEOUT_MS: "20000", KEYWARD_MAX_CONNECTIONS: "500", KEYWARD_MAX_STREAMS: "50",
       KEYWARD_LOG_LEVEL: "debug", KEYWARD_LOG_SAMPLE_RATE: "0.25", KEYWARD_METRICS: "on", KEYWARD_METRICS_TOKEN: "metrics_token_0123456789",
       KEYWARD_REDIS_REPLICA_ACKS: "1", KEYWARD_EVENTS_RETENTION_DAYS: "30", KEYWARD_TRUSTED_PROXIES: "10.0.0.0/8, ::1",
+      KEYWARD_IDEMPOTENCY_WINDOW_SECONDS: "600",
     });
     expect(config).toEqual({
       port: 9090, host: "0.0.0.0", dataDir: "/var/lib/keyward", mongodbUrl: "mongodb://db:27017/keyward",
@@ -40,7 +42,7 @@ describe("readConfig", () => {
       docsUrl: "https://docs.example.com/keyward", shutdownGraceMs: 2500, eventsRetentionDays: 30,
       limits: { headersTimeoutMs: 5000, requestTimeoutMs: 20_000, maxConnections: 500, maxConcurrentStreams: 50 },
       logLevel: "debug", logSampleRate: 0.25, metrics: { mode: "token", token: "metrics_token_0123456789" },
-      trustedProxies: trustedProxiesOf("10.0.0.0/8,::1"),
+      trustedProxies: trustedProxiesOf("10.0.0.0/8,::1"), idempotencyWindowMs: 600_000,
     });
     expect(config.trustedProxies.map(([network, bits]) => `${network.toString()}/${bits}`)).toEqual(["10.0.0.0/8", "::1/128"]);
   });
