@@ -48,6 +48,20 @@ for (const backend of BACKENDS) {
       }
     });
 
+    it("analytics count a replayed verification once: replays spend nothing and record no event", async () => {
+      const { keyId, key } = await admin.key(apiId, { credits: { remaining: 10 } });
+      const id = idem();
+      const since = clock.now();
+      for (const via of ["v2", "grpc", "connect", "v2"] as const) {
+        expect(await verify(via, { key, cost: 2, idempotencyKey: id })).toEqual({ code: "VALID", valid: true, credits: 8 });
+      }
+      await verify("v2", { key, cost: 2 });
+      const { events } = keyward.stores;
+      await events.flush();
+      const rows = await events.aggregate({ workspaceId: keyward.workspaceId, since, until: since + HOUR, bucketMs: HOUR, keyId });
+      expect(rows.map((r) => [r.outcome, r.count])).toEqual([["VALID", 2]]);
+    });
+
     it("the request field works like the header on v2 and RPC, and both may be sent when they agree", async () => {
       for (const via of ["v2", "connect", "grpc", "grpcWeb"] as const) {
         const { keyId, key } = await admin.key(apiId, { credits: { remaining: 5 } });
