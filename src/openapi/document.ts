@@ -1,7 +1,7 @@
 import type { DescMessage } from "@bufbuild/protobuf";
 import type { Route } from "../transport/rest/routes.js";
 import { fieldSchema, messageRef, messageSchema, type JsonSchema, type SchemaRegistry, type Side } from "./json-schema.js";
-import { errorComponents, errorStatuses } from "./errors.js";
+import { errorComponents, errorStatuses, IDEMPOTENT } from "./errors.js";
 
 export type Dialect = "v1" | "v2";
 
@@ -91,6 +91,16 @@ export function buildOpenApi(options: DocumentOptions): JsonSchema {
   };
 }
 
+/** Retry-safe verification's header (README "Interfaces"); v2 and the RPCs also take it as the `idempotencyKey` field. */
+const IDEMPOTENCY_HEADER = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description: "Makes a retry safe: the same key within the idempotency window (KEYWARD_IDEMPOTENCY_WINDOW_SECONDS, default "
+    + "1 h) answers the first result again and spends nothing more; with a different request it is a 409.",
+  schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x20-\\x7e]+$" },
+};
+
 function operationOf(route: Route, shape: RouteShape, registry: SchemaRegistry, tools: ShapeTools, dialect: Dialect) {
   const { method } = route.operation;
   const generatedRequest = messageSchema(registry, method.input, "request");
@@ -115,6 +125,7 @@ function operationOf(route: Route, shape: RouteShape, registry: SchemaRegistry, 
   } else {
     operation.requestBody = { required: true, content: { [JSON_TYPE]: { schema: request } } };
   }
+  if (IDEMPOTENT.has(method.name)) operation.parameters = [IDEMPOTENCY_HEADER];
   const responses: Record<string, unknown> = {
     [shape.status ?? 200]: {
       description: "Success.",

@@ -4,19 +4,24 @@ import type { JsonSchema } from "./json-schema.js";
 
 type Dialect = "v1" | "v2";
 
+/** The operations that take an `Idempotency-Key` header (retry-safe verification). */
+export const IDEMPOTENT = new Set(["VerifyKey", "VerifyKeyV1"]);
+
 /** v1 `error.code` values beyond each status's own (errors.ts uses a `reason` where one refines it). */
 const V1_REASONS = ["INSUFFICIENT_PERMISSIONS", "DELETE_PROTECTED"];
 
 /**
  * The statuses a route may answer besides 200: bad input always, 413 and 415 for a body, the root-key answers (401/403) and
  * those of named resources and their state (404/412, 409 for writes) unless the route is public, and 503 when the
- * counter store is down for routes that count. The property test checks every answer against these.
+ * counter store is down for routes that count (and 409 for verification, an idempotency key reused). The property test checks every answer against these.
  */
 export function errorStatuses(route: Route): number[] {
   const statuses = [400];
   if (!route.operation.access.public) statuses.push(401, 403, 404, 412);
   // Writes may conflict: a name taken, or a concurrent change to the same record.
   if (!route.operation.access.public && /^(Create|Update|Set|Add|Remove|Reroll)/.test(route.operation.method.name)) statuses.push(409);
+  // An idempotency key reused with a different request.
+  if (IDEMPOTENT.has(route.operation.method.name)) statuses.push(409);
   if (route.verb === "POST") statuses.push(413, 415);
   statuses.push(500);
   const counts = ["VerifyKey", "VerifyKeyV1", "Limit", "MultiLimit", "UpdateCredits"].includes(route.operation.method.name);
