@@ -62,6 +62,26 @@ for (const backend of BACKENDS) {
       expect(rows.map((r) => [r.outcome, r.count])).toEqual([["VALID", 2]]);
     });
 
+    it("a retry spends no identity credits and no identity rate limit either", async () => {
+      const externalId = `idem_identity_${n}_${backend.name.length}`;
+      const { identityId } = await admin.ok("identities.createIdentity", {
+        externalId, credits: { remaining: 10 }, ratelimits: [{ name: "shared", limit: 5, duration: 60_000, autoApply: true }],
+      });
+      const { key } = await admin.key(apiId, { externalId });
+      const id = idem();
+      for (const via of ["v2", "grpc", "grpcWeb"] as const) {
+        expect({ via, ...(await verify(via, { key, cost: 3, idempotencyKey: id })) }).toEqual({ via, code: "VALID", valid: true });
+      }
+      const identity = await admin.ok("identities.getIdentity", { identity: identityId });
+      expect(identity.credits).toEqual({ remaining: 7 });
+      const probe = await fetch(`${keyward.baseUrl}/v2/keys.verifyKey`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${keyward.rootKey}` },
+        body: JSON.stringify({ key, credits: { cost: 0 } }),
+      }).then((r) => r.json());
+      expect(probe.data.ratelimits[0]).toMatchObject({ name: "shared", remaining: 3 });
+    });
+
     it("the request field works like the header on v2 and RPC, and both may be sent when they agree", async () => {
       for (const via of ["v2", "connect", "grpc", "grpcWeb"] as const) {
         const { keyId, key } = await admin.key(apiId, { credits: { remaining: 5 } });
