@@ -24,7 +24,11 @@ export function idempotentVerifier(baseUrl: string, rootKey: string) {
 
   return async function verify(
     via: IdempotentVia,
-    request: { key: string; cost?: number; idempotencyKey?: string; inBody?: boolean; tags?: string[]; timeoutMs?: number },
+    request: {
+      key: string; cost?: number; idempotencyKey?: string; inBody?: boolean; tags?: string[]; timeoutMs?: number;
+      /** RPC only: told the answer's request id. */
+      onRequestId?: (requestId: string | null) => void;
+    },
   ): Promise<IdempotentAnswer> {
     const { key, cost, idempotencyKey, inBody, tags } = request;
     const headers: Record<string, string> = {};
@@ -49,7 +53,10 @@ export function idempotentVerifier(baseUrl: string, rootKey: string) {
     try {
       const answer = await client.verifyKey(
         { key, tags, credits: cost === undefined ? undefined : { cost: BigInt(cost) }, idempotencyKey: inBody ? idempotencyKey : undefined },
-        { headers: { ...bearer(rootKey).headers, ...headers }, timeoutMs: request.timeoutMs },
+        {
+          headers: { ...bearer(rootKey).headers, ...headers }, timeoutMs: request.timeoutMs,
+          onHeader: (answered) => request.onRequestId?.(answered.get("x-request-id")),
+        },
       );
       return { code: answer.code, valid: answer.valid, credits: answer.credits === undefined ? undefined : Number(answer.credits) };
     } catch (error) {

@@ -10,6 +10,7 @@ import { startKeyward, type RunningKeyward } from "../../support/keyward.js";
 import { startSecondInstance, type SecondInstance } from "../../support/second-instance.js";
 import { idempotentVerifier, type IdempotentVia } from "../../support/idempotent-verify.js";
 import { keyAdmin } from "../../support/verify-key.js";
+import type { VerificationEvent } from "../../../src/store/ports.js";
 
 describe("keys.verifyKey with an idempotency key across three instances on one Redis", () => {
   let first: RunningKeyward;
@@ -66,14 +67,27 @@ describe("keys.verifyKey: a gRPC call past its deadline, retried with its idempo
     const { keyId, key } = await admin.key(await admin.api("deadline"), { credits: { remaining: 10 } });
     const verify = idempotentVerifier(keyward.baseUrl, keyward.rootKey);
     const id = `deadline-${Date.now()}`;
-    // Every Redis command waits 1 s: the call has begun spending when its 200 ms deadline passes.
-    await pauser.call("CLIENT", "PAUSE", "1000", "ALL");
-    expect(await verify("grpc", { key, cost: 2, idempotencyKey: id, timeoutMs: 200 })).toEqual({ error: { rpc: "DeadlineExceeded" } });
-    // The pause over (the pauser's own command waits for it), the server has finished the call: it did spend.
-    await pauser.ping();
-    expect(await admin.balance(keyId)).toBe(8);
-    // The client cannot tell whether it was spent; retrying with the key is safe either way.
-    expect(await verify("grpc", { key, cost: 2, idempotencyKey: id, timeoutMs: 10_000 })).toEqual({ code: "VALID", valid: true, credits: 8 });
+    // Watches the verification events the server records (the real store still gets them).
+    const recorded: VerificationEvent[] = [];
+    const { events } = keyward.stores;
+    const record = events.record.bind(events);
+    events.record = (event) => {
+      recorded.push(event);
+      record(event);
+    };
+    // Every Redis command waits 1.5 s: the call has begun spending when its 500 ms deadline passes.
+    await pauser.call("CLIENT", "PAUSE", "1500", "ALL");
+    expect(await verify("grpc", { key, cost: 2, idempotencyKey: id, timeoutMs: 500 })).toEqual({ error: { rpc: "DeadlineExceeded" } });
+    // The client cannot tell whether it was spent; retrying with the key is safe either way. The retry queues behind
+    // the first call's steps on the server's Redis connection, so by its answer the first call has finished.
+    let retryId: string | null = null;
+    const retry = await verify("grpc", { key, cost: 2, idempotencyKey: id, timeoutMs: 10_000, onRequestId: (requestId) => (retryId = requestId) });
+    expect(retry).toEqual({ code: "VALID", valid: true, credits: 8 });
+    // One verification event, and not the retry's: the call that timed out is the one that spent.
+    const spent = recorded.filter((event) => event.keyId === keyId);
+    expect(spent.map((event) => [event.outcome, event.creditsSpent])).toEqual([["VALID", 2]]);
+    expect(retryId).toMatch(/^req_/);
+    expect(spent[0]!.requestId).not.toBe(retryId);
     expect(await verify("grpc", { key, cost: 2, idempotencyKey: id })).toEqual({ code: "VALID", valid: true, credits: 8 });
     expect(await admin.balance(keyId)).toBe(8);
   }, 30_000);
