@@ -48,6 +48,9 @@ import { routesOf } from "./transport/rest/routes.js";
 import { loadOpenApiDocuments } from "./transport/rest/documents.js";
 import { AnalyticsService } from "../gen/keyward/v1/analytics_pb.js";
 import { createAnalyticsService } from "./services/analytics/analytics-service.js";
+import { WebhooksService } from "../gen/keyward/v1/webhooks_pb.js";
+import { createWebhooksService } from "./services/webhooks/webhooks-service.js";
+import { createWebhookIndex } from "./services/webhooks/webhook-index.js";
 
 export interface AppOptions extends Omit<ObservabilityOptions, "documents" | "counters" | "events"> {
   documents: DocumentStore;
@@ -71,7 +74,7 @@ export interface AppOptions extends Omit<ObservabilityOptions, "documents" | "co
 
 export const SERVICES: DescService[] = [
   ApisService, KeysService, IdentitiesService, PermissionsService, RatelimitService, RootKeysService, WorkspacesService, LivenessService,
-  AnalyticsService, AuditLogsService,
+  AnalyticsService, AuditLogsService, WebhooksService,
 ];
 
 /**
@@ -103,6 +106,8 @@ export function createApp(options: AppOptions) {
     trustedProxies: options.trustedProxies,
   };
   const audit = auditScopes({ documents, auditLogs, clock, randomBytes });
+  const webhookIndex = createWebhookIndex({ documents, bus });
+  void webhookIndex.loadAll().catch((error: unknown) => console.error(`webhooks: cannot load the endpoints: ${(error as Error).message}`));
   // Each service from a factory over the stores: the shared ones here; per state-changing call, audited documents and
   // both views behind the call's commit gate (audited-operations.ts).
   // Queued imports (migrations.enqueueKeys) run here in the background, audited as the root key that queued them
@@ -132,6 +137,9 @@ export function createApp(options: AppOptions) {
     [PermissionsService, (documents) => createPermissionsService({ ...deps, documents, cache })],
     [AnalyticsService, (documents) => createAnalyticsService({ ...deps, documents, events: options.events, ratelimitEvents: options.ratelimitEvents })],
     [AuditLogsService, () => createAuditLogsService({ auditLogs })],
+    [WebhooksService, (documents) => createWebhooksService({
+      ...deps, documents, encryptionKey: options.encryptionKey, changed: (workspaceId) => webhookIndex.changed(workspaceId),
+    })],
   ]);
   const operations = auditOperations(
     [...factories].flatMap(([service, make]) => operationsOf(service, make(documents, counters))),

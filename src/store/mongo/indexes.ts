@@ -13,6 +13,9 @@ export const collectionNames = {
   roles: "roles",
   dashboardSessions: "dashboard_sessions",
   migrationJobs: "migration_jobs",
+  webhooks: "webhooks",
+  webhookMessages: "webhook_messages",
+  webhookState: "webhook_state",
 } as const;
 
 export interface CollectionIndexes {
@@ -121,5 +124,18 @@ export function documentIndexes(): CollectionIndexes[] {
     },
     // A starting server resumes the queued imports not done yet.
     { collection: collectionNames.migrationJobs, indexes: [{ name: "state_id", key: { state: 1, _id: 1 } }] },
+    { collection: collectionNames.webhooks, indexes: [{ name: "workspace_id", key: { workspaceId: 1, _id: 1 } }] },
+    {
+      collection: collectionNames.webhookMessages,
+      indexes: [
+        // What every instance's dispatcher polls: pending and due.
+        { name: "status_next_attempt", key: { status: 1, nextAttemptAt: 1 } },
+        // listDeliveries: one endpoint's messages, newest first.
+        { name: "webhook_id", key: { webhookId: 1, _id: -1 } },
+        // Retention: finished messages by age (pending ones have no finishedAt).
+        { name: "finished_at", key: { finishedAt: 1 }, partialFilterExpression: { finishedAt: { $exists: true } } },
+      ],
+    },
+    { collection: collectionNames.webhookState, indexes: [] },
   ];
 }

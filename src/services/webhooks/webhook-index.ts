@@ -1,0 +1,87 @@
+import type { DocumentStore } from "../../store/ports.js";
+import type { WebhookRecord } from "../../store/webhook-ports.js";
+import type { InvalidationBus } from "../key-cache.js";
+
+/** Endpoints of one workspace by event type: enabled ones only (a paused or disabled endpoint gets no new messages). */
+type Subscriptions = Map<string, WebhookRecord[]>;
+
+/**
+ * Every instance's in-memory view of which endpoints want which events, so the verification path asks "does this
+ * workspace want key.credits.low?" with two map lookups and no I/O. Loaded whole at start; a workspace is reloaded
+ * after each change to its endpoints, here and, through the invalidation bus, on every other instance; a slow full
+ * reload every `refreshMs` repairs a missed bus message.
+ */
+export function createWebhookIndex(deps: { documents: DocumentStore; bus: InvalidationBus; refreshMs?: number; log?: (line: string) => void }) {
+  let byWorkspace = new Map<string, Subscriptions>();
+  const log = deps.log ?? ((line: string) => console.error(line));
+
+  function group(records: readonly WebhookRecord[]): Map<string, Subscriptions> {
+    const out = new Map<string, Subscriptions>();
+    for (const record of records) {
+      if (!record.enabled) continue;
+      let subs = out.get(record.workspaceId);
+      if (!subs) out.set(record.workspaceId, (subs = new Map()));
+      for (const event of record.events) {
+        const list = subs.get(event);
+        if (list) list.push(record);
+        else subs.set(event, [record]);
+      }
+    }
+    return out;
+  }
+
+  async function readAll(read: (page: { limit: number; after?: string }) => Promise<WebhookRecord[]>): Promise<WebhookRecord[]> {
+    const all: WebhookRecord[] = [];
+    for (let after: string | undefined; ;) {
+      const page = await read({ limit: 500, after });
+      all.push(...page);
+      if (page.length < 500) return all;
+      after = page[page.length - 1].id;
+    }
+  }
+
+  async function loadAll(): Promise<void> {
+    byWorkspace = group(await readAll((page) => deps.documents.webhooks.all(page)));
+  }
+
+  async function reload(workspaceId: string): Promise<void> {
+    const subs = group(await readAll((page) => deps.documents.webhooks.list(workspaceId, page))).get(workspaceId);
+    if (subs) byWorkspace.set(workspaceId, subs);
+    else byWorkspace.delete(workspaceId);
+  }
+
+  const reloadLogged = (workspaceId: string) =>
+    void reload(workspaceId).catch((error: unknown) => log(`webhooks: cannot reload the endpoints of ${workspaceId}: ${(error as Error).message}`));
+  deps.bus.subscribe((message) => {
+    if (message.kind === "webhooks") reloadLogged(message.workspaceId);
+    else if (message.kind === "all") void loadAll().catch(() => {});
+  });
+  const timer = setInterval(() => void loadAll().catch(() => {}), deps.refreshMs ?? 60_000);
+  timer.unref();
+
+  return {
+    loadAll,
+    /** Reloads the workspace here now (awaitable), and tells the other instances. */
+    async changed(workspaceId: string): Promise<void> {
+      await reload(workspaceId);
+      deps.bus.publish({ kind: "webhooks", workspaceId });
+    },
+    /** The enabled endpoints of the workspace subscribed to `type` (and, when the event names an api, bound to it or to none). */
+    subscribers(workspaceId: string, type: string, apiId?: string): readonly WebhookRecord[] {
+      const list = byWorkspace.get(workspaceId)?.get(type);
+      if (!list) return NONE;
+      return list.filter((w) => w.apiId === undefined || w.apiId === apiId);
+    },
+    /** Whether any endpoint of the workspace wants `type`: the whole cost of a verification with no such endpoint. */
+    wants(workspaceId: string, type: string): boolean {
+      return byWorkspace.get(workspaceId)?.has(type) ?? false;
+    },
+    close(): void {
+      clearInterval(timer);
+    },
+  };
+}
+
+const NONE: readonly WebhookRecord[] = [];
+
+export type WebhookIndex = ReturnType<typeof createWebhookIndex>;
