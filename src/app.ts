@@ -50,7 +50,8 @@ import { AnalyticsService } from "../gen/keyward/v1/analytics_pb.js";
 import { createAnalyticsService } from "./services/analytics/analytics-service.js";
 import { WebhooksService } from "../gen/keyward/v1/webhooks_pb.js";
 import { createWebhooksService } from "./services/webhooks/webhooks-service.js";
-import { createWebhookIndex } from "./services/webhooks/webhook-index.js";
+import { createWebhookEngine } from "./services/webhooks/webhook-engine.js";
+import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from "./config.js";
 
 export interface AppOptions extends Omit<ObservabilityOptions, "documents" | "counters" | "events"> {
   documents: DocumentStore;
@@ -70,6 +71,8 @@ export interface AppOptions extends Omit<ObservabilityOptions, "documents" | "co
   trustedProxies?: readonly AddressRange[];
   /** Extra readiness checks (e.g. Redis) for the health service. */
   ready?: () => Promise<boolean>;
+  /** Webhook delivery settings (KEYWARD_WEBHOOKS_*); defaults: public addresses only, 7 days, real-time retries. */
+  webhooks?: Partial<WebhookSettings>;
 }
 
 export const SERVICES: DescService[] = [
@@ -106,8 +109,13 @@ export function createApp(options: AppOptions) {
     trustedProxies: options.trustedProxies,
   };
   const audit = auditScopes({ documents, auditLogs, clock, randomBytes });
-  const webhookIndex = createWebhookIndex({ documents, bus });
-  void webhookIndex.loadAll().catch((error: unknown) => console.error(`webhooks: cannot load the endpoints: ${(error as Error).message}`));
+  const webhookSettings = { ...DEFAULT_WEBHOOK_SETTINGS, ...options.webhooks };
+  const webhooks = createWebhookEngine({
+    documents, auditLogs, bus, clock, wallClock: systemClock, randomBytes, encryptionKey: options.encryptionKey,
+    allowPrivate: webhookSettings.allowPrivate, retentionDays: webhookSettings.retentionDays, scale: webhookSettings.retryScale,
+    // The embedded audit log is written by this one process in id order; MongoDB's by several instances.
+    lateWindowMs: options.documents.auditLogs ? 0 : 10_000,
+  });
   // Each service from a factory over the stores: the shared ones here; per state-changing call, audited documents and
   // both views behind the call's commit gate (audited-operations.ts).
   // Queued imports (migrations.enqueueKeys) run here in the background, audited as the root key that queued them
@@ -138,7 +146,8 @@ export function createApp(options: AppOptions) {
     [AnalyticsService, (documents) => createAnalyticsService({ ...deps, documents, events: options.events, ratelimitEvents: options.ratelimitEvents })],
     [AuditLogsService, () => createAuditLogsService({ auditLogs })],
     [WebhooksService, (documents) => createWebhooksService({
-      ...deps, documents, encryptionKey: options.encryptionKey, changed: (workspaceId) => webhookIndex.changed(workspaceId),
+      ...deps, documents, encryptionKey: options.encryptionKey, changed: (workspaceId) => webhooks.index.changed(workspaceId),
+      nudge: webhooks.nudge,
     })],
   ]);
   const operations = auditOperations(
@@ -218,5 +227,5 @@ export function createApp(options: AppOptions) {
     }
     return connectUnary(new H2Request(h2stream, headers), new H2Response(h2stream));
   };
-  return { handler, stream, invoke, operations, restRoutes: rest.served, metrics: observed.metrics, migrations };
+  return { handler, stream, invoke, operations, restRoutes: rest.served, metrics: observed.metrics, migrations, webhooks };
 }

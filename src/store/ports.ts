@@ -635,6 +635,8 @@ export interface AuditLogStore {
   appendMany(records: readonly AuditRecord[]): Promise<void>;
   /** Records of a workspace matching `query`, ascending by id, keyset-paginated. */
   list(query: AuditQuery, page: PageQuery): Promise<AuditRecord[]>;
+  /** Records of every workspace after the id `after`, ascending by id: what the webhook fan-out reads as its outbox. */
+  since(after: string | undefined, limit: number): Promise<AuditRecord[]>;
   stats(): { written: number; queued: number; failedWrites: number; dropped: number; lastError?: string };
   close(): Promise<void>;
 }

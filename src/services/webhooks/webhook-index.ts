@@ -2,7 +2,10 @@ import type { DocumentStore } from "../../store/ports.js";
 import type { WebhookRecord } from "../../store/webhook-ports.js";
 import type { InvalidationBus } from "../key-cache.js";
 
-/** Endpoints of one workspace by event type: enabled ones only (a paused or disabled endpoint gets no new messages). */
+/**
+ * Endpoints of one workspace by event type: enabled and paused ones (a paused endpoint's messages queue and wait for
+ * it to resume); one disabled after persistent failure gets no new messages.
+ */
 type Subscriptions = Map<string, WebhookRecord[]>;
 
 /**
@@ -18,7 +21,7 @@ export function createWebhookIndex(deps: { documents: DocumentStore; bus: Invali
   function group(records: readonly WebhookRecord[]): Map<string, Subscriptions> {
     const out = new Map<string, Subscriptions>();
     for (const record of records) {
-      if (!record.enabled) continue;
+      if (!record.enabled && record.disabledReason !== "paused") continue;
       let subs = out.get(record.workspaceId);
       if (!subs) out.set(record.workspaceId, (subs = new Map()));
       for (const event of record.events) {
@@ -66,7 +69,7 @@ export function createWebhookIndex(deps: { documents: DocumentStore; bus: Invali
       await reload(workspaceId);
       deps.bus.publish({ kind: "webhooks", workspaceId });
     },
-    /** The enabled endpoints of the workspace subscribed to `type` (and, when the event names an api, bound to it or to none). */
+    /** The enabled or paused endpoints of the workspace subscribed to `type` (and, when the event names an api, bound to it or to none). */
     subscribers(workspaceId: string, type: string, apiId?: string): readonly WebhookRecord[] {
       const list = byWorkspace.get(workspaceId)?.get(type);
       if (!list) return NONE;

@@ -64,7 +64,8 @@ export function webhookMessageStoreOver(journal: Journal): WebhookMessageStore {
     async claimDue(owner, now, leaseMs, limit) {
       const due = journal.scan<WebhookMessageRecord>(MESSAGES, {
         index: { name: "pending", value: "pending" },
-        filter: (m) => m.nextAttemptAt <= now && (m.leaseUntil === undefined || m.leaseUntil <= now),
+        // One process holds the journal (LOCK file): a lease of another owner is a previous process's, dead.
+        filter: (m) => m.nextAttemptAt <= now && (m.leaseUntil === undefined || m.leaseUntil <= now || m.leaseOwner !== owner),
         limit,
       });
       if (due.length === 0) return [];
