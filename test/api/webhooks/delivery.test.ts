@@ -50,6 +50,7 @@ describe("webhook delivery", () => {
     const [pending] = (await v2("webhooks.listDeliveries", { webhookId })).body.data;
     expect(pending).toMatchObject({ status: "pending", attempts: 1, responseCode: 503, lastError: "HTTP 503", nextAttemptAt: expect.any(Number) });
     expect(pending.nextAttemptAt - harness.clock.now()).toBeGreaterThan(0);
+    await vi.waitFor(async () => expect((await v2("webhooks.listDeliveries", { webhookId })).body.data[0].nextAttemptAt).toBeDefined(), { timeout: 5000 });
     receiver.state.respond = () => 200;
     harness.clock.advance(10);
     await vi.waitFor(async () => {
@@ -70,7 +71,9 @@ describe("webhook delivery", () => {
     await v2("permissions.createRole", { name: "doomed" });
     for (let attempt = 1; attempt <= 8; attempt++) {
       await vi.waitFor(() => expect(receiver.received.filter((r) => r.type === "role.create").length).toBe(attempt), { timeout: 5000 });
-      harness.clock.advance(40_000); // past the longest scaled delay (36 000 000 ms × 0.001 + jitter)
+      // Recorded before the clock moves: the next attempt is scheduled from the time the answer came.
+      await vi.waitFor(async () => expect((await v2("webhooks.listDeliveries", { webhookId })).body.data[0].attempts).toBe(attempt), { timeout: 5000 });
+      harness.clock.advance(50_000); // past the longest scaled delay (36 000 000 ms × 0.001, +20 % jitter at most)
     }
     await vi.waitFor(() => expect(receiver.distinct("webhook.disabled").map((r) => r.data.webhookId)).toEqual([webhookId]), { timeout: 5000 });
     const webhook = (await v2("webhooks.getWebhook", { webhookId })).body.data;
