@@ -104,11 +104,6 @@ export function createApp(options: AppOptions) {
     const stats = auditLogs.stats();
     return { ...stats, buffered: stats.queued };
   });
-  const keysDeps = {
-    ...deps, counters, events: options.events, cache, encryptionKey: options.encryptionKey, onVerified: observed.metrics.verified,
-    trustedProxies: options.trustedProxies,
-  };
-  const audit = auditScopes({ documents, auditLogs, clock, randomBytes });
   const webhookSettings = { ...DEFAULT_WEBHOOK_SETTINGS, ...options.webhooks };
   const webhooks = createWebhookEngine({
     documents, auditLogs, bus, clock, wallClock: systemClock, randomBytes, encryptionKey: options.encryptionKey,
@@ -116,6 +111,11 @@ export function createApp(options: AppOptions) {
     // The embedded audit log is written by this one process in id order; MongoDB's by several instances.
     lateWindowMs: options.documents.auditLogs ? 0 : 10_000,
   });
+  const keysDeps = {
+    ...deps, counters, events: options.events, cache, encryptionKey: options.encryptionKey, onVerified: observed.metrics.verified,
+    trustedProxies: options.trustedProxies, usageSignals: webhooks.usage,
+  };
+  const audit = auditScopes({ documents, auditLogs, clock, randomBytes });
   // Each service from a factory over the stores: the shared ones here; per state-changing call, audited documents and
   // both views behind the call's commit gate (audited-operations.ts).
   // Queued imports (migrations.enqueueKeys) run here in the background, audited as the root key that queued them
@@ -141,7 +141,9 @@ export function createApp(options: AppOptions) {
     [WorkspacesService, (documents) => createWorkspacesService({ ...deps, documents })],
     [LivenessService, () => createLivenessService()],
     [IdentitiesService, (documents, counters) => createIdentitiesService({ ...keysDeps, documents, counters })],
-    [RatelimitService, (documents, counters) => createRatelimitService({ ...deps, documents, counters, limitCache, audit, events: options.ratelimitEvents })],
+    [RatelimitService, (documents, counters) => createRatelimitService({
+      ...deps, documents, counters, limitCache, audit, events: options.ratelimitEvents, usageSignals: webhooks.usage,
+    })],
     [PermissionsService, (documents) => createPermissionsService({ ...deps, documents, cache })],
     [AnalyticsService, (documents) => createAnalyticsService({ ...deps, documents, events: options.events, ratelimitEvents: options.ratelimitEvents })],
     [AuditLogsService, () => createAuditLogsService({ auditLogs })],

@@ -108,6 +108,7 @@ export function createVerifier(deps: KeysDeps) {
       latencyMs: performance.now() - started, requestId: input.requestId,
     });
     deps.onVerified?.(outcome.code);
+    deps.usageSignals?.verified({ key, now, cost: input.cost, code: outcome.code, remaining: outcome.remaining, limits: outcome.limits });
     return outcome;
   }
 

@@ -8,6 +8,7 @@ import { createDispatcher } from "./dispatcher.js";
 import { messageFor, type WebhookEvent } from "./messages.js";
 import { createSender } from "./send.js";
 import { createWebhookIndex } from "./webhook-index.js";
+import { createUsageSignals } from "./usage-signals.js";
 
 export interface WebhookEngineOptions {
   documents: DocumentStore;
@@ -36,9 +37,9 @@ export function createWebhookEngine(options: WebhookEngineOptions) {
   const messages = options.documents.webhookMessages;
   const sender = createSender({ allowPrivate: options.allowPrivate });
 
-  /** Queues an event for every endpoint of its workspace that wants it; resolves once stored. */
-  async function enqueue(event: WebhookEvent): Promise<void> {
-    const subscribers = index.subscribers(event.workspaceId, event.type, event.apiId);
+  /** Queues an event for every endpoint of its workspace that wants it (or those of `only`); resolves once stored. */
+  async function enqueue(event: WebhookEvent, only?: readonly { id: string }[]): Promise<void> {
+    const subscribers = only ?? index.subscribers(event.workspaceId, event.type, event.apiId);
     if (subscribers.length === 0) return;
     const now = options.clock.now();
     await messages.enqueue(subscribers.map((w) => messageFor(event, w.id, now, options.randomBytes)));
@@ -83,16 +84,20 @@ export function createWebhookEngine(options: WebhookEngineOptions) {
     dispatcher.start();
   }).catch((error: unknown) => log(`webhooks: cannot load the endpoints: ${(error as Error).message}`));
 
+  const usage = createUsageSignals({ index, emit: (event, only) => void enqueue(event, only).catch((error: unknown) => log(`webhooks: cannot queue ${event.type}: ${(error as Error).message}`)) });
+
   return {
     index,
+    /** What verification and standalone rate limits hand their results to. */
+    usage,
     /** Resolves once the index is loaded and the loops run. */
     started,
     /**
      * Queues a usage signal without making the caller wait or fail: the verification path hands its crossings here
      * and goes on. A store failure is logged, never thrown.
      */
-    emit(event: WebhookEvent): void {
-      void enqueue(event).catch((error: unknown) => log(`webhooks: cannot queue ${event.type}: ${(error as Error).message}`));
+    emit(event: WebhookEvent, only?: readonly { id: string }[]): void {
+      void enqueue(event, only).catch((error: unknown) => log(`webhooks: cannot queue ${event.type}: ${(error as Error).message}`));
     },
     nudge: () => dispatcher.nudge(),
     async stop(): Promise<void> {
