@@ -18,6 +18,11 @@ export interface Received {
  * secrets it is given, records it, and answers `respond()`'s status (200 by default; set it to make deliveries fail).
  */
 export async function startReceiver() {
+  return startReceiverOn(0);
+}
+
+/** The same receiver on a given port (a test that wants the endpoint down at first, then up at a known address). */
+export async function startReceiverOn(listenPort: number) {
   const received: Received[] = [];
   const state = { secrets: [] as string[], respond: (_r: Received): number => 200 };
   const server: Server = createServer((request, response) => {
@@ -39,7 +44,7 @@ export async function startReceiver() {
       response.writeHead(state.respond(entry)).end("ok");
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(listenPort, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/hook`,
