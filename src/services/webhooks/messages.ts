@@ -16,6 +16,8 @@ export interface WebhookEvent {
    * id), and the store keeps the first. Absent: a fresh random id.
    */
   dedupeKey?: string;
+  /** With dedupeKey: the time part of the message id, the same on every instance (e.g. the window's start); default `time`. */
+  dedupeTime?: number;
 }
 
 /**
@@ -27,7 +29,7 @@ export function messageFor(event: WebhookEvent, webhookId: string, now: number, 
     ? randomBytes
     : () => new Uint8Array(createHash("sha256").update(`${event.dedupeKey}\n${webhookId}`).digest().subarray(0, 10));
   return {
-    id: newId("msg", event.time, tail),
+    id: newId("msg", event.dedupeKey === undefined ? event.time : event.dedupeTime ?? event.time, tail),
     workspaceId: event.workspaceId,
     webhookId,
     type: event.type,

@@ -66,6 +66,7 @@ export function createUsageSignals(deps: { index: WebhookIndex; emit(event: Webh
       if (firstTime(dedupeKey)) {
         deps.emit({
           type: "key.credits.exhausted", workspaceId: ws, time: s.now, apiId: key.apiId, dedupeKey,
+          dedupeTime: Math.max(period, key.updatedAt ?? key.createdAt),
           data: { keyId: key.id, apiId: key.apiId, remaining: s.remaining ?? 0 },
         });
       }
@@ -76,7 +77,7 @@ export function createUsageSignals(deps: { index: WebhookIndex; emit(event: Webh
         const dedupeKey = `ratelimited\n${key.id}\n${limit.name}\n${windowStart}`;
         if (!firstTime(dedupeKey)) continue;
         deps.emit({
-          type: "key.ratelimited", workspaceId: ws, time: s.now, apiId: key.apiId, dedupeKey,
+          type: "key.ratelimited", workspaceId: ws, time: s.now, apiId: key.apiId, dedupeKey, dedupeTime: windowStart,
           data: { keyId: key.id, apiId: key.apiId, limit: { name: limit.name, limit: limit.limit, duration: limit.duration }, reset: result.reset },
         });
       }
@@ -89,7 +90,7 @@ export function createUsageSignals(deps: { index: WebhookIndex; emit(event: Webh
     const dedupeKey = `exceeded\n${s.namespaceId}\n${s.identifier}\n${windowStart}`;
     if (!firstTime(dedupeKey)) return;
     deps.emit({
-      type: "ratelimit.exceeded", workspaceId: s.workspaceId, time: s.now, dedupeKey,
+      type: "ratelimit.exceeded", workspaceId: s.workspaceId, time: s.now, dedupeKey, dedupeTime: windowStart,
       data: { namespaceId: s.namespaceId, namespace: s.namespace, identifier: s.identifier, limit: s.limit, duration: s.duration, reset: s.reset },
     });
   }
