@@ -10,7 +10,7 @@ import type { AnalyticsQuery, AnalyticsRow } from "./analytics-query.js";
  * - soft-deleted records carry `deletedAt` and are invisible to `get`/`list`; only the root keys' `findByHash`
  *   returns them (authentication can tell "revoked" from "unknown"), the keys' one returns live keys only.
  */
-import type { WebhookMessageStore, WebhookStore } from "./webhook-ports.js";
+import type { KeyExpiryScan, WebhookMessageStore, WebhookStore } from "./webhook-ports.js";
 
 export interface WorkspaceRecord {
   id: string;
@@ -438,6 +438,8 @@ export interface DocumentStore {
   webhooks: WebhookStore;
   /** The webhook outbox (webhook-ports.ts); written by event sources and the dispatcher, never audited. */
   webhookMessages: WebhookMessageStore;
+  /** Keys by expiry, for the webhook events key.expiring and key.expired. */
+  keyExpiries: KeyExpiryScan;
   /** Creates a workspace and its first root key in one atomic write. */
   createWorkspace(workspace: WorkspaceRecord, firstRootKey: RootKeyRecord): Promise<void>;
   /** The audit log kept in this store's own commits (embedded); absent where it is a store of its own (MongoDB). */

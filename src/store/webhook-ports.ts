@@ -124,3 +124,17 @@ export interface WebhookMessageStore {
   /** Deletes finished messages (delivered or failed) finished before `before`; returns how many. */
   prune(before: number): Promise<number>;
 }
+
+/** A live key with an expiry, as the expiry scan needs it. */
+export interface ExpiringKey {
+  id: string;
+  workspaceId: string;
+  apiId: string;
+  expires: number;
+}
+
+/** What the `key.expiring` / `key.expired` scan reads: keys by expiry time, from an index (never a full scan). */
+export interface KeyExpiryScan {
+  /** Live keys with `from < expires <= to`, ascending by expiry, at most `limit`. */
+  expiringBetween(from: number, to: number, limit: number): Promise<ExpiringKey[]>;
+}

@@ -11,7 +11,7 @@ import type { AuditQuery, AuditRecord, DocumentStore } from "../../src/store/por
 /** Methods of the DocumentStore port that only read. Anything else on a sub-store is a write and must be audited. */
 const READS = new Set([
   "get", "list", "findByHash", "findByExternalId", "findBySlugs", "findByNames", "findByName", "count", "countByApi",
-  "listByApi", "listByIdentity", "search", "countMatching", "candidates", "any", "takenHashes", "unfinished", "all",
+  "listByApi", "listByIdentity", "search", "countMatching", "candidates", "any", "takenHashes", "unfinished", "all", "expiringBetween",
 ]);
 
 describe("auditedDocuments", () => {

@@ -9,6 +9,7 @@ import { messageFor, type WebhookEvent } from "./messages.js";
 import { createSender } from "./send.js";
 import { createWebhookIndex } from "./webhook-index.js";
 import { createUsageSignals } from "./usage-signals.js";
+import { createExpiryScan } from "./expiry-scan.js";
 
 export interface WebhookEngineOptions {
   documents: DocumentStore;
@@ -57,6 +58,14 @@ export function createWebhookEngine(options: WebhookEngineOptions) {
   });
 
   const pollMs = Math.max(10, Math.round(1000 * options.scale));
+  const emitLogged = (event: WebhookEvent, only?: readonly { id: string }[]) =>
+    void enqueue(event, only).catch((error: unknown) => log(`webhooks: cannot queue ${event.type}: ${(error as Error).message}`));
+  const expiries = createExpiryScan({ keys: options.documents.keyExpiries, index, clock: options.clock, emit: emitLogged });
+  const scanTimer = setInterval(
+    () => void expiries.run().catch((error: unknown) => log(`webhooks: expiry scan failed: ${(error as Error).message}`)),
+    Math.max(10, Math.round(60_000 * options.scale)),
+  );
+  scanTimer.unref();
   let stopped = false;
   let fanning: Promise<void> | undefined;
   let fanTimer: NodeJS.Timeout | undefined;
@@ -84,7 +93,7 @@ export function createWebhookEngine(options: WebhookEngineOptions) {
     dispatcher.start();
   }).catch((error: unknown) => log(`webhooks: cannot load the endpoints: ${(error as Error).message}`));
 
-  const usage = createUsageSignals({ index, emit: (event, only) => void enqueue(event, only).catch((error: unknown) => log(`webhooks: cannot queue ${event.type}: ${(error as Error).message}`)) });
+  const usage = createUsageSignals({ index, emit: emitLogged });
 
   return {
     index,
@@ -96,14 +105,13 @@ export function createWebhookEngine(options: WebhookEngineOptions) {
      * Queues a usage signal without making the caller wait or fail: the verification path hands its crossings here
      * and goes on. A store failure is logged, never thrown.
      */
-    emit(event: WebhookEvent, only?: readonly { id: string }[]): void {
-      void enqueue(event, only).catch((error: unknown) => log(`webhooks: cannot queue ${event.type}: ${(error as Error).message}`));
-    },
+    emit: emitLogged,
     nudge: () => dispatcher.nudge(),
     async stop(): Promise<void> {
       stopped = true;
       clearTimeout(fanTimer);
       clearInterval(pruneTimer);
+      clearInterval(scanTimer);
       index.close();
       await fanning;
       await dispatcher.stop();

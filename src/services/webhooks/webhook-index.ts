@@ -75,6 +75,10 @@ export function createWebhookIndex(deps: { documents: DocumentStore; bus: Invali
       if (!list) return NONE;
       return list.filter((w) => w.apiId === undefined || w.apiId === apiId);
     },
+    /** Every enabled or paused endpoint, of any workspace, subscribed to `type` (the periodic scans ask this). */
+    everyone(type: string): WebhookRecord[] {
+      return [...byWorkspace.values()].flatMap((subs) => subs.get(type) ?? []);
+    },
     /** Whether any endpoint of the workspace wants `type`: the whole cost of a verification with no such endpoint. */
     wants(workspaceId: string, type: string): boolean {
       return byWorkspace.get(workspaceId)?.has(type) ?? false;

@@ -10,7 +10,7 @@ import { liveOf, markDeletedIn, replaceLive, revisionOf } from "./owned.js";
 import { ratelimitNamespacesCollection, ratelimitNamespaceStoreOver, ratelimitOverridesCollection, ratelimitOverrideStoreOver } from "./ratelimits.js";
 import { permissionsCollection, permissionStoreOver, rolesCollection, roleStoreOver } from "./rbac.js";
 import {
-  webhookMessagesCollection, webhookMessageStoreOver, webhooksCollection, webhookStateCollection, webhookStoreOver,
+  keyExpiryScanOver, webhookMessagesCollection, webhookMessageStoreOver, webhooksCollection, webhookStateCollection, webhookStoreOver,
 } from "./webhooks.js";
 
 /**
@@ -86,6 +86,7 @@ export function documentStoreOver(journal: Journal): DocumentStore {
     dashboardSessions: dashboardSessionStoreOver(journal),
     webhooks: webhookStoreOver(journal),
     webhookMessages: webhookMessageStoreOver(journal),
+    keyExpiries: keyExpiryScanOver(journal),
     migrationJobs: migrationJobStoreOver(journal),
     createWorkspace: (workspace, firstRootKey) =>
       journal.commit([

@@ -1,6 +1,8 @@
 import type { PageQuery } from "../ports.js";
-import type { Settlement, WebhookMessageRecord, WebhookMessageStore, WebhookRecord, WebhookStore } from "../webhook-ports.js";
+import type { ExpiringKey, KeyExpiryScan, Settlement, WebhookMessageRecord, WebhookMessageStore, WebhookRecord, WebhookStore } from "../webhook-ports.js";
 import type { CollectionSpec, Doc, Journal, Mutation } from "./journal.js";
+import { expiryHour } from "./keys.js";
+import type { KeyRecord } from "../ports.js";
 
 const WEBHOOKS = "webhooks";
 const MESSAGES = "webhook_messages";
@@ -131,3 +133,20 @@ export function retried(stored: WebhookMessageRecord, now: number): WebhookMessa
 
 /** Attempts kept per message: enough to read a failure's story, bounded whatever the endpoint does. */
 export const HISTORY = 5;
+
+/** KeyExpiryScan over the keys' `expiresHour` index: the hours from `from` to `to`, each bucket filtered. */
+export function keyExpiryScanOver(journal: Journal): KeyExpiryScan {
+  return {
+    async expiringBetween(from, to, limit) {
+      const found: ExpiringKey[] = [];
+      for (let hour = expiryHour(from); hour <= expiryHour(to) && found.length < limit; hour++) {
+        const keys = journal.scan<KeyRecord>("keys", {
+          index: { name: "expiresHour", value: String(hour) },
+          filter: (k) => k.expires !== undefined && k.expires > from && k.expires <= to && k.deletedAt == null,
+        });
+        for (const k of keys) found.push({ id: k.id, workspaceId: k.workspaceId, apiId: k.apiId, expires: k.expires! });
+      }
+      return found.sort((a, b) => a.expires - b.expires).slice(0, limit);
+    },
+  };
+}

@@ -21,7 +21,7 @@ import { atNextRevision, revisionedReplaceFilter } from "./revision-filters.js";
 import { scoped, untypedCollection, withoutId, write } from "./scoped.js";
 import { mongoDashboardSessionStore } from "./dashboard-sessions.js";
 import { mongoRatelimitNamespaceStore, mongoRatelimitOverrideStore } from "./ratelimits.js";
-import { mongoWebhookMessageStore, mongoWebhookStore } from "./webhooks.js";
+import { mongoKeyExpiryScan, mongoWebhookMessageStore, mongoWebhookStore } from "./webhooks.js";
 
 export interface MongoDocumentStoreOptions {
   /** Connection string; driver options in its query (e.g. `serverSelectionTimeoutMS`) win over our defaults. */
@@ -163,6 +163,7 @@ function storeOver(client: MongoClient, db: Db, transactional: boolean): Documen
     migrationJobs: mongoMigrationJobStore(db.collection(collectionNames.migrationJobs)),
     webhooks: mongoWebhookStore(db.collection(collectionNames.webhooks)),
     webhookMessages: mongoWebhookMessageStore(db.collection(collectionNames.webhookMessages), db.collection(collectionNames.webhookState)),
+    keyExpiries: mongoKeyExpiryScan(untypedCollection(keyDocs)),
     createWorkspace: transactional ? createWorkspaceInTransaction : createWorkspaceCompensating,
     async ping() {
       await db.command({ ping: 1 });

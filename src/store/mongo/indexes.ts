@@ -59,6 +59,8 @@ export function documentIndexes(): CollectionIndexes[] {
         // Deleting a permission or role pulls it from every key holding it: multikey indexes over the lists.
         { name: "workspace_permissions", key: { workspaceId: 1, permissions: 1 } },
         { name: "workspace_roles", key: { workspaceId: 1, roles: 1 } },
+        // The webhook expiry scan: keys by expiry time (keys without one are left out).
+        { name: "expires", key: { expires: 1 }, partialFilterExpression: { expires: { $exists: true } } },
       ],
     },
     {

@@ -1,5 +1,5 @@
 import type { Collection } from "mongodb";
-import type { WebhookMessageRecord, WebhookMessageStore, WebhookRecord, WebhookStore } from "../webhook-ports.js";
+import type { KeyExpiryScan, WebhookMessageRecord, WebhookMessageStore, WebhookRecord, WebhookStore } from "../webhook-ports.js";
 import { HISTORY } from "../embedded/webhooks.js";
 import { isDuplicateKeyError } from "./errors.js";
 import { fromDocument, pageQuery, toDocument, type StoredDocument } from "./filters.js";
@@ -100,3 +100,16 @@ export function mongoWebhookMessageStore(
 }
 
 
+
+/** KeyExpiryScan over the keys collection's `expires` index. */
+export function mongoKeyExpiryScan(keys: Collection<{ _id: string }>): KeyExpiryScan {
+  return {
+    async expiringBetween(from, to, limit) {
+      const found = await keys.find(
+        { expires: { $gt: from, $lte: to }, deletedAt: { $exists: false } },
+        { sort: { expires: 1 }, limit, projection: { _id: 1, workspaceId: 1, apiId: 1, expires: 1 } },
+      ).toArray();
+      return found.map((d) => ({ id: d._id, workspaceId: (d as any).workspaceId, apiId: (d as any).apiId, expires: (d as any).expires }));
+    },
+  };
+}

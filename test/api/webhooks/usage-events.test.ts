@@ -88,4 +88,17 @@ describe("webhook usage events", () => {
       expect(deliveries.map((d: any) => d.data.keyId)).toEqual([bound.keyId]);
     }, { timeout: 5000 });
   });
+
+  it("key.expiring fires the chosen time before expires and key.expired once it passed, each once", async () => {
+    await endpoint(["key.expiring", "key.expired"], { thresholds: { credits: [], expiringBeforeMs: 3_600_000 } });
+    const expires = harness.clock.now() + 2 * 3_600_000;
+    const { keyId } = await harness.seed.key(apiId, { expires });
+    harness.clock.advance(3_600_000 + 1);
+    await vi.waitFor(() => expect(verified("key.expiring", keyId)).toHaveLength(1), { timeout: 5000 });
+    expect(verified("key.expiring", keyId)[0].data).toEqual({ keyId, apiId, expires });
+    expect(verified("key.expired", keyId)).toHaveLength(0);
+    harness.clock.advance(3_600_000);
+    await vi.waitFor(() => expect(verified("key.expired", keyId)).toHaveLength(1), { timeout: 5000 });
+    expect(receiver.received.filter((r) => r.data?.keyId === keyId).map((r) => r.type).sort()).toEqual(["key.expired", "key.expiring"]);
+  });
 });
