@@ -24,13 +24,13 @@ export function webhookView(record: WebhookRecord, now: number): MessageInitShap
 }
 
 function thresholdView(t: CreditThreshold): MessageInitShape<typeof CreditThresholdSchema> {
-  return { level: "percent" in t ? { case: "percent", value: t.percent } : { case: "remaining", value: BigInt(t.remaining) } };
+  return "percent" in t ? { percent: t.percent } : { remaining: BigInt(t.remaining) };
 }
 
 /** The request's thresholds as stored (already validated). */
 export function thresholdsRecord(message: ThresholdsMessage | undefined): WebhookThresholds {
   const credits: CreditThreshold[] = (message?.credits ?? []).flatMap((t): CreditThreshold[] =>
-    t.level.case === "percent" ? [{ percent: t.level.value }] : t.level.case === "remaining" ? [{ remaining: Number(t.level.value) }] : []);
+    t.percent !== undefined ? [{ percent: t.percent }] : t.remaining !== undefined ? [{ remaining: Number(t.remaining) }] : []);
   return {
     credits,
     ...(message?.expiringBeforeMs !== undefined && { expiringBeforeMs: Number(message.expiringBeforeMs) }),

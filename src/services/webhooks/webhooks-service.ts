@@ -70,9 +70,11 @@ export function createWebhooksService(deps: WebhooksDeps): ServiceHandlers<typeo
     }
   }
 
-  const thresholdInputs = (t: { credits: { level: { case?: string; value?: unknown } }[] } | undefined): ThresholdInput[] =>
-    (t?.credits ?? []).map((c) =>
-      c.level.case === "percent" ? { percent: c.level.value as number } : c.level.case === "remaining" ? { remaining: Number(c.level.value) } : {});
+  const thresholdInputs = (t: { credits: { remaining?: bigint; percent?: number }[] } | undefined): ThresholdInput[] =>
+    (t?.credits ?? []).map((c) => ({
+      ...(c.remaining !== undefined && { remaining: Number(c.remaining) }),
+      ...(c.percent !== undefined && { percent: c.percent }),
+    }));
 
   return {
     async createWebhook(request, { principal }) {
