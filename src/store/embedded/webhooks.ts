@@ -54,6 +54,8 @@ export function webhookStoreOver(journal: Journal): WebhookStore {
  */
 export function webhookMessageStoreOver(journal: Journal): WebhookMessageStore {
   const put = (doc: WebhookMessageRecord): Mutation => ({ op: "put", collection: MESSAGES, doc });
+  /** Owners that took leases from this store since it opened. */
+  const granted = new Set<string>();
   return {
     enqueue(messages, options = {}) {
       const fresh = new Map<string, WebhookMessageRecord>();
@@ -66,11 +68,12 @@ export function webhookMessageStoreOver(journal: Journal): WebhookMessageStore {
     async claimDue(owner, now, leaseMs, limit) {
       const due = journal.scan<WebhookMessageRecord>(MESSAGES, {
         index: { name: "pending", value: "pending" },
-        // One process holds the journal (LOCK file): a lease of another owner is a previous process's, dead.
-        filter: (m) => m.nextAttemptAt <= now && (m.leaseUntil === undefined || m.leaseUntil <= now || m.leaseOwner !== owner),
+        // One process holds the journal (LOCK file): a lease this store did not grant is a previous process's, dead.
+        filter: (m) => m.nextAttemptAt <= now && (m.leaseUntil === undefined || m.leaseUntil <= now || !granted.has(m.leaseOwner!)),
         limit,
       });
       if (due.length === 0) return [];
+      granted.add(owner);
       const leased = due.map((m) => ({ ...m, leaseOwner: owner, leaseUntil: now + leaseMs }));
       await journal.commit(leased.map(put));
       return leased;
