@@ -6,7 +6,7 @@ import type { DocumentStore } from "../../store/ports.js";
 import type { Settlement, WebhookMessageRecord, WebhookRecord } from "../../store/webhook-ports.js";
 import type { Sender } from "./send.js";
 import type { WebhookIndex } from "./webhook-index.js";
-import { signingSecrets } from "./webhooks-service.js";
+import { signingSecrets } from "./webhook-secrets.js";
 
 /** Messages one poll takes at most; more wait for the next poll (which follows at once while there are more). */
 const BATCH = 50;

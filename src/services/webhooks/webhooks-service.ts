@@ -2,19 +2,16 @@ import type { WebhooksService } from "../../../gen/keyward/v1/webhooks_pb.js";
 import type { Clock } from "../../domain/clock.js";
 import { invalid, KeywardError, notFound, type Violation } from "../../domain/errors.js";
 import { newId, type RandomBytes } from "../../domain/ids.js";
-import { decryptKey, encryptKey } from "../../domain/key-encryption.js";
 import { TEST_EVENT } from "../../domain/webhooks/events.js";
 import { newSecret } from "../../domain/webhooks/signature.js";
+import { ROTATION_OVERLAP_MS, sealSecret } from "./webhook-secrets.js";
 import { eventViolations, thresholdViolations, urlProblem, type ThresholdInput } from "../../domain/webhooks/webhook-input.js";
 import type { DocumentStore } from "../../store/ports.js";
-import type { StoredSecret, WebhookRecord } from "../../store/webhook-ports.js";
+import type { WebhookRecord } from "../../store/webhook-ports.js";
 import { authorize, type Principal, type ServiceHandlers } from "../context.js";
-import { decodeCursor, paginate } from "../pagination.js";
+import { decodeCursor, encodeCursor, paginate } from "../pagination.js";
 import { messageFor } from "./messages.js";
 import { deliveryView, thresholdsRecord, webhookView } from "./webhook-view.js";
-
-/** How long a rotated-out secret keeps signing beside the new one. */
-export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 
 export interface WebhooksDeps {
   documents: DocumentStore;
@@ -26,16 +23,6 @@ export interface WebhooksDeps {
   changed(workspaceId: string): Promise<void>;
   /** Told when a message is queued now (sendTest, redeliver): the dispatcher looks sooner than its next poll. */
   nudge?(): void;
-}
-
-/** Encrypts a secret for storage; the endpoint id is bound in, so a ciphertext cannot be moved to another endpoint. */
-export function sealSecret(masterKey: Buffer, secret: string, webhookId: string): StoredSecret {
-  return encryptKey(masterKey, secret, webhookId);
-}
-
-/** The secrets that sign now: the current one and any rotated-out one still in its overlap. */
-export function signingSecrets(masterKey: Buffer, record: WebhookRecord, now: number): string[] {
-  return record.secrets.filter((s) => s.expiresAt === undefined || s.expiresAt > now).map((s) => decryptKey(masterKey, s, record.id));
 }
 
 /** webhooks.*: endpoints of the caller's workspace, their secrets and their deliveries. */
@@ -173,7 +160,7 @@ export function createWebhooksService(deps: WebhooksDeps): ServiceHandlers<typeo
       const hasMore = rows.length > limit;
       return {
         data: items.map(deliveryView),
-        pagination: { hasMore, cursor: hasMore ? Buffer.from(items[items.length - 1].id, "utf8").toString("base64url") : undefined },
+        pagination: { hasMore, cursor: hasMore ? encodeCursor(items[items.length - 1].id) : undefined },
       };
     },
 

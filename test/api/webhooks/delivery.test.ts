@@ -40,6 +40,17 @@ describe("webhook delivery", () => {
       const [delivery] = (await v2("webhooks.listDeliveries", { webhookId })).body.data;
       expect(delivery).toMatchObject({ id: messageId, type: "webhook.test", status: "delivered", attempts: 1, responseCode: 200, latencyMs: expect.any(Number) });
     }, { timeout: 5000 });
+    // Newest first, a page at a time.
+    harness.clock.advance(1);
+    const second = (await v2("webhooks.sendTest", { webhookId })).body.data.messageId;
+    harness.clock.advance(1);
+    const third = (await v2("webhooks.sendTest", { webhookId })).body.data.messageId;
+    const first = (await v2("webhooks.listDeliveries", { webhookId, limit: 2 })).body;
+    expect(first.data.map((d: any) => d.id)).toEqual([third, second]);
+    expect(first.pagination).toEqual({ hasMore: true, cursor: expect.any(String) });
+    const rest = (await v2("webhooks.listDeliveries", { webhookId, limit: 2, cursor: first.pagination.cursor })).body;
+    expect(rest.data.map((d: any) => d.id)).toEqual([messageId]);
+    expect(rest.pagination).toEqual({ hasMore: false });
   });
 
   it("retries a failing endpoint with backoff and delivers once it answers 2xx; redeliver sends the same id again", async () => {
