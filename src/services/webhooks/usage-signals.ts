@@ -49,8 +49,9 @@ export function createUsageSignals(deps: { index: WebhookIndex; emit(event: Webh
   function verified(s: VerificationSignal): void {
     const { key } = s;
     const ws = key.workspaceId;
-    if (s.code === "VALID" && s.remaining !== undefined && deps.index.wants(ws, "key.credits.low")) {
+    if (s.code === "VALID" && s.remaining !== undefined) {
       const base = key.credits?.refill?.amount;
+      if (!deps.index.mayBeLow(ws, s.remaining, base)) return;
       for (const webhook of deps.index.subscribers(ws, "key.credits.low", key.apiId)) {
         for (const threshold of crossedLevels(webhook.thresholds.credits, { after: s.remaining, cost: s.cost, base })) {
           deps.emit({
@@ -60,7 +61,7 @@ export function createUsageSignals(deps: { index: WebhookIndex; emit(event: Webh
         }
       }
     } else if (s.code === "USAGE_EXCEEDED" && deps.index.wants(ws, "key.credits.exhausted")) {
-      // One per refill period, key revision and balance: a refill or a credit update re-arms it.
+      // One per refill period, key change (updatedAt) and balance: a refill or an update of the key re-arms it.
       const period = refillAt(key, s.now)?.boundary ?? 0;
       const dedupeKey = `exhausted\n${key.id}\n${period}\n${key.updatedAt ?? key.createdAt}\n${s.remaining ?? 0}`;
       if (firstTime(dedupeKey)) {

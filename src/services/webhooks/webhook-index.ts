@@ -16,6 +16,8 @@ type Subscriptions = Map<string, WebhookRecord[]>;
  */
 export function createWebhookIndex(deps: { documents: DocumentStore; bus: InvalidationBus; refreshMs?: number; log?: (line: string) => void }) {
   let byWorkspace = new Map<string, Subscriptions>();
+  /** Per workspace, the highest `key.credits.low` levels of its endpoints: above both, no crossing is possible. */
+  let ceilings = new Map<string, { remaining: number; percent: number }>();
   const log = deps.log ?? ((line: string) => console.error(line));
 
   function group(records: readonly WebhookRecord[]): Map<string, Subscriptions> {
@@ -43,14 +45,34 @@ export function createWebhookIndex(deps: { documents: DocumentStore; bus: Invali
     }
   }
 
+  function ceilingsOf(groups: Map<string, Subscriptions>): Map<string, { remaining: number; percent: number }> {
+    const out = new Map<string, { remaining: number; percent: number }>();
+    for (const [workspaceId, subs] of groups) {
+      const ceiling = { remaining: -1, percent: 0 };
+      for (const w of subs.get("key.credits.low") ?? []) {
+        for (const t of w.thresholds.credits) {
+          if ("remaining" in t) ceiling.remaining = Math.max(ceiling.remaining, t.remaining);
+          else ceiling.percent = Math.max(ceiling.percent, t.percent);
+        }
+      }
+      out.set(workspaceId, ceiling);
+    }
+    return out;
+  }
+
   async function loadAll(): Promise<void> {
     byWorkspace = group(await readAll((page) => deps.documents.webhooks.all(page)));
+    ceilings = ceilingsOf(byWorkspace);
   }
 
   async function reload(workspaceId: string): Promise<void> {
-    const subs = group(await readAll((page) => deps.documents.webhooks.list(workspaceId, page))).get(workspaceId);
+    const groups = group(await readAll((page) => deps.documents.webhooks.list(workspaceId, page)));
+    const subs = groups.get(workspaceId);
     if (subs) byWorkspace.set(workspaceId, subs);
     else byWorkspace.delete(workspaceId);
+    const ceiling = ceilingsOf(groups).get(workspaceId);
+    if (ceiling) ceilings.set(workspaceId, ceiling);
+    else ceilings.delete(workspaceId);
   }
 
   const reloadLogged = (workspaceId: string) =>
@@ -78,6 +100,16 @@ export function createWebhookIndex(deps: { documents: DocumentStore; bus: Invali
     /** Every enabled or paused endpoint, of any workspace, subscribed to `type` (the periodic scans ask this). */
     everyone(type: string): WebhookRecord[] {
       return [...byWorkspace.values()].flatMap((subs) => subs.get(type) ?? []);
+    },
+    /**
+     * Whether a balance of `remaining` (of a key refilled with `base`, if any) may be at or below some endpoint's
+     * `key.credits.low` level: false for every verification far from all levels, which then costs one lookup.
+     */
+    mayBeLow(workspaceId: string, remaining: number, base: number | undefined): boolean {
+      const ceiling = ceilings.get(workspaceId);
+      if (!ceiling) return false;
+      if (remaining <= ceiling.remaining) return true;
+      return base !== undefined && ceiling.percent > 0 && remaining <= Math.floor((ceiling.percent * base) / 100);
     },
     /** Whether any endpoint of the workspace wants `type`: the whole cost of a verification with no such endpoint. */
     wants(workspaceId: string, type: string): boolean {
