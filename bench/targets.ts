@@ -15,6 +15,8 @@ export const servers = {
   "grpc-js peer": { entry: "bench/grpc-js-peer.ts", readyByConnect: true },
   keyward: { entry: "src/main.ts" },
   "keyward+redis": { entry: "src/main.ts", redis: true },
+  // Webhook secrets are stored encrypted: endpoints need an encryption key (a fixed one: nothing here is secret).
+  "keyward+webhooks": { entry: "src/main.ts", env: { KEYWARD_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64") } },
 } satisfies Record<string, ServerSpec>;
 
 export type ServerName = keyof typeof servers;
@@ -177,6 +179,37 @@ const grpcJsPeer = (streams: number): Target => ({
   body: () => verifyFrame(PEER_KEY),
 });
 
+/**
+ * As seedKey, plus (once per server) five webhook endpoints of the workspace subscribed to the credit events, with
+ * thresholds the bench's balance never reaches: every verification pays the in-memory check and nothing else.
+ */
+async function seedKeyWithWebhooks(server: { baseUrl: string; rootKey: string }): Promise<Seed> {
+  const call = async (op: string, body: unknown) => {
+    const res = await fetch(`${server.baseUrl}/v2/${op}`, {
+      method: "POST", headers: { authorization: `Bearer ${server.rootKey}`, "content-type": "application/json" }, body: JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`seeding ${op} answered ${res.status}: ${text}`);
+    return JSON.parse(text) as { data: any };
+  };
+  const existing = (await call("webhooks.listWebhooks", {})).data.length as number;
+  for (let i = existing; i < 5; i++) {
+    await call("webhooks.createWebhook", {
+      url: `https://hooks.example.com/bench/${i}`, events: ["key.credits.low", "key.credits.exhausted"],
+      thresholds: { credits: [{ remaining: 10 }, { percent: 20 }] },
+    });
+  }
+  return seedKey(server);
+}
+
+/** Verification on one server without webhooks, then with five subscribed to credit events: the same run. */
+const webhookRows = (): Target[] => [
+  restVerify("keyward+webhooks", "embedded, no webhooks"),
+  { ...grpcVerify(10), name: "gRPC VerifyKey (embedded, no webhooks) -m10", server: "keyward+webhooks" },
+  { ...restVerify("keyward+webhooks", "embedded, 5 webhooks on credit events"), setup: seedKeyWithWebhooks },
+  { ...grpcVerify(10), name: "gRPC VerifyKey (embedded, 5 webhooks on credit events) -m10", server: "keyward+webhooks", setup: seedKeyWithWebhooks },
+];
+
 export const targets: Target[] = [
   {
     name: baselineName,
@@ -227,6 +260,7 @@ export const targets: Target[] = [
   grpcVerify(10),
   restVerifyIdentity("keyward", "embedded", false),
   restVerifyIdentity("keyward", "embedded", true),
+  ...webhookRows(),
   restVerify("keyward+redis", "redis counters"),
   restVerifyIdentity("keyward+redis", "redis counters", false),
   restVerifyIdentity("keyward+redis", "redis counters", true),

@@ -48,6 +48,10 @@ import { routesOf } from "./transport/rest/routes.js";
 import { loadOpenApiDocuments } from "./transport/rest/documents.js";
 import { AnalyticsService } from "../gen/keyward/v1/analytics_pb.js";
 import { createAnalyticsService } from "./services/analytics/analytics-service.js";
+import { WebhooksService } from "../gen/keyward/v1/webhooks_pb.js";
+import { createWebhooksService } from "./services/webhooks/webhooks-service.js";
+import { createWebhookEngine } from "./services/webhooks/webhook-engine.js";
+import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from "./config.js";
 
 export interface AppOptions extends Omit<ObservabilityOptions, "documents" | "counters" | "events"> {
   documents: DocumentStore;
@@ -69,11 +73,13 @@ export interface AppOptions extends Omit<ObservabilityOptions, "documents" | "co
   idempotencyWindowMs?: number;
   /** Extra readiness checks (e.g. Redis) for the health service. */
   ready?: () => Promise<boolean>;
+  /** Webhook delivery settings (KEYWARD_WEBHOOKS_*); defaults: public addresses only, 7 days, real-time retries. */
+  webhooks?: Partial<WebhookSettings>;
 }
 
 export const SERVICES: DescService[] = [
   ApisService, KeysService, IdentitiesService, PermissionsService, RatelimitService, RootKeysService, WorkspacesService, LivenessService,
-  AnalyticsService, AuditLogsService,
+  AnalyticsService, AuditLogsService, WebhooksService,
 ];
 
 /**
@@ -100,9 +106,16 @@ export function createApp(options: AppOptions) {
     const stats = auditLogs.stats();
     return { ...stats, buffered: stats.queued };
   });
+  const webhookSettings = { ...DEFAULT_WEBHOOK_SETTINGS, ...options.webhooks };
+  const webhooks = createWebhookEngine({
+    documents, auditLogs, bus, clock, wallClock: systemClock, randomBytes, encryptionKey: options.encryptionKey,
+    allowPrivate: webhookSettings.allowPrivate, retentionDays: webhookSettings.retentionDays, scale: webhookSettings.retryScale,
+    // The embedded audit log is written by this one process in id order; MongoDB's by several instances.
+    lateWindowMs: options.documents.auditLogs ? 0 : 10_000,
+  });
   const keysDeps = {
     ...deps, counters, events: options.events, cache, encryptionKey: options.encryptionKey, onVerified: observed.metrics.verified,
-    trustedProxies: options.trustedProxies, idempotencyWindowMs: options.idempotencyWindowMs,
+    trustedProxies: options.trustedProxies, idempotencyWindowMs: options.idempotencyWindowMs, usageSignals: webhooks.usage,
   };
   const audit = auditScopes({ documents, auditLogs, clock, randomBytes });
   // Each service from a factory over the stores: the shared ones here; per state-changing call, audited documents and
@@ -130,10 +143,16 @@ export function createApp(options: AppOptions) {
     [WorkspacesService, (documents) => createWorkspacesService({ ...deps, documents })],
     [LivenessService, () => createLivenessService()],
     [IdentitiesService, (documents, counters) => createIdentitiesService({ ...keysDeps, documents, counters })],
-    [RatelimitService, (documents, counters) => createRatelimitService({ ...deps, documents, counters, limitCache, audit, events: options.ratelimitEvents })],
+    [RatelimitService, (documents, counters) => createRatelimitService({
+      ...deps, documents, counters, limitCache, audit, events: options.ratelimitEvents, usageSignals: webhooks.usage,
+    })],
     [PermissionsService, (documents) => createPermissionsService({ ...deps, documents, cache })],
     [AnalyticsService, (documents) => createAnalyticsService({ ...deps, documents, events: options.events, ratelimitEvents: options.ratelimitEvents })],
     [AuditLogsService, () => createAuditLogsService({ auditLogs })],
+    [WebhooksService, (documents) => createWebhooksService({
+      ...deps, documents, encryptionKey: options.encryptionKey, changed: (workspaceId) => webhooks.index.changed(workspaceId),
+      nudge: webhooks.nudge,
+    })],
   ]);
   const operations = auditOperations(
     [...factories].flatMap(([service, make]) => operationsOf(service, make(documents, counters))),
@@ -212,5 +231,5 @@ export function createApp(options: AppOptions) {
     }
     return connectUnary(new H2Request(h2stream, headers), new H2Response(h2stream));
   };
-  return { handler, stream, invoke, operations, restRoutes: rest.served, metrics: observed.metrics, migrations };
+  return { handler, stream, invoke, operations, restRoutes: rest.served, metrics: observed.metrics, migrations, webhooks };
 }

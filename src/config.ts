@@ -44,9 +44,21 @@ export interface Config {
   tls?: TlsFiles;
   /** KEYWARD_IDEMPOTENCY_WINDOW_SECONDS in ms: how long a verification's idempotency key answers retries (default 1 h). */
   idempotencyWindowMs: number;
+  /** Webhook delivery (docs/webhooks.md). */
+  webhooks: WebhookSettings;
+}
+
+export interface WebhookSettings {
+  /** KEYWARD_WEBHOOKS_ALLOW_PRIVATE: endpoints may resolve to private, loopback and link-local addresses. */
+  allowPrivate: boolean;
+  /** KEYWARD_WEBHOOKS_RETENTION_DAYS: how long delivered and failed messages are kept. */
+  retentionDays: number;
+  /** KEYWARD_WEBHOOKS_RETRY_SCALE, for testing: multiplies every retry delay and poll interval (1 in production). */
+  retryScale: number;
 }
 
 export const DEFAULT_EVENTS_RETENTION_DAYS = 90;
+export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = { allowPrivate: false, retentionDays: 7, retryScale: 1 };
 
 /** Parses the environment; throws with a clear message for values that cannot work. */
 export function readConfig(env: Record<string, string | undefined>): Config {
@@ -108,7 +120,20 @@ export function readConfig(env: Record<string, string | undefined>): Config {
     trustedProxies: trustedProxiesOf(env.KEYWARD_TRUSTED_PROXIES),
     tls: tlsFilesOf(env),
     idempotencyWindowMs: idempotencyWindowSeconds * 1000,
+    webhooks: webhookSettingsOf(env),
   };
+}
+
+/** KEYWARD_WEBHOOKS_*; a value that cannot work stops the start naming the variable. */
+export function webhookSettingsOf(env: Record<string, string | undefined>): WebhookSettings {
+  const allow = (env.KEYWARD_WEBHOOKS_ALLOW_PRIVATE ?? "false").toLowerCase();
+  if (allow !== "true" && allow !== "false") throw new Error(`KEYWARD_WEBHOOKS_ALLOW_PRIVATE must be true or false, got ${env.KEYWARD_WEBHOOKS_ALLOW_PRIVATE}`);
+  const retentionDays = wholeNumber(env, "KEYWARD_WEBHOOKS_RETENTION_DAYS", DEFAULT_WEBHOOK_SETTINGS.retentionDays, { min: 1, unit: "days" });
+  const retryScale = Number(env.KEYWARD_WEBHOOKS_RETRY_SCALE ?? 1);
+  if (!(retryScale > 0 && retryScale <= 1)) {
+    throw new Error(`KEYWARD_WEBHOOKS_RETRY_SCALE must be a number above 0 and at most 1, got ${env.KEYWARD_WEBHOOKS_RETRY_SCALE}`);
+  }
+  return { allowPrivate: allow === "true", retentionDays, retryScale };
 }
 
 /**

@@ -32,6 +32,7 @@ async function main() {
     metricsAccess: config.metrics,
     trustedProxies: config.trustedProxies,
     idempotencyWindowMs: config.idempotencyWindowMs,
+    webhooks: config.webhooks,
   });
   const server = await listen(app, { port: config.port, host: config.host, limits: config.limits, tls });
   // New certificates on SIGHUP or when the files change; open connections keep the one they started with.
@@ -49,6 +50,7 @@ async function main() {
     await server.close({ graceMs: config.shutdownGraceMs });
     // A queued import stops after its current slice; the rest resumes at the next start.
     await app.migrations.stop();
+    await app.webhooks.stop();
     await stores.close();
     logger.info("Keyward stopped");
     flush();

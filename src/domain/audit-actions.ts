@@ -36,6 +36,12 @@ export const AUDIT_ACTIONS: Readonly<Record<string, string>> = {
   "keyward.v1.RootKeysService.CreateRootKey": "rootKey.create",
   "keyward.v1.RootKeysService.DeleteRootKey": "rootKey.delete",
   "keyward.v1.WorkspacesService.CreateWorkspace": "workspace.create",
+  "keyward.v1.WebhooksService.CreateWebhook": "webhook.create",
+  "keyward.v1.WebhooksService.UpdateWebhook": "webhook.update",
+  "keyward.v1.WebhooksService.DeleteWebhook": "webhook.delete",
+  "keyward.v1.WebhooksService.RotateSecret": "webhook.rotateSecret",
+  "keyward.v1.WebhooksService.Redeliver": "webhook.redeliver",
+  "keyward.v1.WebhooksService.SendTest": "webhook.sendTest",
 };
 
 /**

@@ -1,7 +1,7 @@
 import { encodeBase58 } from "./base58.js";
 
 export type IdPrefix =
-  | "key" | "api" | "ws" | "perm" | "role" | "id" | "rl" | "rlns" | "rlor" | "req" | "log" | "sess" | "mig";
+  | "key" | "api" | "ws" | "perm" | "role" | "id" | "rl" | "rlns" | "rlor" | "req" | "log" | "sess" | "mig" | "wh" | "msg";
 
 /** Source of randomness; injected so ids are reproducible in tests. */
 export type RandomBytes = (size: number) => Uint8Array;

@@ -25,6 +25,7 @@ export const PERMISSION_CATALOGUE = {
   identity: { specificIds: true, actions: ["create_identity", "read_identity", "update_identity", "delete_identity"] },
   rootkey: { specificIds: false, actions: ["create_root_key", "read_root_key", "delete_root_key"] },
   workspace: { specificIds: false, actions: ["create_workspace", "read_audit_log"] },
+  webhook: { specificIds: true, actions: ["create_webhook", "read_webhook", "update_webhook", "delete_webhook"] },
 } as const satisfies Record<string, { specificIds: boolean; actions: readonly string[] }>;
 
 export type ResourceType = keyof typeof PERMISSION_CATALOGUE;

@@ -3,7 +3,7 @@ import { UniqueViolationError } from "../store/errors.js";
 import type { Metrics, StoreTally } from "./metrics.js";
 
 const DOCUMENT_PARTS = [
-  "workspaces", "rootKeys", "apis", "keys", "identities", "ratelimitNamespaces", "ratelimitOverrides", "permissions", "roles", "migrationJobs",
+  "workspaces", "rootKeys", "apis", "keys", "identities", "ratelimitNamespaces", "ratelimitOverrides", "permissions", "roles", "migrationJobs", "webhooks", "webhookMessages", "keyExpiries",
 ] as const;
 
 /**

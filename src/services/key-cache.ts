@@ -17,6 +17,7 @@ export interface VerifiableKey {
 export type Invalidation =
   | { kind: "hash"; hash: string }
   | { kind: "ratelimit-overrides"; namespaceId: string }
+  | { kind: "webhooks"; workspaceId: string }
   | { kind: "all" };
 
 export interface InvalidationBus {
@@ -59,7 +60,7 @@ export function createKeyCache<V = VerifiableKey>(options: { clock: Clock; bus: 
   let misses = 0;
 
   function drop(message: Invalidation) {
-    if (message.kind === "ratelimit-overrides") return; // not held here
+    if (message.kind === "ratelimit-overrides" || message.kind === "webhooks") return; // not held here
     epoch++;
     if (message.kind === "all") entries.clear();
     else entries.delete(message.hash);

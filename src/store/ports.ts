@@ -10,6 +10,7 @@ import type { AnalyticsQuery, AnalyticsRow } from "./analytics-query.js";
  * - soft-deleted records carry `deletedAt` and are invisible to `get`/`list`; only the root keys' `findByHash`
  *   returns them (authentication can tell "revoked" from "unknown"), the keys' one returns live keys only.
  */
+import type { KeyExpiryScan, WebhookMessageStore, WebhookStore } from "./webhook-ports.js";
 
 export interface WorkspaceRecord {
   id: string;
@@ -434,6 +435,11 @@ export interface DocumentStore {
   roles: RoleStore;
   dashboardSessions: DashboardSessionStore;
   migrationJobs: MigrationJobStore;
+  webhooks: WebhookStore;
+  /** The webhook outbox (webhook-ports.ts); written by event sources and the dispatcher, never audited. */
+  webhookMessages: WebhookMessageStore;
+  /** Keys by expiry, for the webhook events key.expiring and key.expired. */
+  keyExpiries: KeyExpiryScan;
   /** Creates a workspace and its first root key in one atomic write. */
   createWorkspace(workspace: WorkspaceRecord, firstRootKey: RootKeyRecord): Promise<void>;
   /** The audit log kept in this store's own commits (embedded); absent where it is a store of its own (MongoDB). */
@@ -656,6 +662,8 @@ export interface AuditLogStore {
   appendMany(records: readonly AuditRecord[]): Promise<void>;
   /** Records of a workspace matching `query`, ascending by id, keyset-paginated. */
   list(query: AuditQuery, page: PageQuery): Promise<AuditRecord[]>;
+  /** Records of every workspace after the id `after`, ascending by id: what the webhook fan-out reads as its outbox. */
+  since(after: string | undefined, limit: number): Promise<AuditRecord[]>;
   stats(): { written: number; queued: number; failedWrites: number; dropped: number; lastError?: string };
   close(): Promise<void>;
 }

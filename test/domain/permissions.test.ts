@@ -38,12 +38,13 @@ describe("isCataloguePermission", () => {
 });
 
 describe("allPermissions", () => {
-  it("lists each catalogue action once with `*`: 44 permissions including workspace creation, the audit log and rate-limit analytics", () => {
+  it("lists each catalogue action once with `*`: 48 permissions including workspace creation, the audit log, rate-limit analytics and webhooks", () => {
     const all = allPermissions();
     const expected = Object.values(PERMISSION_CATALOGUE).reduce((n, entry) => n + entry.actions.length, 0);
-    expect(all).toHaveLength(44);
-    expect(expected).toBe(44);
-    expect(new Set(all).size).toBe(44);
+    expect(all).toHaveLength(48);
+    expect(expected).toBe(48);
+    expect(new Set(all).size).toBe(48);
+    expect(all).toContain("webhook.*.create_webhook");
     expect(all).toContain("ratelimit.*.read_analytics");
     expect(all).toContain("workspace.*.create_workspace");
     expect(all).toContain("workspace.*.read_audit_log");

@@ -49,10 +49,10 @@ describe("gRPC server reflection", () => {
     expect(names).toEqual(expect.arrayContaining([
       "keyward.v1.ApisService", "keyward.v1.KeysService", "keyward.v1.IdentitiesService", "keyward.v1.PermissionsService",
       "keyward.v1.RatelimitService", "keyward.v1.RootKeysService", "keyward.v1.WorkspacesService", "keyward.v1.LivenessService",
-      "keyward.v1.AnalyticsService", "keyward.v1.AuditLogsService",
+      "keyward.v1.AnalyticsService", "keyward.v1.AuditLogsService", "keyward.v1.WebhooksService",
       "grpc.health.v1.Health", "grpc.reflection.v1.ServerReflection", "grpc.reflection.v1alpha.ServerReflection",
     ]));
-    expect(names).toHaveLength(13);
+    expect(names).toHaveLength(14);
   });
 
   it("describes a service and its messages from the files it sends, dependencies included (`grpcurl describe`)", async () => {

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { committedDocument, documentValidator, operationsOf, validRequests, type DocumentedOperation } from "../support/openapi-schemas.js";
@@ -20,6 +21,7 @@ const BEYOND_SCHEMA: [route: RegExp, detail: RegExp][] = [
   // The hash's format follows its variant (migrationId or hashVariant); hash and plaintext exclude each other.
   [/keys\.migrateKeys|keys\.enqueueMigration|\/v1\/migrations\./, /\.hash (must be|is required)|give hash or plaintext|Two rate limits are named/],
   [/analytics\.get(Verifications|Ratelimits)|keys\.getVerifications|auditLogs\.list/, /buckets; at most|must be after start|Send exactly one of keyId and ownerId|slices; at most|start cannot be equal or greater than end/], // range and granularity together; GET: one of
+  [/webhooks\./, /The webhook is invalid/], // urls, event names from the catalogue, threshold levels
   [/\/v2\/analytics\.get(Verifications|Ratelimits)/, /not valid SQL|statements are not allowed|is not supported|is not queryable|names nothing in this workspace|one statement/], // SQL text a schema cannot describe
 ];
 
@@ -31,7 +33,8 @@ const destroys = (operation: DocumentedOperation) => Number(/delete|reroll/i.tes
 const byDeletionLast = (a: DocumentedOperation, b: DocumentedOperation) => destroys(a) - destroys(b);
 
 describe("REST answers conform to the OpenAPI documents", () => {
-  const harness = useKeyward();
+  // With an encryption key, so webhook endpoints (secrets stored encrypted) can be seeded and created.
+  const harness = useKeyward({ encryptionKey: randomBytes(32) });
 
   for (const dialect of ["v2", "v1"] as const) {
     it(`every ${dialect} operation answers generated valid requests with a documented status and body`, async () => {
@@ -89,6 +92,8 @@ async function seedResources(harness: Harness, suffix: string): Promise<Record<s
   const identifier = "caller_1";
   await ok("ratelimit.limit", { namespace, identifier, limit: 100, duration: 60_000 }); // creates the namespace
   await ok("ratelimit.setOverride", { namespace, identifier, limit: 50, duration: 60_000 });
+  const { webhookId } = await ok("webhooks.createWebhook", { url: "https://hooks.example.com/conformance", events: ["key.create"] });
+  const { messageId } = await ok("webhooks.sendTest", { webhookId });
   return {
     apiId: [apiId], keyId: [key.keyId], key: [key.key],
     identity: [identityId, externalId], identityId: [identityId], externalId: [externalId], ownerId: [externalId],
@@ -97,6 +102,8 @@ async function seedResources(harness: Harness, suffix: string): Promise<Record<s
     permissions: [[slug], ["api.*.read_api"], slug, { and: [slug] }], roles: [[roleName]],
     id: [permissionId, roleId], slug: [slug], // v1 assignment entries
     cursor: null, // only a cursor an earlier page returned is valid
+    webhookId: [webhookId], messageId: [messageId], url: ["https://hooks.example.com/conformance"],
+    events: [["key.create"], ["api.create", "key.credits.low"]], thresholds: [{ credits: [{ remaining: 5 }, { percent: 20 }] }],
   };
 }
 

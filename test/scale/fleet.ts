@@ -72,8 +72,11 @@ export interface Fleet {
   stop(): Promise<void>;
 }
 
-/** Starts the emulator, a Redis Cluster and `count` Keyward processes on them (the first alone, so it bootstraps). */
-export async function startFleet(options: { count: number; db: string }): Promise<Fleet> {
+/**
+ * Starts the emulator, a Redis Cluster and `count` Keyward processes on them (the first alone, so it bootstraps), each
+ * with `env` added to its environment.
+ */
+export async function startFleet(options: { count: number; db: string; env?: Record<string, string> }): Promise<Fleet> {
   const cleanups: (() => Promise<unknown>)[] = [];
   const stop = async () => {
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
@@ -82,7 +85,7 @@ export async function startFleet(options: { count: number; db: string }): Promis
     const [mongo, cluster] = await Promise.all([startMongoEmulator(), startRedisCluster()]);
     cleanups.push(() => mongo.stop(), () => cluster.stop());
     const rootKey = "kw_root_fleet_0123456789abcdef";
-    const env = { MONGODB_URL: mongo.url(options.db), REDIS_URL: cluster.url, KEYWARD_ROOT_KEY: rootKey };
+    const env = { ...options.env, MONGODB_URL: mongo.url(options.db), REDIS_URL: cluster.url, KEYWARD_ROOT_KEY: rootKey };
     const instances: ServerProcess[] = [];
     const addInstance = async () => {
       const dirs = await tempDataDir();

@@ -8,6 +8,7 @@ import { identitySearchContract } from "./identity-search.contract.js";
 import { namedListsContract } from "./named-lists.contract.js";
 import { ratelimitContract } from "./documents-ratelimits.contract.js";
 import { dashboardSessionsContract } from "./documents-sessions.contract.js";
+import { webhooksContract } from "./documents-webhooks.contract.js";
 import { rbacContract, skipNote } from "./documents-rbac.contract.js";
 import { revisionContract } from "./documents-revisions.contract.js";
 
@@ -223,6 +224,7 @@ export function runDocumentStoreContract(
     rbacContract(fresh, gaps);
     revisionContract(fresh);
     dashboardSessionsContract(fresh);
+    webhooksContract(fresh);
   });
 }
 

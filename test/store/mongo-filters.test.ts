@@ -370,6 +370,7 @@ describe("mongo indexes", () => {
           { name: "workspace_identity_id", key: { workspaceId: 1, identityId: 1, _id: 1 } },
           { name: "workspace_permissions", key: { workspaceId: 1, permissions: 1 } },
           { name: "workspace_roles", key: { workspaceId: 1, roles: 1 } },
+          { name: "expires", key: { expires: 1 }, partialFilterExpression: { expires: { $exists: true } } },
         ],
       },
       {
@@ -400,6 +401,16 @@ describe("mongo indexes", () => {
           { name: "workspace_permissions", key: { workspaceId: 1, permissions: 1 } },
         ],
       },
+      { collection: "webhooks", indexes: [{ name: "workspace_id", key: { workspaceId: 1, _id: 1 } }] },
+      {
+        collection: "webhook_messages",
+        indexes: [
+          { name: "status_next_attempt", key: { status: 1, nextAttemptAt: 1 } },
+          { name: "webhook_id", key: { webhookId: 1, _id: -1 } },
+          { name: "finished_at", key: { finishedAt: 1 }, partialFilterExpression: { finishedAt: { $exists: true } } },
+        ],
+      },
+      { collection: "webhook_state", indexes: [] },
     ]));
     for (const { indexes } of documentIndexes()) for (const index of indexes) expect(index.name).toMatch(/^[a-z_]+$/);
     expect(documentIndexes().map((c) => c.collection)).toEqual(Object.values(collectionNames));
@@ -413,6 +424,7 @@ describe("mongo indexes", () => {
       ["workspaceId", "identityId", "_id"],
       ["workspaceId", "permissions"],
       ["workspaceId", "roles"],
+      ["expires"],
     ]);
   });
 });

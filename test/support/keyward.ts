@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp } from "../../src/app.js";
-import { trustedProxiesOf } from "../../src/config.js";
+import { trustedProxiesOf, type WebhookSettings } from "../../src/config.js";
 import { bootstrap } from "../../src/bootstrap.js";
 import type { Clock } from "../../src/domain/clock.js";
 import { openStores, type Stores } from "../../src/open-stores.js";
@@ -28,6 +28,8 @@ export interface RunningKeyward {
   operations: Operation[];
   /** The background runner of queued imports (`idle()` waits for the queued ones). */
   migrations: { idle(): Promise<void> };
+  /** The webhook engine (its index and loops). */
+  webhooks: { started: Promise<void> };
   /** The listening server (its `setSecureContext` when started with `tls`). */
   server: ListeningServer;
   stop(): Promise<void>;
@@ -86,6 +88,8 @@ export async function startKeyward(
     tls?: TlsListenOptions;
     /** KEYWARD_IDEMPOTENCY_WINDOW_SECONDS in ms. */
     idempotencyWindowMs?: number;
+    /** Webhook delivery settings (KEYWARD_WEBHOOKS_* as the server reads them). */
+    webhooks?: Partial<WebhookSettings>;
   } = {},
 ): Promise<RunningKeyward> {
   const dir = await mkdtemp(join(tmpdir(), "keyward-test-"));
@@ -113,6 +117,7 @@ export async function startKeyward(
     ...stores, clock, encryptionKey: options.encryptionKey, metricsAccess: options.metricsAccess,
     logger: options.logger ?? log.logger, logSampleRate: options.logSampleRate, trustedProxies: trustedProxiesOf(options.trustedProxies),
     idempotencyWindowMs: options.idempotencyWindowMs,
+    webhooks: options.webhooks,
   });
   const server = await listen(app, { port: 0, host: options.host ?? "127.0.0.1", limits: options.limits, tls: options.tls });
   return {
@@ -124,10 +129,12 @@ export async function startKeyward(
     stores,
     operations: app.operations,
     migrations: app.migrations,
+    webhooks: app.webhooks,
     server,
     async stop() {
       await server.close();
       await app.migrations.stop();
+      await app.webhooks.stop();
       await stores.close();
       log.flush();
       if (mongodbUrl) await dropDatabase(mongodbUrl);

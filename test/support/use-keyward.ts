@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect } from "vitest";
+import type { WebhookSettings } from "../../src/config.js";
 import { allPermissions } from "../../src/domain/permissions.js";
 import { manualClock, startKeyward, type RunningKeyward } from "./keyward.js";
 import { restClient } from "./rest.js";
@@ -37,11 +38,15 @@ export interface Seed {
  * (with KEYWARD_ENCRYPTION_KEY when `encryptionKey` is given; on `host` with KEYWARD_TRUSTED_PROXIES `trustedProxies`
  * when given). The returned object is filled in before the first test runs.
  */
-export function useKeyward(options: { encryptionKey?: Buffer; host?: string; trustedProxies?: string } = {}): Harness {
+export function useKeyward(
+  options: { encryptionKey?: Buffer; host?: string; trustedProxies?: string; webhooks?: Partial<WebhookSettings> } = {},
+): Harness {
   const harness = {} as Harness;
   beforeAll(async () => {
     const clock = manualClock(Date.UTC(2030, 0, 1));
-    const keyward = await startKeyward({ clock, encryptionKey: options.encryptionKey, host: options.host, trustedProxies: options.trustedProxies });
+    const keyward = await startKeyward({
+      clock, encryptionKey: options.encryptionKey, host: options.host, trustedProxies: options.trustedProxies, webhooks: options.webhooks,
+    });
     const rest = restClient(keyward.baseUrl);
     Object.assign(harness, {
       keyward,

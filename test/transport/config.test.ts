@@ -22,7 +22,15 @@ describe("readConfig", () => {
       eventsRetentionDays: 90,
       trustedProxies: [],
       idempotencyWindowMs: 3_600_000,
+      webhooks: { allowPrivate: false, retentionDays: 7, retryScale: 1 },
     });
+  });
+
+  it("refuses webhook settings that cannot work, naming the variable", () => {
+    expect(() => readConfig({ KEYWARD_WEBHOOKS_ALLOW_PRIVATE: "yes" })).toThrow("KEYWARD_WEBHOOKS_ALLOW_PRIVATE must be true or false");
+    expect(() => readConfig({ KEYWARD_WEBHOOKS_RETRY_SCALE: "0" })).toThrow("KEYWARD_WEBHOOKS_RETRY_SCALE");
+    expect(() => readConfig({ KEYWARD_WEBHOOKS_RETRY_SCALE: "2" })).toThrow("KEYWARD_WEBHOOKS_RETRY_SCALE");
+    expect(() => readConfig({ KEYWARD_WEBHOOKS_RETENTION_DAYS: "0" })).toThrow("KEYWARD_WEBHOOKS_RETENTION_DAYS");
   });
 
   it("reads every variable it documents", () => {
@@ -35,6 +43,7 @@ describe("readConfig", () => {
       KEYWARD_LOG_LEVEL: "debug", KEYWARD_LOG_SAMPLE_RATE: "0.25", KEYWARD_METRICS: "on", KEYWARD_METRICS_TOKEN: "metrics_token_0123456789",
       KEYWARD_REDIS_REPLICA_ACKS: "1", KEYWARD_EVENTS_RETENTION_DAYS: "30", KEYWARD_TRUSTED_PROXIES: "10.0.0.0/8, ::1",
       KEYWARD_IDEMPOTENCY_WINDOW_SECONDS: "600",
+      KEYWARD_WEBHOOKS_ALLOW_PRIVATE: "true", KEYWARD_WEBHOOKS_RETENTION_DAYS: "3", KEYWARD_WEBHOOKS_RETRY_SCALE: "0.001",
     });
     expect(config).toEqual({
       port: 9090, host: "0.0.0.0", dataDir: "/var/lib/keyward", mongodbUrl: "mongodb://db:27017/keyward",
@@ -43,6 +52,7 @@ describe("readConfig", () => {
       limits: { headersTimeoutMs: 5000, requestTimeoutMs: 20_000, maxConnections: 500, maxConcurrentStreams: 50 },
       logLevel: "debug", logSampleRate: 0.25, metrics: { mode: "token", token: "metrics_token_0123456789" },
       trustedProxies: trustedProxiesOf("10.0.0.0/8,::1"), idempotencyWindowMs: 600_000,
+      webhooks: { allowPrivate: true, retentionDays: 3, retryScale: 0.001 },
     });
     expect(config.trustedProxies.map(([network, bits]) => `${network.toString()}/${bits}`)).toEqual(["10.0.0.0/8", "::1/128"]);
   });

@@ -1,3 +1,4 @@
+import type { UsageSignals } from "../webhooks/usage-signals.js";
 import type { AddressRange } from "../../domain/ip-allow-list.js";
 import type { Clock } from "../../domain/clock.js";
 import { KeywardError, notFound } from "../../domain/errors.js";
@@ -27,6 +28,8 @@ export interface KeysDeps {
   idempotencyWindowMs?: number;
   /** Told every verification outcome (the metrics count them); must be cheap, it runs on every verification. */
   onVerified?: (code: string) => void;
+  /** Webhook usage signals (credits low or out, rate limited): in-memory checks, never awaited. */
+  usageSignals?: Pick<UsageSignals, "verified">;
 }
 
 /** Loads a live key of the caller's workspace and checks `api.*.<action>` or `api.<its api>.<action>`. */

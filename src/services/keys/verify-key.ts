@@ -109,12 +109,15 @@ export function createVerifier(deps: KeysDeps) {
       }
       outcome = await consume(found, resolved.limits, input.cost, now, input.idempotency);
     }
-    // A replay spent nothing, and the first call's event already counts it: analytics see one verification.
-    if (!outcome.replayed) deps.events.record({
-      time: now, workspaceId: key.workspaceId, apiId: key.apiId, keyId: key.id, identityId: key.identityId,
-      outcome: outcome.code, tags: input.tags, creditsSpent: outcome.code === "VALID" && (key.credits || identity?.credits) ? input.cost : 0,
-      latencyMs: performance.now() - started, requestId: input.requestId,
-    });
+    // A replay spent nothing, and the first call's event and usage signals already count it.
+    if (!outcome.replayed) {
+      deps.events.record({
+        time: now, workspaceId: key.workspaceId, apiId: key.apiId, keyId: key.id, identityId: key.identityId,
+        outcome: outcome.code, tags: input.tags, creditsSpent: outcome.code === "VALID" && (key.credits || identity?.credits) ? input.cost : 0,
+        latencyMs: performance.now() - started, requestId: input.requestId,
+      });
+      deps.usageSignals?.verified({ key, now, cost: input.cost, code: outcome.code, remaining: outcome.remaining, limits: outcome.limits });
+    }
     deps.onVerified?.(outcome.code);
     return outcome;
   }

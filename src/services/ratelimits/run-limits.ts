@@ -7,11 +7,14 @@ import { ratelimitEventRecord } from "../../store/ratelimit-events.js";
 import type { CallContext } from "../context.js";
 import { withCounters } from "../keys/key-context.js";
 import { namespacesForLimit, type NamespaceDeps } from "./namespaces.js";
+import type { UsageSignals } from "../webhooks/usage-signals.js";
 
 export interface LimitDeps extends NamespaceDeps {
   counters: CounterStore;
   /** Where each check is recorded for analytics (a queue push: no I/O on the limit path); none when absent. */
   events?: VerificationEventStore;
+  /** Webhook `ratelimit.exceeded` on a refused check (in-memory, never awaited). */
+  usageSignals?: Pick<UsageSignals, "ratelimitRefused">;
 }
 
 export interface CheckResult {
@@ -94,6 +97,16 @@ export async function runLimits(
     time: now, workspaceId: principal.workspaceId, namespaceId: namespaces.get(check.namespace)!.id, identifier: check.identifier,
     passed, cost: limit.cost, requestId: call.requestId,
   })));
+  if (!passed && deps.usageSignals) {
+    planned.forEach(({ check, limit }, i) => {
+      if (!result.limits[i]!.exceeded) return;
+      const namespace = namespaces.get(check.namespace)!;
+      deps.usageSignals!.ratelimitRefused({
+        workspaceId: principal.workspaceId, namespaceId: namespace.id, namespace: namespace.name, identifier: check.identifier,
+        limit: limit.limit, duration: limit.duration, reset: result.limits[i]!.reset, now,
+      });
+    });
+  }
   return { passed, results };
 }
 

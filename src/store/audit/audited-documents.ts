@@ -67,6 +67,7 @@ export const AUDITED_WRITES: Record<string, Record<string, Records>> = {
   roles: { insert: created("role"), replace: changed("role"), delete: deleted("role") },
   // A queued import's job: stored, then its progress, under the call's (or the job runner's) action.
   migrationJobs: { insert: changed("migration"), saveProgress: changed("migration") },
+  webhooks: { insert: created("webhook"), replace: changed("webhook"), delete: deleted("webhook") },
 };
 
 /** A workspace is created with its first root key in one write: a record for each. */

@@ -56,6 +56,7 @@ export function auditingJournal(journal: Journal): { journal: Journal; auditLogs
         filter: (record) => auditMatches(record, query),
       });
     },
+    since: async (after, limit) => journal.scan<AuditRecord>(AUDIT_LOGS, { after, limit }),
     stats: () => ({ written, queued: 0, failedWrites: 0, dropped: 0 }),
     close: async () => {},
   };

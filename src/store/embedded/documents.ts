@@ -9,6 +9,9 @@ import { scanNamed } from "./named-pages.js";
 import { liveOf, markDeletedIn, replaceLive, revisionOf } from "./owned.js";
 import { ratelimitNamespacesCollection, ratelimitNamespaceStoreOver, ratelimitOverridesCollection, ratelimitOverrideStoreOver } from "./ratelimits.js";
 import { permissionsCollection, permissionStoreOver, rolesCollection, roleStoreOver } from "./rbac.js";
+import {
+  keyExpiryScanOver, webhookMessagesCollection, webhookMessageStoreOver, webhooksCollection, webhookStateCollection, webhookStoreOver,
+} from "./webhooks.js";
 
 /**
  * Collections of the embedded store and their derived indexes. Indexes are rebuilt from the documents at every
@@ -28,6 +31,9 @@ export const embeddedCollections: Record<string, CollectionSpec> = {
   [AUDIT_LOGS]: auditLogsCollection,
   dashboard_sessions: dashboardSessionsCollection,
   migration_jobs: migrationJobsCollection,
+  webhooks: webhooksCollection,
+  webhook_messages: webhookMessagesCollection,
+  webhook_state: webhookStateCollection,
 };
 
 /**
@@ -78,6 +84,9 @@ export function documentStoreOver(journal: Journal): DocumentStore {
     permissions: permissionStoreOver(journal),
     roles: roleStoreOver(journal),
     dashboardSessions: dashboardSessionStoreOver(journal),
+    webhooks: webhookStoreOver(journal),
+    webhookMessages: webhookMessageStoreOver(journal),
+    keyExpiries: keyExpiryScanOver(journal),
     migrationJobs: migrationJobStoreOver(journal),
     createWorkspace: (workspace, firstRootKey) =>
       journal.commit([

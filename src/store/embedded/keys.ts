@@ -19,8 +19,13 @@ export const keysCollection: CollectionSpec = {
   indexes: {
     api: (d) => byApi(d.workspaceId, d.apiId),
     identity: (d) => (typeof d.identityId === "string" ? byIdentity(d.workspaceId, d.identityId) : undefined),
+    // Live keys with an expiry, by the hour it falls in: the webhook expiry scan reads a few hours, not every key.
+    expiresHour: (d) => (typeof d.expires === "number" && d.deletedAt == null ? String(expiryHour(d.expires)) : undefined),
   },
 };
+
+/** The hour (since the epoch) an expiry falls in: the bucket of the `expiresHour` index. */
+export const expiryHour = (expires: number) => Math.floor(expires / 3_600_000);
 
 const isLive = (key: Readonly<KeyRecord>) => key.deletedAt == null;
 

@@ -89,6 +89,11 @@ export async function createMongoAuditLogStore(options: { db: Db; log?: (line: s
       const found = await collection.find(auditFilter(query, page.after), { sort: { _id: 1 }, limit: page.limit }).toArray();
       return found.map(({ _id, ...rest }) => ({ id: _id, ...rest }) as AuditRecord);
     },
+    async since(after, limit) {
+      const filter = after === undefined ? {} : { _id: { $gt: after } };
+      const found = await collection.find(filter, { sort: { _id: 1 }, limit }).toArray();
+      return found.map(({ _id, ...rest }) => ({ id: _id, ...rest }) as AuditRecord);
+    },
     stats: () => ({ ...stats, queued: outbox.length }),
     async close() {
       clearInterval(timer);

@@ -21,6 +21,7 @@ import { atNextRevision, revisionedReplaceFilter } from "./revision-filters.js";
 import { scoped, untypedCollection, withoutId, write } from "./scoped.js";
 import { mongoDashboardSessionStore } from "./dashboard-sessions.js";
 import { mongoRatelimitNamespaceStore, mongoRatelimitOverrideStore } from "./ratelimits.js";
+import { mongoKeyExpiryScan, mongoWebhookMessageStore, mongoWebhookStore } from "./webhooks.js";
 
 export interface MongoDocumentStoreOptions {
   /** Connection string; driver options in its query (e.g. `serverSelectionTimeoutMS`) win over our defaults. */
@@ -160,6 +161,9 @@ function storeOver(client: MongoClient, db: Db, transactional: boolean): Documen
     roles: mongoRoleStore(roleDocs, keyDocs, atomic),
     dashboardSessions: mongoDashboardSessionStore(db.collection(collectionNames.dashboardSessions)),
     migrationJobs: mongoMigrationJobStore(db.collection(collectionNames.migrationJobs)),
+    webhooks: mongoWebhookStore(db.collection(collectionNames.webhooks)),
+    webhookMessages: mongoWebhookMessageStore(db.collection(collectionNames.webhookMessages), db.collection(collectionNames.webhookState)),
+    keyExpiries: mongoKeyExpiryScan(untypedCollection(keyDocs)),
     createWorkspace: transactional ? createWorkspaceInTransaction : createWorkspaceCompensating,
     async ping() {
       await db.command({ ping: 1 });

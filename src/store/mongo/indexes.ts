@@ -13,6 +13,9 @@ export const collectionNames = {
   roles: "roles",
   dashboardSessions: "dashboard_sessions",
   migrationJobs: "migration_jobs",
+  webhooks: "webhooks",
+  webhookMessages: "webhook_messages",
+  webhookState: "webhook_state",
 } as const;
 
 export interface CollectionIndexes {
@@ -56,6 +59,8 @@ export function documentIndexes(): CollectionIndexes[] {
         // Deleting a permission or role pulls it from every key holding it: multikey indexes over the lists.
         { name: "workspace_permissions", key: { workspaceId: 1, permissions: 1 } },
         { name: "workspace_roles", key: { workspaceId: 1, roles: 1 } },
+        // The webhook expiry scan: keys by expiry time (keys without one are left out).
+        { name: "expires", key: { expires: 1 }, partialFilterExpression: { expires: { $exists: true } } },
       ],
     },
     {
@@ -121,5 +126,18 @@ export function documentIndexes(): CollectionIndexes[] {
     },
     // A starting server resumes the queued imports not done yet.
     { collection: collectionNames.migrationJobs, indexes: [{ name: "state_id", key: { state: 1, _id: 1 } }] },
+    { collection: collectionNames.webhooks, indexes: [{ name: "workspace_id", key: { workspaceId: 1, _id: 1 } }] },
+    {
+      collection: collectionNames.webhookMessages,
+      indexes: [
+        // What every instance's dispatcher polls: pending and due.
+        { name: "status_next_attempt", key: { status: 1, nextAttemptAt: 1 } },
+        // listDeliveries: one endpoint's messages, newest first.
+        { name: "webhook_id", key: { webhookId: 1, _id: -1 } },
+        // Retention: finished messages by age (pending ones have no finishedAt).
+        { name: "finished_at", key: { finishedAt: 1 }, partialFilterExpression: { finishedAt: { $exists: true } } },
+      ],
+    },
+    { collection: collectionNames.webhookState, indexes: [] },
   ];
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { ApisService } from "../../../gen/keyward/v1/apis_pb.js";
 import { AUDIT_ACTIONS, changesState, NAMESPACE_CREATE_ACTION } from "../../../src/domain/audit-actions.js";
@@ -21,6 +22,9 @@ let counter = 0;
 const unique = (prefix: string) => `${prefix}-${++counter}`;
 /** Namespaces are created on first use, by a limit call (audited as ratelimitNamespace.create; see the last test). */
 const namespace = (h: Harness) => h.rest.v2("ratelimit.limit", { namespace: "audited-ns", identifier: "seed", limit: 10, duration: 1000 }, h.keyward.rootKey);
+/** A webhook endpoint (never reached: nothing subscribes to what these cases do). */
+const webhookOf = async (h: Harness): Promise<string> =>
+  (await h.rest.v2("webhooks.createWebhook", { url: "https://hooks.example.com/audit", events: ["api.delete"] }, h.keyward.rootKey)).body.data.webhookId;
 const keyOf = async (h: Harness, fields: Record<string, unknown> = {}) => h.seed.key(await h.seed.api(), fields);
 
 const CASES: Record<string, Case> = {
@@ -133,10 +137,35 @@ const CASES: Record<string, Case> = {
     op: "workspaces.createWorkspace", body: { name: "audited-ws" }, resource: (d) => ({ type: "workspace", id: d.workspaceId }),
     actions: ["rootKey.create", "workspace.create"],
   }),
+  "keyward.v1.WebhooksService.CreateWebhook": async () => ({
+    op: "webhooks.createWebhook", body: { url: "https://hooks.example.com/audit", events: ["api.delete"] }, resource: (d) => ({ type: "webhook", id: d.webhookId }),
+  }),
+  "keyward.v1.WebhooksService.UpdateWebhook": async (h) => {
+    const webhookId = await webhookOf(h);
+    return { op: "webhooks.updateWebhook", body: { webhookId, enabled: false }, resource: () => ({ type: "webhook", id: webhookId }) };
+  },
+  "keyward.v1.WebhooksService.DeleteWebhook": async (h) => {
+    const webhookId = await webhookOf(h);
+    return { op: "webhooks.deleteWebhook", body: { webhookId }, resource: () => ({ type: "webhook", id: webhookId }) };
+  },
+  "keyward.v1.WebhooksService.RotateSecret": async (h) => {
+    const webhookId = await webhookOf(h);
+    return { op: "webhooks.rotateSecret", body: { webhookId }, resource: () => ({ type: "webhook", id: webhookId }) };
+  },
+  "keyward.v1.WebhooksService.SendTest": async (h) => {
+    const webhookId = await webhookOf(h);
+    return { op: "webhooks.sendTest", body: { webhookId }, resource: () => ({ type: "webhook", id: webhookId }) };
+  },
+  "keyward.v1.WebhooksService.Redeliver": async (h) => {
+    const webhookId = await webhookOf(h);
+    const { messageId } = (await h.rest.v2("webhooks.sendTest", { webhookId }, h.keyward.rootKey)).body.data;
+    return { op: "webhooks.redeliver", body: { webhookId, messageId }, resource: () => ({ type: "webhook", id: webhookId }) };
+  },
 };
 
 describe("audit log: every state-changing RPC", () => {
-  const harness = useKeyward();
+  // With an encryption key: webhook endpoints (their secrets are stored encrypted) can be created.
+  const harness = useKeyward({ encryptionKey: randomBytes(32) });
 
   it("the operation table's state-changing RPCs are exactly those with an audit action and a case here", () => {
     const changing = harness.keyward.operations.filter((op) => changesState(op.access)).map(rpcName).sort();
@@ -170,6 +199,7 @@ describe("audit log: every state-changing RPC", () => {
       expect(text).not.toContain(rootKey);
       if (typeof response.body.data?.key === "string") expect(text).not.toContain(response.body.data.key);
       if (typeof response.body.data?.rootKey?.key === "string") expect(text).not.toContain(response.body.data.rootKey.key);
+      if (typeof response.body.data?.secret === "string") expect(text).not.toContain(response.body.data.secret.slice(6));
     });
   }
 

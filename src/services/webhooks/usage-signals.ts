@@ -1,0 +1,102 @@
+import { crossedLevels } from "../../domain/webhooks/credit-crossing.js";
+import type { KeyRecord } from "../../store/ports.js";
+import { refillAt } from "../keys/key-context.js";
+import type { WebhookEvent } from "./messages.js";
+import type { WebhookIndex } from "./webhook-index.js";
+
+/** What a verification knows when it is decided: the whole input of the usage signals. */
+export interface VerificationSignal {
+  key: KeyRecord;
+  code: string;
+  now: number;
+  cost: number;
+  /** The key's balance after the step (unchanged when refused); absent without credits. */
+  remaining?: number;
+  /** The limits judged, as verification has them (mapped only when a signal fires). */
+  limits: readonly { applied: { name: string; limit: number; duration: number }; result: { exceeded: boolean; reset: number } }[];
+}
+
+/** A standalone check that was refused, as runLimits judged it. */
+export interface RatelimitSignal {
+  workspaceId: string;
+  namespaceId: string;
+  namespace: string;
+  identifier: string;
+  limit: number;
+  duration: number;
+  reset: number;
+  now: number;
+}
+
+/** Remembered "already sent" keys, bounded: past this many the set starts over (the store's unique ids still dedupe). */
+const SEEN_LIMIT = 50_000;
+
+/**
+ * Usage signals from results the request already has, costing the verification only map lookups: nothing is read
+ * or awaited here, and an event goes to `emit`, which stores it in the background. A signal that must fire once per
+ * window or exhaustion gets a deterministic message id (dedupeKey), so instances racing on it store it once; the
+ * in-process `seen` set makes the refusals after the first free.
+ */
+export function createUsageSignals(deps: { index: WebhookIndex; emit(event: WebhookEvent, only?: readonly { id: string }[]): void }) {
+  const seen = new Set<string>();
+  const firstTime = (key: string): boolean => {
+    if (seen.has(key)) return false;
+    if (seen.size >= SEEN_LIMIT) seen.clear();
+    seen.add(key);
+    return true;
+  };
+
+  function verified(s: VerificationSignal): void {
+    const { key } = s;
+    const ws = key.workspaceId;
+    if (s.code === "VALID" && s.remaining !== undefined) {
+      const base = key.credits?.refill?.amount;
+      if (!deps.index.mayBeLow(ws, s.remaining, base)) return;
+      for (const webhook of deps.index.subscribers(ws, "key.credits.low", key.apiId)) {
+        for (const threshold of crossedLevels(webhook.thresholds.credits, { after: s.remaining, cost: s.cost, base })) {
+          deps.emit({
+            type: "key.credits.low", workspaceId: ws, time: s.now, apiId: key.apiId,
+            data: { keyId: key.id, apiId: key.apiId, remaining: s.remaining, threshold },
+          }, [webhook]);
+        }
+      }
+    } else if (s.code === "USAGE_EXCEEDED" && deps.index.wants(ws, "key.credits.exhausted")) {
+      // One per refill period, key change (updatedAt) and balance: a refill or an update of the key re-arms it.
+      const period = refillAt(key, s.now)?.boundary ?? 0;
+      const dedupeKey = `exhausted\n${key.id}\n${period}\n${key.updatedAt ?? key.createdAt}\n${s.remaining ?? 0}`;
+      if (firstTime(dedupeKey)) {
+        deps.emit({
+          type: "key.credits.exhausted", workspaceId: ws, time: s.now, apiId: key.apiId, dedupeKey,
+          dedupeTime: Math.max(period, key.updatedAt ?? key.createdAt),
+          data: { keyId: key.id, apiId: key.apiId, remaining: s.remaining ?? 0 },
+        });
+      }
+    } else if (s.code === "RATE_LIMITED" && deps.index.wants(ws, "key.ratelimited")) {
+      for (const { applied: limit, result } of s.limits) {
+        if (!result.exceeded) continue;
+        const windowStart = result.reset - limit.duration;
+        const dedupeKey = `ratelimited\n${key.id}\n${limit.name}\n${windowStart}`;
+        if (!firstTime(dedupeKey)) continue;
+        deps.emit({
+          type: "key.ratelimited", workspaceId: ws, time: s.now, apiId: key.apiId, dedupeKey, dedupeTime: windowStart,
+          data: { keyId: key.id, apiId: key.apiId, limit: { name: limit.name, limit: limit.limit, duration: limit.duration }, reset: result.reset },
+        });
+      }
+    }
+  }
+
+  function ratelimitRefused(s: RatelimitSignal): void {
+    if (!deps.index.wants(s.workspaceId, "ratelimit.exceeded")) return;
+    const windowStart = s.reset - s.duration;
+    const dedupeKey = `exceeded\n${s.namespaceId}\n${s.identifier}\n${windowStart}`;
+    if (!firstTime(dedupeKey)) return;
+    deps.emit({
+      type: "ratelimit.exceeded", workspaceId: s.workspaceId, time: s.now, dedupeKey, dedupeTime: windowStart,
+      data: { namespaceId: s.namespaceId, namespace: s.namespace, identifier: s.identifier, limit: s.limit, duration: s.duration, reset: s.reset },
+    });
+  }
+
+  return { verified, ratelimitRefused };
+}
+
+export type UsageSignals = ReturnType<typeof createUsageSignals>;
