@@ -181,7 +181,7 @@ describe("dashboard in a real browser", () => {
     await namespaceSearch.getByRole("searchbox", { name: "Search" }).press("Enter");
     await expect.poll(() => page.getByRole("row", { name: /sms\.outbound/ }).count()).toBe(0);
     await page.getByRole("row", { name: /email\.outbound/ }).getByRole("button", { name: "email.outbound" }).click();
-    await page.getByRole("heading", { name: "Overrides of “email.outbound”" }).waitFor();
+    await page.getByRole("heading", { name: "Namespace “email.outbound”" }).waitFor();
     const override = page.getByRole("form", { name: "Set an override" });
     await override.getByLabel("Identifier").fill("user_*");
     await override.getByLabel("Limit").fill("5");

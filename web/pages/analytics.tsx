@@ -2,7 +2,7 @@ import { useState } from "preact/hooks";
 import { api, can } from "../api.js";
 import { RangePicker, UsageChart } from "../chart.js";
 import { ErrorNote, Guarded, Loading, Page, useAsync } from "../ui.js";
-import { fillBuckets, rangeBounds, type Granularity, type RangeId } from "../usage.js";
+import { fillBuckets, OUTCOMES, rangeBounds, type Granularity, type RangeId } from "../usage.js";
 
 const NEED: [string, string] = ["api", "read_analytics"];
 const LACKS = "Your root key lacks api.*.read_analytics, so there is nothing to show here.";
@@ -25,7 +25,7 @@ function useUsage(filter: Filter, range: RangeId, granularity: Granularity, refr
     const answer = await api.analytics.getVerifications({
       start: BigInt(start), end: BigInt(end), granularity, keyIds: filter.keyIds, tags: filter.tags, tagsMatch: filter.tags?.length ? filter.tagsMatch : undefined,
     });
-    return { points: fillBuckets(answer.data, granularity, start, end), start, end };
+    return { points: fillBuckets(answer.data, granularity, start, end, OUTCOMES), start, end };
   }, [JSON.stringify(filter), range, granularity, refreshed, allowed]);
 }
 

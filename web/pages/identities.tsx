@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
 import { api } from "../api.js";
+import { rateText } from "../duration.js";
 import { creditsText } from "./identity.js";
 import { ConfirmButton, ErrorNote, Guarded, Loading, Page, Pager, useAction, useAsync, useCursorPages } from "../ui.js";
 
@@ -41,7 +42,7 @@ export function IdentitiesPage() {
                   <tr key={i.id}>
                     <td data-label="External id"><a href={`#/identities/${encodeURIComponent(i.id)}`}>{i.externalId}</a></td>
                     <td data-label="Id" class="mono">{i.id}</td>
-                    <td data-label="Rate limits">{i.ratelimits.length === 0 ? "none" : i.ratelimits.map((r) => `${r.name}: ${r.limit}/${Number(r.duration) / 1000}s`).join(", ")}</td>
+                    <td data-label="Rate limits">{i.ratelimits.length === 0 ? "none" : i.ratelimits.map((r) => `${r.name}: ${rateText(r.limit, r.duration)}`).join(", ")}</td>
                     <td data-label="Shared credits">{creditsText(i.credits)}</td>
                     <td class="actions"><ConfirmButton need={["identity", "delete_identity"]} label="Delete" confirm="Delete identity" busy={change.busy}
                       onConfirm={() => change.run(() => api.identities.deleteIdentity({ identityId: i.id })).then(list.reload)} /></td>

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, can } from "../api.js";
+import { rateText } from "../duration.js";
 import { ErrorNote, Guarded, Loading, Page, useAction, useAsync } from "../ui.js";
 
 /** The credits form: an empty balance means the identity has no shared credits. */
@@ -83,7 +84,7 @@ export function IdentityPage({ identityId }: { identityId: string }) {
       {info.loading && !identity && <Loading what="Loading the identity" />}
       {identity && (
         <section class="card" aria-label="Identity">
-          <p>Rate limits: {identity.ratelimits.length === 0 ? "none" : identity.ratelimits.map((r) => `${r.name}: ${r.limit}/${Number(r.duration) / 1000}s`).join(", ")}</p>
+          <p>Rate limits: {identity.ratelimits.length === 0 ? "none" : identity.ratelimits.map((r) => `${r.name}: ${rateText(r.limit, r.duration)}`).join(", ")}</p>
           <p>Shared credits: <strong data-testid="identity-credits">{creditsText(identity.credits)}</strong></p>
         </section>
       )}

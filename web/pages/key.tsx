@@ -1,17 +1,9 @@
 import { useState } from "preact/hooks";
 import { api } from "../api.js";
+import { durationText } from "../duration.js";
 import { navigate } from "../router.js";
 import { KeyUsage } from "./analytics.js";
 import { ConfirmButton, ErrorNote, formatTime, Guarded, lastUsedText, Loading, Page, useAction, useAsync } from "../ui.js";
-
-function durationText(ms: bigint): string {
-  const n = Number(ms);
-  if (n % 86_400_000 === 0) return `${n / 86_400_000} d`;
-  if (n % 3_600_000 === 0) return `${n / 3_600_000} h`;
-  if (n % 60_000 === 0) return `${n / 60_000} min`;
-  if (n % 1000 === 0) return `${n / 1000} s`;
-  return `${n} ms`;
-}
 
 function SetCredits({ keyId, onDone }: { keyId: string; onDone: () => void }) {
   const [value, setValue] = useState("");
