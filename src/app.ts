@@ -178,6 +178,7 @@ export function createApp(options: AppOptions) {
     tallies,
     done,
     clock,
+    rootKeyName: async (workspaceId, rootKeyId) => (await documents.rootKeys.get(workspaceId, rootKeyId))?.name,
   });
   // REST paths, the dashboard (src/dashboard) and Connect unary calls skip the Connect adapter; everything else
   // (gRPC-Web, streams, unknown paths) goes through it. /metrics is outside the REST namespaces: /v1/metrics and

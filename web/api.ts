@@ -16,6 +16,8 @@ export interface Session {
   expiresAt: number;
   workspaceId: string;
   rootKeyId: string;
+  /** The root key's name, when it has one. */
+  rootKeyName?: string;
   permissions: string[];
 }
 

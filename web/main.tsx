@@ -98,7 +98,7 @@ function App() {
           ))}
         </nav>
         <div class="who">
-          <span class="muted mono" title={`Workspace ${s.workspaceId}`}>{s.rootKeyId}</span>
+          <span class="muted" title={`Root key ${s.rootKeyId} of workspace ${s.workspaceId}`}>{s.rootKeyName ?? <span class="mono">{s.rootKeyId}</span>}</span>
           <button type="button" onClick={() => signOut().then(() => setSignedIn(undefined))}>Sign out</button>
         </div>
       </header>

@@ -48,6 +48,8 @@ export interface DashboardDeps {
   done: RequestDone;
   /** Times sign-in throttling. */
   clock: Clock;
+  /** The name of a live root key, for the page's header; undefined when it has none. */
+  rootKeyName: (workspaceId: string, rootKeyId: string) => Promise<string | undefined>;
 }
 
 /**
@@ -115,7 +117,7 @@ export function createDashboardHandler(deps: DashboardDeps) {
     signInThrottle.succeeded(client);
     const { token, record } = await deps.sessions.signIn(rootKey, principal);
     res.setHeader("set-cookie", sessionCookie(token, Math.floor((record.expiresAt - record.createdAt) / 1000), { secure: servedOverTls(req) }));
-    json(res, 200, sessionView(token, record.expiresAt, principal));
+    json(res, 200, sessionView(token, record.expiresAt, principal, await deps.rootKeyName(principal.workspaceId, principal.rootKeyId)));
   }
 
   async function sessionApi(req: ExchangeRequest, res: ExchangeResponse, path: string): Promise<void> {
@@ -126,7 +128,7 @@ export function createDashboardHandler(deps: DashboardDeps) {
       if (path === `${DASHBOARD_PATH}/api/session` && req.method === "GET") {
         if (token === undefined) return json(res, 401, { error: { code: "unauthenticated", message: "Not signed in." } });
         const { record, principal } = await deps.sessions.describe(token);
-        return json(res, 200, sessionView(token, record.expiresAt, principal));
+        return json(res, 200, sessionView(token, record.expiresAt, principal, await deps.rootKeyName(principal.workspaceId, principal.rootKeyId)));
       }
       if (path === `${DASHBOARD_PATH}/api/sign-in` && req.method === "POST") return await signIn(req, res);
       if (path === `${DASHBOARD_PATH}/api/sign-out` && req.method === "POST") {

@@ -57,7 +57,7 @@ export function ApiKeysPage({ apiId }: { apiId: string }) {
     keys.reload();
   };
   return (
-    <Page title={info.data ? `Api ${info.data.name}` : "Api"} intro={
+    <Page title={info.data ? `API ${info.data.name}` : "API"} intro={
       <><span class="mono">{apiId}</span> · <a href={`#/apis/${encodeURIComponent(apiId)}/settings`}>Settings</a></>
     }>
       <ErrorNote message={info.error} />
@@ -97,7 +97,7 @@ export function ApiKeysPage({ apiId }: { apiId: string }) {
           <Pager pages={pages} pagination={keys.data.pagination} />
         </>
       )}
-      <p><a href="#/apis">← All apis</a></p>
+      <p><a href="#/apis">← All APIs</a></p>
     </Page>
   );
 }

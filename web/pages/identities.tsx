@@ -1,8 +1,8 @@
 import { useState } from "preact/hooks";
-import { api } from "../api.js";
+import { api, can } from "../api.js";
 import { rateText } from "../duration.js";
 import { creditsText } from "./identity.js";
-import { ConfirmButton, ErrorNote, Guarded, Loading, Page, Pager, useAction, useAsync, useCursorPages } from "../ui.js";
+import { ConfirmButton, ErrorNote, Guarded, Loading, NeedNote, Page, Pager, useAction, useAsync, useCursorPages } from "../ui.js";
 
 export function IdentitiesPage() {
   const [search, setSearch] = useState<string>();
@@ -20,8 +20,9 @@ export function IdentitiesPage() {
   };
   return (
     <Page title="Identities" intro="An identity is one of your users or tenants; its keys share its rate limits and credits.">
+      <NeedNote need={["identity", "create_identity"]} consequence="it cannot create identities." />
       <form class="card inline" onSubmit={create} aria-label="Create an identity">
-        <label>External id <input value={externalId} required maxLength={255} onInput={(e) => setExternalId((e.target as HTMLInputElement).value)} /></label>
+        <label>External id <input value={externalId} required maxLength={255} disabled={!can("identity", "create_identity")} onInput={(e) => setExternalId((e.target as HTMLInputElement).value)} /></label>
         <Guarded type="submit" need={["identity", "create_identity"]} busy={change.busy}>Create identity</Guarded>
       </form>
       <form class="filters" role="search" onSubmit={(e) => e.preventDefault()}>

@@ -40,7 +40,7 @@ export function KeyPage({ keyId }: { keyId: string }) {
             <dl class="facts">
               <dt>Status</dt><dd><span class={k.enabled ? "badge ok" : "badge off"}>{k.enabled ? "enabled" : "disabled"}</span></dd>
               <dt>Start</dt><dd class="mono">{k.start}…</dd>
-              <dt>Api</dt><dd><a href={`#/apis/${k.apiId}`} class="mono">{k.apiId}</a></dd>
+              <dt>API</dt><dd><a href={`#/apis/${k.apiId}`} class="mono">{k.apiId}</a></dd>
               <dt>Created</dt><dd>{formatTime(k.createdAt)}</dd>
               <dt>Last used</dt><dd>{lastUsedText(k.lastUsedAt)}</dd>
               <dt>Expires</dt><dd>{k.expires === undefined ? "never" : formatTime(k.expires)}</dd>

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { api, can, session } from "../api.js";
 import { RangePicker, UsageChart } from "../chart.js";
 import { durationText, parseDuration } from "../duration.js";
-import { ConfirmButton, ErrorNote, formatTime, Guarded, Loading, Page, Pager, SearchBox, useAction, useAsync, useCursorPages } from "../ui.js";
+import { ConfirmButton, ErrorNote, formatTime, Guarded, Loading, NeedNote, Page, Pager, SearchBox, useAction, useAsync, useCursorPages } from "../ui.js";
 import { fillBuckets, rangeBounds, RATELIMIT_OUTCOMES, type Granularity, type RangeId } from "../usage.js";
 
 const READ_ANALYTICS: [string, string] = ["ratelimit", "read_analytics"];
@@ -77,11 +77,12 @@ function Overrides({ namespace }: { namespace: string }) {
     <>
       <form class="card" onSubmit={set} aria-label="Set an override">
         <h2>Set an override</h2>
-        <div class="fields">
+        <NeedNote need={["ratelimit", "set_override"]} consequence="it cannot set overrides." />
+        <fieldset class="plain fields" disabled={!can("ratelimit", "set_override")}>
           <label>Identifier <input value={form.identifier} required placeholder="user_1 or user_*" onInput={field("identifier")} /></label>
           <label>Limit <input value={form.limit} required inputMode="numeric" onInput={field("limit")} /></label>
           <label>Window <input value={form.duration} required placeholder="60 s, 5 min, 1 h" onInput={field("duration")} /></label>
-        </div>
+        </fieldset>
         <ErrorNote message={invalid} />
         <Guarded type="submit" need={["ratelimit", "set_override"]} busy={change.busy}>Set override</Guarded>
       </form>
