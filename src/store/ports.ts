@@ -609,6 +609,8 @@ export interface AuditQuery {
   actions?: readonly string[];
   resourceType?: string;
   resourceId?: string;
+  /** Newest first (descending ids; the page's `after` is then the last, older, id seen). Default: oldest first. */
+  newestFirst?: boolean;
 }
 
 export interface AuditLogStore {
@@ -629,7 +631,7 @@ export interface AuditLogStore {
    * one insertMany, the records it could not store going to the outbox): an import's thousand key.create records.
    */
   appendMany(records: readonly AuditRecord[]): Promise<void>;
-  /** Records of a workspace matching `query`, ascending by id, keyset-paginated. */
+  /** Records of a workspace matching `query`, by id (ascending, or descending with `newestFirst`), keyset-paginated. */
   list(query: AuditQuery, page: PageQuery): Promise<AuditRecord[]>;
   stats(): { written: number; queued: number; failedWrites: number; dropped: number; lastError?: string };
   close(): Promise<void>;
