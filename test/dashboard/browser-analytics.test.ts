@@ -107,7 +107,7 @@ describe("analytics and audit log in a real browser", () => {
     expect(await filters.getByLabel("Granularity").inputValue()).toBe("minute");
     await chart.getByText("7 verifications").waitFor();
 
-    // The audit log shows the scenario's changes with their action names, 10 per page.
+    // The audit log shows the scenario's changes newest first, with their action names and the actor's name, 10 per page.
     await page.getByRole("link", { name: "Audit log" }).click();
     const auditFilters = page.getByRole("form", { name: "Audit log filters" });
     await auditFilters.getByLabel("Actor").fill(auditor.keyId);
@@ -117,30 +117,48 @@ describe("analytics and audit log in a real browser", () => {
     const records = page.getByRole("table", { name: "Audit records" });
     const actions = () => records.getByRole("code").allInnerTexts();
     await expect.poll(actions, { timeout: 10_000 }).toEqual([
-      "rootKey.create", "rootKey.delete", "api.create", "key.create", "key.update",
-      ...Array.from({ length: 5 }, () => "identity.create"),
+      ...Array.from({ length: 7 }, () => "identity.create"), "key.update", "key.create", "api.create",
     ]);
-    expect(await records.getByRole("row", { name: /key\.update/ }).innerText()).toContain(keyId);
+    const updated = records.getByRole("row", { name: /key\.update/ });
+    expect(await updated.innerText()).toContain(keyId);
+    expect(await updated.getByRole("cell").nth(1).innerText()).toBe(`auditor\n${auditor.keyId}`);
     expect(await page.content()).not.toContain(key);
     await screenshotBoth(page, "10-audit-log");
     await page.getByRole("button", { name: "Next page" }).click();
-    await expect.poll(actions, { timeout: 10_000 }).toEqual(["identity.create", "identity.create"]);
+    await expect.poll(actions, { timeout: 10_000 }).toEqual(["rootKey.delete", "rootKey.create"]);
     expect(await page.getByRole("button", { name: "Next page" }).isDisabled()).toBe(true);
 
-    // Filters by action and resource: the key's two records only.
+    // Filters by action and resource: the key's two records only, and oldest first when asked.
     await auditFilters.getByLabel("Actions").fill("key.create, key.update, api.create");
     await auditFilters.getByLabel("Resource id").fill(keyId);
     await auditFilters.getByRole("button", { name: "Apply filters" }).click();
+    await expect.poll(actions, { timeout: 10_000 }).toEqual(["key.update", "key.create"]);
+    await auditFilters.getByLabel("Order").selectOption("oldest_first");
+    await auditFilters.getByRole("button", { name: "Apply filters" }).click();
     await expect.poll(actions, { timeout: 10_000 }).toEqual(["key.create", "key.update"]);
-    // Until is exclusive: the key was created at 00:00:04 and updated at 00:00:05.
-    await auditFilters.getByLabel("Until (UTC)").fill("2030-01-01T00:00:05");
+    // Until is exclusive: the key was created at 00:00:04 and updated at 00:00:05. Times are typed ISO, 24-hour.
+    await auditFilters.getByLabel("Until (UTC)").fill("2030-01-01 00:00:05");
     await auditFilters.getByRole("button", { name: "Apply filters" }).click();
     await expect.poll(actions, { timeout: 10_000 }).toEqual(["key.create"]);
+    // The filters are in the address: a reload shows the same view.
+    expect(page.url()).toContain("#/audit-log?");
+    expect(new URLSearchParams(page.url().split("?")[1]).get("to")).toBe("2030-01-01 00:00:05");
+    await page.reload();
+    await expect.poll(actions, { timeout: 10_000 }).toEqual(["key.create"]);
+    expect(await auditFilters.getByLabel("Until (UTC)").inputValue()).toBe("2030-01-01 00:00:05");
+    expect(await auditFilters.getByLabel("Order").inputValue()).toBe("oldest_first");
+    // A time in another format is refused in words, and the records stay as they were.
+    await auditFilters.getByLabel("From (UTC)").fill("01/01/2030 1:00 AM");
+    await auditFilters.getByRole("button", { name: "Apply filters" }).click();
+    await auditFilters.getByRole("alert").filter({ hasText: "From: “01/01/2030 1:00 AM” is not a time: write it as YYYY-MM-DD HH:MM[:SS] (UTC, 24-hour)" }).waitFor();
+    expect(await actions()).toEqual(["key.create"]);
     // A time range after the scenario matches nothing.
     await auditFilters.getByLabel("Until (UTC)").fill("");
-    await auditFilters.getByLabel("From (UTC)").fill("2030-01-01T01:00");
+    await auditFilters.getByLabel("From (UTC)").fill("2030-01-01 01:00");
     await auditFilters.getByRole("button", { name: "Apply filters" }).click();
     await records.getByRole("cell", { name: "No audit records match." }).waitFor();
+    expect(await auditFilters.getByRole("alert").count()).toBe(0);
+    await screenshotBoth(page, "10-audit-log-filtered");
 
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByRole("button", { name: "Sign in" }).waitFor();
@@ -164,6 +182,7 @@ describe("analytics and audit log in a real browser", () => {
     expect(await apply.isDisabled()).toBe(true);
     expect(await apply.getAttribute("title")).toBe("Your root key lacks workspace.*.read_audit_log");
     expect(await page.getByRole("table").count()).toBe(0);
+    expect(await page.getByText("workspace.*.read_audit_log").count()).toBe(1);
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByRole("button", { name: "Sign in" }).waitFor();
   });

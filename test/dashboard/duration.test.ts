@@ -22,3 +22,22 @@ describe("dashboard durations (web/duration.ts)", () => {
     expect(parseDuration("99999999999999999999 d")).toEqual({ error: "The window must be at most 3650 d (ten years)." });
   });
 });
+
+describe("dashboard UTC times (web/utc-time.ts)", () => {
+  it("reads ISO 24-hour UTC times, with or without seconds, T or space, and a date alone", async () => {
+    const { parseUtc, utcText } = await import("../../web/utc-time.js");
+    expect(parseUtc("2030-01-01 13:05")).toEqual({ ms: Date.UTC(2030, 0, 1, 13, 5) });
+    expect(parseUtc("2030-01-01T13:05:07Z")).toEqual({ ms: Date.UTC(2030, 0, 1, 13, 5, 7) });
+    expect(parseUtc("2030-01-01 13:05:07 UTC")).toEqual({ ms: Date.UTC(2030, 0, 1, 13, 5, 7) });
+    expect(parseUtc("2030-01-02")).toEqual({ ms: Date.UTC(2030, 0, 2) });
+    expect(parseUtc("  ")).toEqual({});
+    expect(utcText(Date.UTC(2030, 0, 1, 13, 5, 7))).toBe("2030-01-01 13:05:07");
+  });
+
+  it("says in words what is wrong with a time that is malformed or does not exist", async () => {
+    const { parseUtc } = await import("../../web/utc-time.js");
+    expect(parseUtc("01/02/2030 1:05 PM")).toEqual({ error: "“01/02/2030 1:05 PM” is not a time: write it as YYYY-MM-DD HH:MM[:SS] (UTC, 24-hour), e.g. 2030-01-01 13:05." });
+    expect(parseUtc("2030-02-30")).toEqual({ error: "“2030-02-30” is not a time that exists." });
+    expect(parseUtc("2030-01-01 24:00")).toEqual({ error: "“2030-01-01 24:00” is not a time that exists." });
+  });
+});
