@@ -89,8 +89,9 @@ describe("analytics and audit log in a real browser", () => {
     await filters.getByRole("button", { name: "Show" }).click();
     await settled();
     await chart.getByText("7 verifications").waitFor();
-    const top = page.getByRole("table", { name: "Top keys" });
-    expect(await top.getByRole("row").nth(1).innerText()).toMatch(new RegExp(`^${keyId}\\s+7\\s+5$`));
+    // The top keys name each key and its API.
+    const top = page.getByRole("table", { name: "Top by key" });
+    expect(await top.getByRole("row").nth(1).innerText()).toMatch(new RegExp(`^metered-key\\s+${keyId}\\s+${apiId}\\s+7\\s+5$`));
     await screenshotBoth(page, "09-analytics");
 
     await filters.getByLabel("Tags", { exact: true }).fill("run=browser, region=eu");
@@ -106,6 +107,34 @@ describe("analytics and audit log in a real browser", () => {
     await page.keyboard.press("ArrowUp"); // "Last hour": only minute buckets
     expect(await filters.getByLabel("Granularity").inputValue()).toBe("minute");
     await chart.getByText("7 verifications").waitFor();
+
+    // Narrowed by API, key and outcome, grouped by outcome: the view is in the address, and a reload shows the same numbers.
+    await filters.getByLabel("API", { exact: true }).fill(apiId);
+    await filters.getByLabel("Key", { exact: true }).fill(keyId);
+    await filters.getByLabel("Outcome", { exact: true }).selectOption("USAGE_EXCEEDED");
+    await filters.getByLabel("Group by", { exact: true }).selectOption("outcome");
+    await filters.getByRole("button", { name: "Show" }).click();
+    await settled();
+    await chart.getByText("2 verifications").waitFor();
+    const byOutcome = page.getByRole("table", { name: "Top by outcome" });
+    expect(await byOutcome.getByRole("row").nth(1).innerText()).toMatch(/^USAGE_EXCEEDED\s+2\s+0$/);
+    const query = new URLSearchParams(page.url().split("?")[1]);
+    expect(Object.fromEntries(query)).toEqual({
+      range: "1h", granularity: "minute", apiId, keyId, outcome: "USAGE_EXCEEDED", tags: "run=browser, region=eu", groupBy: "outcome",
+    });
+    await page.reload();
+    await settled();
+    await chart.getByText("2 verifications").waitFor();
+    expect(await chart.getByRole("list", { name: "By outcome" }).innerText()).toMatch(/^USAGE_EXCEEDED: 2$/);
+    expect(await byOutcome.getByRole("row").nth(1).innerText()).toMatch(/^USAGE_EXCEEDED\s+2\s+0$/);
+    expect(await filters.getByLabel("Outcome", { exact: true }).inputValue()).toBe("USAGE_EXCEEDED");
+    expect(await filters.getByLabel("Time range").inputValue()).toBe("1h");
+    await screenshotBoth(page, "09-analytics-from-url");
+    // Another API: nothing.
+    await filters.getByLabel("API", { exact: true }).fill("api_1111111111111111111111");
+    await filters.getByRole("button", { name: "Show" }).click();
+    await settled();
+    await chart.getByText("0 verifications").waitFor();
 
     // The audit log shows the scenario's changes newest first, with their action names and the actor's name, 10 per page.
     await page.getByRole("link", { name: "Audit log" }).click();
@@ -167,6 +196,7 @@ describe("analytics and audit log in a real browser", () => {
   it("disables analytics and the audit log for a root key without read_analytics and read_audit_log", { timeout: 60_000 }, async () => {
     const { key } = await h.seed.rootKey(["identity.*.read_identity"], { name: "no-analytics" });
     await browser.context.clearCookies();
+    await page.goto("about:blank"); // a hash-only change would not load the page anew
     await signIn(key, "/analytics");
     await page.getByRole("heading", { name: "Verification analytics", level: 1 }).waitFor();
     const show = page.getByRole("button", { name: "Show" });
