@@ -1,3 +1,4 @@
+import type { KeySearch } from "./key-search.js";
 import type { AnalyticsQuery, AnalyticsRow } from "./analytics-query.js";
 
 /**
@@ -224,11 +225,12 @@ export interface KeyStore {
   /** Erases the record, deleted or not; false when there was none. */
   erase(workspaceId: string, id: string): Promise<boolean>;
   /**
-   * Live keys of an api, ascending by id, optionally only those of one identity. With `deleted: true`, instead the
-   * soft-deleted keys of the api (what a permanent apis.deleteKeys erases too).
+   * Live keys of an api, ascending by id, optionally only those of one identity, or only those `search` finds
+   * (key-search.ts). With `deleted: true`, instead the soft-deleted keys of the api (what a permanent apis.deleteKeys
+   * erases too).
    */
-  listByApi(workspaceId: string, apiId: string, page: PageQuery & { identityId?: string; deleted?: boolean }): Promise<KeyRecord[]>;
-  countByApi(workspaceId: string, apiId: string, filter?: { identityId?: string }): Promise<number>;
+  listByApi(workspaceId: string, apiId: string, page: PageQuery & { identityId?: string; deleted?: boolean; search?: KeySearch }): Promise<KeyRecord[]>;
+  countByApi(workspaceId: string, apiId: string, filter?: { identityId?: string; search?: KeySearch }): Promise<number>;
   /** Live keys linked to an identity (to detach them when it is deleted). */
   listByIdentity(workspaceId: string, identityId: string, page: PageQuery): Promise<KeyRecord[]>;
 }
