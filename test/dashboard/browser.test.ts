@@ -138,7 +138,7 @@ describe("dashboard in a real browser", () => {
     await screenshotBoth(page, "04-apis-search");
     await apiSearch.getByRole("searchbox", { name: "Search" }).fill("nothing-like-this");
     await apiSearch.getByRole("searchbox", { name: "Search" }).press("Enter");
-    await page.getByRole("cell", { name: "No api name contains “nothing-like-this”." }).waitFor();
+    await page.getByRole("cell", { name: "No API name contains “nothing-like-this”." }).waitFor();
     await apiSearch.getByRole("searchbox", { name: "Search" }).fill("");
     await apiSearch.getByRole("button", { name: "Search" }).click();
     await page.getByRole("row", { name: /made-by-new-key/ }).waitFor();
