@@ -187,11 +187,11 @@ export function AnalyticsPage() {
   );
 }
 
-/** A key's verifications over time by outcome, for the key page. */
-export function KeyUsage({ keyId }: { keyId: string }) {
+/** Verifications over time by outcome of one key or one identity, for their pages. */
+export function UsageCard({ filter, title, what }: { filter: Partial<Filter>; title: string; what: string }) {
   const [range, setRange] = useState<{ id: RangeId; granularity: Granularity }>({ id: "24h", granularity: "hour" });
   const [refreshed, setRefreshed] = useState(0);
-  const usage = useUsage({ keyId }, range.id, range.granularity, refreshed);
+  const usage = useUsage(filter, range.id, range.granularity, refreshed);
   return (
     <div class="card">
       <h2>Usage over time</h2>
@@ -202,10 +202,15 @@ export function KeyUsage({ keyId }: { keyId: string }) {
       {!can(...NEED) ? <p class="muted" role="note">{LACKS}</p> : (
         <>
           <ErrorNote message={usage.error} />
-          {usage.loading && <Loading what="Loading the key's verifications" />}
-          {usage.data && <UsageChart points={usage.data.points} granularity={range.granularity} title="Usage of this key" />}
+          {usage.loading && <Loading what={`Loading ${what}`} />}
+          {usage.data && <UsageChart points={usage.data.points} granularity={range.granularity} title={title} />}
         </>
       )}
     </div>
   );
+}
+
+/** A key's verifications over time by outcome, for the key page. */
+export function KeyUsage({ keyId }: { keyId: string }) {
+  return <UsageCard filter={{ keyId }} title="Usage of this key" what="the key's verifications" />;
 }
