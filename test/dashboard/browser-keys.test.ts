@@ -11,10 +11,20 @@ describe("keys in a real browser: search, create with every field, edit, reroll"
   it("finds a key on the fourth page by searching the server", { timeout: 120_000 }, async () => {
     const apiId = await h.seed.api({ name: "many-keys" });
     for (let i = 0; i < 60; i++) await h.seed.key(apiId, { name: `filler-${i}` });
+    h.clock.advance(1000); // ids sort by time: the needle is the last key, on the fourth page of 20
     const { keyId } = await h.seed.key(apiId, { name: "the-needle" });
     await ui.signIn(h.keyward.rootKey, `/apis/${apiId}`);
     await ui.page.getByRole("heading", { name: "Keys (61)" }).waitFor();
     expect(await ui.page.getByRole("link", { name: "the-needle" }).count()).toBe(0);
+    // Paging shows where it is: the fourth page.
+    for (let page = 2; page <= 4; page++) {
+      await ui.page.getByRole("button", { name: "Next page" }).click();
+      await ui.page.getByText(`Page ${page}`, { exact: true }).waitFor();
+    }
+    await ui.page.getByRole("link", { name: "the-needle" }).waitFor();
+    await ui.page.getByRole("button", { name: "First page" }).click();
+    await ui.page.getByText("Page 1", { exact: true }).waitFor();
+    await expect.poll(() => ui.page.getByRole("link", { name: "the-needle" }).count()).toBe(0);
     const search = ui.page.getByRole("search", { name: "Search keys" });
     await search.getByRole("searchbox", { name: "Search" }).fill("NEEDLE");
     await search.getByRole("searchbox", { name: "Search" }).press("Enter");
@@ -26,6 +36,9 @@ describe("keys in a real browser: search, create with every field, edit, reroll"
     await search.getByRole("button", { name: "Search" }).click();
     await ui.page.getByRole("cell", { name: "No key matches “nothing-like-it”." }).waitFor();
     await screenshotBoth(ui.page, "keys-01-search");
+    // The APIs list counts each API's keys.
+    await ui.page.getByRole("link", { name: "APIs and keys" }).click();
+    await expect.poll(async () => (await ui.page.getByRole("row", { name: /many-keys/ }).getByRole("cell").nth(2).innerText())).toBe("61");
   });
 
   it("creates a key with two rate limits, a role and an expiry; edits each and the verification answer changes", { timeout: 120_000 }, async () => {

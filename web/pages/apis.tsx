@@ -31,10 +31,16 @@ function ApiList() {
   const [search, setSearch] = useState<string>();
   const pages = useCursorPages();
   const allowed = can("api", "read_api");
-  const list = useAsync(
-    async () => (allowed ? api.apis.listApis({ limit: 20, cursor: pages.cursor, search }) : undefined),
-    [pages.cursor, search, allowed],
-  );
+  const countable = can("api", "read_key");
+  const list = useAsync(async () => {
+    if (!allowed) return undefined;
+    const page = await api.apis.listApis({ limit: 20, cursor: pages.cursor, search });
+    // Each api's key count is listKeys' total (one call a row, a page at a time); without read_key, none.
+    const counts = countable
+      ? await Promise.all(page.data.map((a) => api.apis.listKeys({ apiId: a.id, limit: 1 }).then((r) => String(r.total), () => "—")))
+      : page.data.map(() => "—");
+    return { ...page, counts };
+  }, [pages.cursor, search, allowed, countable]);
   const some = allowed && !session()?.permissions.includes("api.*.read_api");
   return (
     <>
@@ -48,13 +54,14 @@ function ApiList() {
         <>
           <div class="table-wrap">
             <table>
-              <thead><tr><th>Name</th><th>Id</th><th>Created</th></tr></thead>
+              <thead><tr><th>Name</th><th>Id</th><th>Keys</th><th>Created</th></tr></thead>
               <tbody>
-                {list.data.data.length === 0 && <tr><td colSpan={3}>{search === undefined ? "No APIs yet." : `No API name contains “${search}”.`}</td></tr>}
-                {list.data.data.map((a) => (
+                {list.data.data.length === 0 && <tr><td colSpan={4}>{search === undefined ? "No APIs yet." : `No API name contains “${search}”.`}</td></tr>}
+                {list.data.data.map((a, i) => (
                   <tr key={a.id}>
                     <td data-label="Name" class="name"><a href={`#/apis/${encodeURIComponent(a.id)}`}>{a.name}</a></td>
                     <td data-label="Id" class="mono">{a.id}</td>
+                    <td data-label="Keys">{list.data?.counts[i]}</td>
                     <td data-label="Created">{formatTime(a.createdAt)}</td>
                   </tr>
                 ))}
