@@ -32,7 +32,7 @@ import { auditOperations, auditScopes, type ServiceFactory } from "./services/au
 import { createAuthenticator, createRootKeyLookup, ROOT_KEY_CACHE_TTL_MS, type CachedRootKey } from "./transport/auth.js";
 import { assignRequestId, observeCalls, registerOperations, requestValues } from "./transport/connect.js";
 import { createObservability, type ObservabilityOptions } from "./observability/observability.js";
-import { createDashboardHandler } from "./dashboard/handler.js";
+import { createDashboardHandler, wantsDashboard } from "./dashboard/handler.js";
 import { createDashboardSessions } from "./dashboard/sessions.js";
 import { createGrpcHandler, isGrpcRequest } from "./transport/grpc/handler.js";
 import { createConnectUnaryHandler } from "./transport/connect-unary.js";
@@ -199,6 +199,7 @@ export function createApp(options: AppOptions) {
     tallies,
     done,
     clock,
+    rootKeyName: async (workspaceId, rootKeyId) => (await documents.rootKeys.get(workspaceId, rootKeyId))?.name,
   });
   // REST paths, the dashboard (src/dashboard) and Connect unary calls skip the Connect adapter; everything else
   // (gRPC-Web, streams, unknown paths) goes through it. /metrics is outside the REST namespaces: /v1/metrics and
@@ -206,7 +207,7 @@ export function createApp(options: AppOptions) {
   const handler: typeof rpc = (req, res) => {
     const url = req.url ?? "";
     if (url.startsWith("/v1/") || url.startsWith("/v2/")) void rest(req, res);
-    else if (url.startsWith("/dashboard")) dashboard(req, res);
+    else if (url.startsWith("/dashboard") || wantsDashboard(req)) dashboard(req, res);
     else if (observed.serveMetrics(req, res as never)) return;
     else if (!connectUnary(req, res)) {
       assignRequestId(req, res);

@@ -6,6 +6,10 @@ import { mintRootKey } from "./services/root-keys-service.js";
 import { createWorkspaceWithRootKey } from "./services/workspaces-service.js";
 import type { DocumentStore } from "./store/ports.js";
 
+/** Names of the two keys bootstrap makes, told apart in lists and the dashboard's header. */
+export const FIRST_START_KEY_NAME = "first-start";
+export const ENV_KEY_NAME = "KEYWARD_ROOT_KEY";
+
 export interface BootstrapOptions {
   documents: DocumentStore;
   clock: Clock;
@@ -29,14 +33,14 @@ export async function bootstrap(options: BootstrapOptions): Promise<void> {
     if (existing) return;
     const [defaultWorkspace] = await documents.workspaces.list({ limit: 1 });
     if (!defaultWorkspace) {
-      const { workspace } = await createWorkspaceWithRootKey(options, { name: "default", rootKeyName: "bootstrap", key: options.rootKey });
+      const { workspace } = await createWorkspaceWithRootKey(options, { name: "default", rootKeyName: ENV_KEY_NAME, key: options.rootKey });
       print(`Created workspace ${workspace.id} with the root key from KEYWARD_ROOT_KEY.`);
       return;
     }
     const { record } = mintRootKey({
       workspaceId: defaultWorkspace.id,
       permissions: allPermissions(),
-      name: "bootstrap",
+      name: ENV_KEY_NAME,
       key: options.rootKey,
       now: clock.now(),
       randomBytes,
@@ -46,7 +50,7 @@ export async function bootstrap(options: BootstrapOptions): Promise<void> {
     return;
   }
   if (await documents.rootKeys.any()) return;
-  const { workspace, rootKey } = await createWorkspaceWithRootKey(options, { name: "default", rootKeyName: "bootstrap" });
+  const { workspace, rootKey } = await createWorkspaceWithRootKey(options, { name: "default", rootKeyName: FIRST_START_KEY_NAME });
   print(`Created workspace ${workspace.id} and its first root key (${rootKey.keyId}); it is shown only this once:`);
   print(`  ${rootKey.key}`);
 }

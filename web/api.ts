@@ -6,6 +6,7 @@ import { ApisService } from "../gen/keyward/v1/apis_pb.js";
 import { AuditLogsService } from "../gen/keyward/v1/audit_logs_pb.js";
 import { IdentitiesService } from "../gen/keyward/v1/identities_pb.js";
 import { KeysService } from "../gen/keyward/v1/keys_pb.js";
+import { PermissionsService } from "../gen/keyward/v1/permissions_pb.js";
 import { RatelimitService } from "../gen/keyward/v1/ratelimits_pb.js";
 import { RootKeysService } from "../gen/keyward/v1/root_keys_pb.js";
 import { holdsActionAnywhere } from "../src/domain/permissions.js";
@@ -16,6 +17,8 @@ export interface Session {
   expiresAt: number;
   workspaceId: string;
   rootKeyId: string;
+  /** The root key's name, when it has one. */
+  rootKeyName?: string;
   permissions: string[];
 }
 
@@ -85,6 +88,7 @@ export const api = {
   get keys() { return client(KeysService); },
   get identities() { return client(IdentitiesService); },
   get ratelimits() { return client(RatelimitService); },
+  get permissions() { return client(PermissionsService); },
   get analytics() { return client(AnalyticsService); },
   get auditLogs() { return client(AuditLogsService); },
 };

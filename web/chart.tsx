@@ -1,7 +1,10 @@
 import "uplot/dist/uPlot.min.css";
 import uPlot from "uplot";
 import { useEffect, useRef } from "preact/hooks";
-import { bucketLabel, OUTCOMES, outcomeTotals, RANGES, type ChartPoint, type Granularity, type RangeId } from "./usage.js";
+import { bucketLabel, OUTCOMES, outcomeTotals, RANGES, type ChartPoint, type Granularity, type Outcome, type RangeId } from "./usage.js";
+
+/** A chart's series: label and colour per count of its points. */
+type Series = readonly Pick<Outcome<unknown>, "code" | "color">[];
 
 /** Stacked bars: series i is the sum of outcomes 0..i, drawn tallest first so each band shows its own outcome. */
 function stackedData(points: readonly ChartPoint[], shown: number[]): uPlot.AlignedData {
@@ -27,14 +30,14 @@ function tickLabels(granularity: Granularity) {
   };
 }
 
-function BarChart({ points, shown, label, granularity }: { points: readonly ChartPoint[]; shown: number[]; label: string; granularity: Granularity }) {
+function BarChart({ points, shown, label, granularity, outcomes }: { points: readonly ChartPoint[]; shown: number[]; label: string; granularity: Granularity; outcomes: Series }) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = box.current;
     if (!el || shown.length === 0) return;
     const bars = uPlot.paths.bars?.({ size: [0.7, 40] });
     const series: uPlot.Series[] = [{}, ...[...shown].reverse().map((i) => ({
-      label: OUTCOMES[i].code, stroke: OUTCOMES[i].color, fill: OUTCOMES[i].color, paths: bars, points: { show: false },
+      label: outcomes[i].code, stroke: outcomes[i].color, fill: outcomes[i].color, paths: bars, points: { show: false },
     }))];
     const plot = new uPlot({
       width: Math.max(el.clientWidth, 200),
@@ -51,19 +54,21 @@ function BarChart({ points, shown, label, granularity }: { points: readonly Char
     const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(el.clientWidth, 200), height: 220 }));
     resize.observe(el);
     return () => { resize.disconnect(); plot.destroy(); };
-  }, [points, shown.join(), granularity]);
+  }, [points, shown.join(), granularity, outcomes]);
   return <div ref={box} class="chart" role="img" aria-label={label} />;
 }
 
 /**
- * Verifications over time by outcome: a stacked bar chart, the totals in words (its text alternative), and
- * every non-empty bucket in a table under "Show the numbers".
+ * Verifications (or, with `outcomes` and `noun`, rate-limit checks) over time by outcome: a stacked bar chart, the
+ * totals in words (its text alternative), and every non-empty bucket in a table under "Show the numbers".
  */
-export function UsageChart({ points, granularity, title }: { points: readonly ChartPoint[]; granularity: Granularity; title: string }) {
+export function UsageChart({ points, granularity, title, outcomes = OUTCOMES, noun = "verification" }: {
+  points: readonly ChartPoint[]; granularity: Granularity; title: string; outcomes?: Series; noun?: string;
+}) {
   const totals = outcomeTotals(points);
   const total = totals.reduce((a, b) => a + b, 0);
-  const shown = OUTCOMES.map((_, i) => i).filter((i) => totals[i] > 0);
-  const summary = `${total} verification${total === 1 ? "" : "s"}`;
+  const shown = outcomes.map((_, i) => i).filter((i) => totals[i] > 0);
+  const summary = `${total} ${noun}${total === 1 ? "" : "s"}`;
   return (
     <figure class="usage" aria-label={title}>
       <figcaption>
@@ -71,25 +76,25 @@ export function UsageChart({ points, granularity, title }: { points: readonly Ch
         {shown.length > 0 && (
           <ul class="legend" aria-label="By outcome">
             {shown.map((i) => (
-              <li key={OUTCOMES[i].code}><span class="swatch" style={{ background: OUTCOMES[i].color }} aria-hidden="true" />
-                {OUTCOMES[i].code}: <span class="count">{totals[i]}</span></li>
+              <li key={outcomes[i].code}><span class="swatch" style={{ background: outcomes[i].color }} aria-hidden="true" />
+                {outcomes[i].code}: <span class="count">{totals[i]}</span></li>
             ))}
           </ul>
         )}
       </figcaption>
-      {total === 0 ? <p class="muted">No verifications in this range.</p> : (
+      {total === 0 ? <p class="muted">No {noun}s in this range.</p> : (
         <>
-          <BarChart points={points} shown={shown} granularity={granularity} label={`${title}: ${summary} by outcome over time`} />
+          <BarChart points={points} shown={shown} outcomes={outcomes} granularity={granularity} label={`${title}: ${summary} by outcome over time`} />
           <details>
             <summary>Show the numbers</summary>
             <div class="table-wrap">
               <table>
-                <thead><tr><th>Time</th>{shown.map((i) => <th key={i}>{OUTCOMES[i].code}</th>)}<th>Total</th></tr></thead>
+                <thead><tr><th>Time</th>{shown.map((i) => <th key={i}>{outcomes[i].code}</th>)}<th>Total</th></tr></thead>
                 <tbody>
                   {points.filter((p) => p.total > 0).map((p) => (
                     <tr key={p.time}>
                       <td data-label="Time">{bucketLabel(p.time, granularity)}</td>
-                      {shown.map((i) => <td key={i} data-label={OUTCOMES[i].code}>{p.counts[i]}</td>)}
+                      {shown.map((i) => <td key={i} data-label={outcomes[i].code}>{p.counts[i]}</td>)}
                       <td data-label="Total">{p.total}</td>
                     </tr>
                   ))}

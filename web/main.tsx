@@ -10,6 +10,7 @@ import { AuditLogPage } from "./pages/audit-log.js";
 import { IdentitiesPage } from "./pages/identities.js";
 import { IdentityPage } from "./pages/identity.js";
 import { KeyPage } from "./pages/key.js";
+import { PermissionsPage } from "./pages/permissions.js";
 import { RatelimitsPage } from "./pages/ratelimits.js";
 import { RootKeysPage } from "./pages/root-keys.js";
 import { currentRoute } from "./router.js";
@@ -19,6 +20,7 @@ const NAV: [path: string, label: string][] = [
   ["/root-keys", "Root keys"],
   ["/apis", "APIs and keys"],
   ["/identities", "Identities"],
+  ["/permissions", "Permissions"],
   ["/ratelimits", "Rate limits"],
   ["/analytics", "Analytics"],
   ["/audit-log", "Audit log"],
@@ -65,6 +67,7 @@ function Route({ route }: { route: string[] }) {
   if (first === "identities" && id) return <IdentityPage identityId={id} />;
   if (first === "identities") return <IdentitiesPage />;
   if (first === "ratelimits") return <RatelimitsPage />;
+  if (first === "permissions") return <PermissionsPage />;
   if (first === "analytics") return <AnalyticsPage />;
   if (first === "audit-log") return <AuditLogPage />;
   return <RootKeysPage />;
@@ -98,7 +101,7 @@ function App() {
           ))}
         </nav>
         <div class="who">
-          <span class="muted mono" title={`Workspace ${s.workspaceId}`}>{s.rootKeyId}</span>
+          <span class="muted" title={`Root key ${s.rootKeyId} of workspace ${s.workspaceId}`}>{s.rootKeyName ?? <span class="mono">{s.rootKeyId}</span>}</span>
           <button type="button" onClick={() => signOut().then(() => setSignedIn(undefined))}>Sign out</button>
         </div>
       </header>

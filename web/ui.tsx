@@ -45,6 +45,20 @@ export function ErrorNote({ message }: { message?: string }) {
   return message ? <p class="error" role="alert">{message}</p> : null;
 }
 
+/** Why the session may not do `need`, in words, or undefined when it may. */
+export function lackText(need: [string, string]): string | undefined {
+  return can(need[0], need[1]) ? undefined : `Your root key lacks ${need[0]}.*.${need[1]}`;
+}
+
+/**
+ * The reason a form's controls are off, said once in words where the form is (a disabled button's title alone is not
+ * seen by keyboard or touch users); nothing when the session may do `need`.
+ */
+export function NeedNote({ need, consequence }: { need: [string, string]; consequence: string }) {
+  const lack = lackText(need);
+  return lack ? <p class="hint" role="note">{lack}: {consequence}</p> : null;
+}
+
 /** A button that is disabled, with the reason, when the session's root key lacks `need`. */
 export function Guarded(props: {
   need: [string, string];
@@ -54,8 +68,8 @@ export function Guarded(props: {
   class?: string;
   children: ComponentChildren;
 }) {
-  const allowed = can(props.need[0], props.need[1]);
-  const reason = allowed ? undefined : `Your root key lacks ${props.need[0]}.*.${props.need[1]}`;
+  const reason = lackText(props.need);
+  const allowed = reason === undefined;
   return (
     <button type={props.type ?? "button"} class={props.class} disabled={!allowed || props.busy} title={reason} aria-busy={props.busy} onClick={props.onClick}>
       {props.children}

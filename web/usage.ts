@@ -1,4 +1,4 @@
-import type { VerificationBucket } from "../gen/keyward/v1/analytics_pb.js";
+import type { RatelimitBucket, VerificationBucket } from "../gen/keyward/v1/analytics_pb.js";
 
 export type Granularity = "minute" | "hour" | "day" | "month";
 
@@ -11,7 +11,20 @@ export const OUTCOMES = [
   { code: "EXPIRED", field: "expired", color: "#0e7490" },
   { code: "FORBIDDEN", field: "forbidden", color: "#b3261e" },
   { code: "INSUFFICIENT_PERMISSIONS", field: "insufficientPermissions", color: "#db2777" },
-] as const satisfies readonly { code: string; field: keyof VerificationBucket; color: string }[];
+] as const satisfies readonly Outcome<VerificationBucket>[];
+
+/** The two outcomes of a rate-limit check (analytics.getRatelimits), for the namespace page's chart. */
+export const RATELIMIT_OUTCOMES = [
+  { code: "PASSED", field: "passed", color: "#1b7a3a" },
+  { code: "BLOCKED", field: "blocked", color: "#b3261e" },
+] as const satisfies readonly Outcome<RatelimitBucket>[];
+
+/** One series of a chart: its label, the bucket field that counts it and its colour. */
+export interface Outcome<Row> {
+  code: string;
+  field: keyof Row;
+  color: string;
+}
 
 /** Time ranges the pickers offer, each with the granularities that stay under the API's 2000 buckets. */
 export const RANGES = [
@@ -57,7 +70,7 @@ export function rangeBounds(rangeId: RangeId, granularity: Granularity, now: num
   return { start: bucketStart(end - range.ms, granularity), end };
 }
 
-/** One bucket of a chart: its start and a count per outcome (in OUTCOMES order) and in total. */
+/** One bucket of a chart: its start and a count per outcome (in the order of the chart's outcomes) and in total. */
 export interface ChartPoint {
   time: number;
   counts: number[];
@@ -66,22 +79,26 @@ export interface ChartPoint {
 
 /**
  * Every bucket of `[start, end)`, with zeros where the API answered no row (it leaves empty buckets out).
- * `rows` are ungrouped buckets of one query.
+ * `rows` are ungrouped buckets of one query; `outcomes` says which of their fields to count, in order.
  */
-export function fillBuckets(rows: readonly VerificationBucket[], granularity: Granularity, start: number, end: number): ChartPoint[] {
+export function fillBuckets<Row extends { time: bigint; total: bigint }>(
+  rows: readonly Row[], granularity: Granularity, start: number, end: number,
+  outcomes: readonly Outcome<Row>[],
+): ChartPoint[] {
   const byTime = new Map(rows.map((row) => [Number(row.time), row]));
   const points: ChartPoint[] = [];
   for (let t = bucketStart(start, granularity); t < end; t = nextBucket(t, granularity)) {
     const row = byTime.get(t);
-    const counts = OUTCOMES.map((o) => (row ? Number(row[o.field]) : 0));
+    const counts = outcomes.map((o) => (row ? Number(row[o.field]) : 0));
     points.push({ time: t, counts, total: row ? Number(row.total) : 0 });
   }
   return points;
 }
 
-/** Per outcome, the sum over all points (in OUTCOMES order). */
+/** Per outcome, the sum over all points (in the order of the points' counts). */
 export function outcomeTotals(points: readonly ChartPoint[]): number[] {
-  return OUTCOMES.map((_, i) => points.reduce((sum, p) => sum + p.counts[i], 0));
+  const width = points[0]?.counts.length ?? 0;
+  return Array.from({ length: width }, (_, i) => points.reduce((sum, p) => sum + p.counts[i], 0));
 }
 
 /** A bucket's start in words: minutes and hours with the time, days with the date, months as year-month. */

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import { packageFile } from "../package-file.js";
+import { FAVICON_SVG } from "./favicon.js";
 
 /** One built asset, ready to send. */
 export interface Asset {
@@ -14,6 +15,7 @@ export interface Asset {
 export interface DashboardBundle {
   "app.js": Asset;
   "app.css": Asset;
+  "favicon.svg": Asset;
 }
 
 const ENTRY = packageFile("web/main.tsx");
@@ -55,7 +57,11 @@ async function build(): Promise<DashboardBundle> {
   const js = byExtension.get(".js");
   const css = byExtension.get(".css");
   if (!js || !css) throw new Error("the dashboard build produced no app.js or app.css");
-  return { "app.js": asset("text/javascript; charset=utf-8", js), "app.css": asset("text/css; charset=utf-8", css) };
+  return {
+    "app.js": asset("text/javascript; charset=utf-8", js),
+    "app.css": asset("text/css; charset=utf-8", css),
+    "favicon.svg": asset("image/svg+xml", new TextEncoder().encode(FAVICON_SVG)),
+  };
 }
 
 function asset(contentType: string, body: Uint8Array): Asset {

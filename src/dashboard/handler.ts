@@ -6,13 +6,14 @@ import type { Authenticate } from "../transport/auth.js";
 import { createConnectUnaryHandler } from "../transport/connect-unary.js";
 import { readBody, type ExchangeRequest, type ExchangeResponse } from "../transport/exchange.js";
 import { createPipeline, type Operation } from "../transport/pipeline.js";
+import { newRequestId, REQUEST_ID_HEADER } from "../transport/request-id.js";
 import { createBundleLoader, type DashboardBundle } from "./bundle.js";
 import { crossOriginRefusal, csrfRefusal } from "./guards.js";
 import { INDEX_HTML } from "./index-html.js";
 import { json, parseSignIn, rpcError, sessionView, tooManySignIns } from "./responses.js";
 import { clearedSessionCookie, CSRF_HEADER, DASHBOARD_PATH, servedOverTls, sessionCookie, sessionTokenFromCookies } from "./session-token.js";
 import type { RequestDone } from "../observability/request-observer.js";
-import type { RequestTallies } from "../observability/route-tally.js";
+import type { RequestTallies, RouteTally } from "../observability/route-tally.js";
 import type { Principal } from "../services/context.js";
 import type { DashboardSessions } from "./sessions.js";
 
@@ -39,11 +40,16 @@ export interface DashboardDeps {
   authenticate: Authenticate;
   operations: Operation[];
   maxBytes: number;
-  /** Metrics and the request log: dashboard RPCs count as Connect calls. */
+  /**
+   * Metrics and the request log: dashboard RPCs count under the `dashboard` transport, its page, assets and session
+   * endpoints under `dashboard-http`, apart from real clients' traffic.
+   */
   tallies: RequestTallies;
   done: RequestDone;
   /** Times sign-in throttling. */
   clock: Clock;
+  /** The name of a live root key, for the page's header; undefined when it has none. */
+  rootKeyName: (workspaceId: string, rootKeyId: string) => Promise<string | undefined>;
 }
 
 /**
@@ -56,24 +62,36 @@ export interface DashboardDeps {
 export function createDashboardHandler(deps: DashboardDeps) {
   const invoke = createPipeline({ authenticate: (token) => deps.sessions.authenticate(token ?? "") });
   const connect = createConnectUnaryHandler({
-    operations: deps.operations, invoke, maxBytes: deps.maxBytes, tallies: deps.tallies, done: deps.done,
+    operations: deps.operations, invoke, maxBytes: deps.maxBytes, tallies: deps.tallies, done: deps.done, transport: "dashboard",
   });
+  const methodOf = new Map(deps.operations.map((op) => [`${RPC_PREFIX}/${op.method.parent.typeName}/${op.method.name}`, op.method]));
   const loadBundle = createBundleLoader();
   const signInThrottle = createAttemptThrottle(SIGN_IN_THROTTLE);
+
+  /** A refused RPC, answered here with its own request id and reported like the calls the API's handler answers. */
+  function refuseRpc(res: ExchangeResponse, path: string, error: ConnectError): void {
+    const startedAt = performance.now();
+    const requestId = newRequestId();
+    res.setHeader(REQUEST_ID_HEADER, requestId);
+    rpcError(res, error);
+    deps.done(deps.tallies.of("dashboard", methodOf.get(path)), error.code, startedAt, requestId);
+  }
 
   function rpc(req: ExchangeRequest, res: ExchangeResponse, path: string): void {
     const token = sessionTokenFromCookies(req.headers.cookie);
     const refusal = crossOriginRefusal(req.headers) ?? (token === undefined ? undefined : csrfRefusal(req.headers, token));
-    if (refusal) return rpcError(res, new ConnectError(refusal, Code.PermissionDenied));
-    if (token === undefined) return rpcError(res, new ConnectError("Sign in to the dashboard first.", Code.Unauthenticated));
-    // The API's Connect handler, seeing the session token where a bearer would be; its pipeline resolves it.
-    const view: ExchangeRequest = {
+    if (refusal) return refuseRpc(res, path, new ConnectError(refusal, Code.PermissionDenied));
+    if (token === undefined) return refuseRpc(res, path, new ConnectError("Sign in to the dashboard first.", Code.Unauthenticated));
+    // The API's Connect handler, seeing the session token where a bearer would be; its pipeline resolves it. The
+    // connection goes along so that the audit log records the client's address, as for any API call.
+    const view: ExchangeRequest & { socket?: unknown } = {
       url: path.slice(RPC_PREFIX.length),
       method: req.method,
       headers: { ...req.headers, authorization: token },
+      socket: (req as { socket?: unknown }).socket,
       on: (event: "data" | "end" | "error", listener: (...args: any[]) => void) => req.on(event as "data", listener),
     };
-    if (!connect(view, res)) rpcError(res, new ConnectError("Only unary Connect calls with JSON or proto bodies are served here.", Code.Unimplemented));
+    if (!connect(view, res)) refuseRpc(res, path, new ConnectError("Only unary Connect calls with JSON or proto bodies are served here.", Code.Unimplemented));
   }
 
   /**
@@ -99,7 +117,7 @@ export function createDashboardHandler(deps: DashboardDeps) {
     signInThrottle.succeeded(client);
     const { token, record } = await deps.sessions.signIn(rootKey, principal);
     res.setHeader("set-cookie", sessionCookie(token, Math.floor((record.expiresAt - record.createdAt) / 1000), { secure: servedOverTls(req) }));
-    json(res, 200, sessionView(token, record.expiresAt, principal));
+    json(res, 200, sessionView(token, record.expiresAt, principal, await deps.rootKeyName(principal.workspaceId, principal.rootKeyId)));
   }
 
   async function sessionApi(req: ExchangeRequest, res: ExchangeResponse, path: string): Promise<void> {
@@ -110,7 +128,7 @@ export function createDashboardHandler(deps: DashboardDeps) {
       if (path === `${DASHBOARD_PATH}/api/session` && req.method === "GET") {
         if (token === undefined) return json(res, 401, { error: { code: "unauthenticated", message: "Not signed in." } });
         const { record, principal } = await deps.sessions.describe(token);
-        return json(res, 200, sessionView(token, record.expiresAt, principal));
+        return json(res, 200, sessionView(token, record.expiresAt, principal, await deps.rootKeyName(principal.workspaceId, principal.rootKeyId)));
       }
       if (path === `${DASHBOARD_PATH}/api/sign-in` && req.method === "POST") return await signIn(req, res);
       if (path === `${DASHBOARD_PATH}/api/sign-out` && req.method === "POST") {
@@ -159,19 +177,61 @@ export function createDashboardHandler(deps: DashboardDeps) {
     res.end(body);
   }
 
+  /**
+   * `res` with a fresh request id in `x-request-id`, reporting its status to the request log and metrics (under
+   * `dashboard-http` and `route`, one of a fixed few) when the answer is written.
+   */
+  function observed(res: ExchangeResponse, route: string): ExchangeResponse {
+    const startedAt = performance.now();
+    const requestId = newRequestId();
+    const tally: RouteTally = deps.tallies.ofRoute("dashboard-http", route);
+    res.setHeader(REQUEST_ID_HEADER, requestId);
+    return {
+      setHeader: (name, value) => res.setHeader(name, value),
+      writeHead(status, headers) {
+        deps.done(tally, status, startedAt, requestId);
+        return res.writeHead(status, headers);
+      },
+      end: (body) => res.end(body),
+    };
+  }
+
   return function handleDashboard(req: ExchangeRequest, res: ExchangeResponse): void {
     const url = req.url ?? "";
     const query = url.indexOf("?");
     const path = query < 0 ? url : url.slice(0, query);
     for (const name in SECURITY_HEADERS) res.setHeader(name, SECURITY_HEADERS[name]);
     if (path.startsWith(`${RPC_PREFIX}/`)) return rpc(req, res, path);
-    if (path.startsWith(`${DASHBOARD_PATH}/api/`)) return void sessionApi(req, res, path);
-    if (req.method !== "GET" && req.method !== "HEAD") return json(res, 405, { error: { code: "method_not_allowed", message: "Use GET." } });
-    if (path.startsWith(`${DASHBOARD_PATH}/assets/`)) return void asset(req, res, path.slice(`${DASHBOARD_PATH}/assets/`.length));
+    if (path.startsWith(`${DASHBOARD_PATH}/api/`)) return void sessionApi(req, observed(res, sessionRoute(path)), path);
+    if (path === "/") return redirect(observed(res, "root"), DASHBOARD_PATH);
+    if (req.method !== "GET" && req.method !== "HEAD") return json(observed(res, "other"), 405, { error: { code: "method_not_allowed", message: "Use GET." } });
+    if (path.startsWith(`${DASHBOARD_PATH}/assets/`)) return void asset(req, observed(res, "asset"), path.slice(`${DASHBOARD_PATH}/assets/`.length));
     if (path === DASHBOARD_PATH || path === `${DASHBOARD_PATH}/`) {
-      res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" });
-      return void res.end(INDEX_HTML);
+      const page = observed(res, "page");
+      page.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" });
+      return void page.end(INDEX_HTML);
     }
-    json(res, 404, { error: { code: "not_found", message: "No such dashboard page." } });
+    json(observed(res, "other"), 404, { error: { code: "not_found", message: "No such dashboard page." } });
   };
+}
+
+/** The route label of a session endpoint: its own name, or `other` for unknown paths (so the labels stay few). */
+function sessionRoute(path: string): string {
+  const name = path.slice(`${DASHBOARD_PATH}/api/`.length);
+  return name === "sign-in" || name === "session" || name === "sign-out" ? name : "other";
+}
+
+function redirect(res: ExchangeResponse, location: string): void {
+  res.writeHead(303, { location, "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" });
+  res.end(`See ${location}`);
+}
+
+/**
+ * Whether a request for `/` comes from a person's browser (a GET that asks for HTML): it is sent to the dashboard.
+ * API clients, which ask for JSON or anything, keep the API's JSON 404.
+ */
+export function wantsDashboard(req: { method?: string; url?: string; headers: { accept?: string } }): boolean {
+  if (req.method !== "GET" && req.method !== "HEAD") return false;
+  if (req.url !== "/") return false;
+  return /\btext\/html\b/i.test(req.headers.accept ?? "");
 }

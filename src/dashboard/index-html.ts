@@ -5,6 +5,7 @@ export const INDEX_HTML = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Keyward dashboard</title>
+<link rel="icon" href="/dashboard/assets/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/dashboard/assets/app.css">
 <script type="module" src="/dashboard/assets/app.js"></script>
 </head>

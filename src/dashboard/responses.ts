@@ -5,12 +5,15 @@ import type { ExchangeResponse } from "../transport/exchange.js";
 import { csrfTokenOf } from "./session-token.js";
 
 /** What the page learns about its session: never the root key, never the session token itself. */
-export function sessionView(token: string, expiresAt: number, principal: { workspaceId: string; rootKeyId: string; permissions: ReadonlySet<string> }) {
+export function sessionView(
+  token: string, expiresAt: number, principal: { workspaceId: string; rootKeyId: string; permissions: ReadonlySet<string> }, rootKeyName: string | undefined,
+) {
   return {
     csrfToken: csrfTokenOf(token),
     expiresAt,
     workspaceId: principal.workspaceId,
     rootKeyId: principal.rootKeyId,
+    rootKeyName,
     permissions: [...principal.permissions].sort(),
   };
 }

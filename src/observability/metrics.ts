@@ -1,6 +1,6 @@
 import { Code } from "@connectrpc/connect";
 import { collectDefaultMetrics, Registry } from "prom-client";
-import { Histogram, LATENCY_BUCKETS, RequestTallies, type TransportName } from "./route-tally.js";
+import { Histogram, LATENCY_BUCKETS, RequestTallies, RPC_TRANSPORTS, type TransportName } from "./route-tally.js";
 
 /** What a buffered writer reports (the verification event batcher; the audit log's buffer reports the same). */
 export interface BufferStats {
@@ -109,7 +109,6 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
-export const RPC_TRANSPORTS = new Set<TransportName>(["grpc", "grpc-web", "connect"]);
 const CODE_NAMES = new Map<number, string>(
   Object.values(Code).filter((v): v is number => typeof v === "number")
     .map((code) => [code, Code[code].replace(/([a-z])([A-Z])/g, "$1_$2").toLowerCase()]),

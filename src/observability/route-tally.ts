@@ -1,9 +1,16 @@
 import type { DescMethod } from "@bufbuild/protobuf";
 
-/** The transports requests are counted by; `http` is a request that matched no REST namespace (an unknown path). */
-export type TransportName = "rest-v1" | "rest-v2" | "grpc" | "grpc-web" | "connect" | "http";
+/**
+ * The transports requests are counted by; `http` is a request that matched no REST namespace (an unknown path).
+ * The dashboard's own traffic is kept apart from real clients': `dashboard` is its API calls (Connect, RPC codes),
+ * `dashboard-http` its page, assets and session endpoints (HTTP statuses).
+ */
+export type TransportName = "rest-v1" | "rest-v2" | "grpc" | "grpc-web" | "connect" | "http" | "dashboard" | "dashboard-http";
 
-export const TRANSPORTS: readonly TransportName[] = ["rest-v1", "rest-v2", "grpc", "grpc-web", "connect", "http"];
+export const TRANSPORTS: readonly TransportName[] = ["rest-v1", "rest-v2", "grpc", "grpc-web", "connect", "http", "dashboard", "dashboard-http"];
+
+/** Transports whose statuses are RPC codes rather than HTTP statuses. */
+export const RPC_TRANSPORTS: ReadonlySet<TransportName> = new Set<TransportName>(["grpc", "grpc-web", "connect", "dashboard"]);
 
 /** Upper bounds (seconds) of the latency buckets: 100 µs to 5 s, the range a verification or a management call spans. */
 export const LATENCY_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
@@ -39,7 +46,7 @@ export class RouteTally {
   readonly rpc: boolean;
 
   constructor(readonly transport: TransportName, readonly route: string) {
-    this.rpc = transport === "grpc" || transport === "grpc-web" || transport === "connect";
+    this.rpc = RPC_TRANSPORTS.has(transport);
   }
 
   record(status: number, seconds: number): void {
@@ -73,7 +80,17 @@ export class RequestTallies {
     return tally;
   }
 
+  private readonly named = new Map<string, RouteTally>();
+
+  /** The tally of a route that is no RPC (the dashboard's page and endpoints); callers pass a fixed set of names. */
+  ofRoute(transport: TransportName, route: string): RouteTally {
+    const id = `${transport} ${route}`;
+    let tally = this.named.get(id);
+    if (!tally) this.named.set(id, (tally = new RouteTally(transport, route)));
+    return tally;
+  }
+
   all(): RouteTally[] {
-    return [...this.byTransport.values()].flatMap((routes) => [...routes.values()]);
+    return [...[...this.byTransport.values()].flatMap((routes) => [...routes.values()]), ...this.named.values()];
   }
 }

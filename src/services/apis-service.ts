@@ -1,3 +1,4 @@
+import type { KeySearch } from "../store/key-search.js";
 import type { ApisService } from "../../gen/keyward/v1/apis_pb.js";
 import type { Clock } from "../domain/clock.js";
 import { invalid, KeywardError, notFound } from "../domain/errors.js";
@@ -114,7 +115,7 @@ export function createApisService(deps: ApisServiceDeps): ServiceHandlers<typeof
       const externalId = request.externalId ?? request.ownerId;
       const identity = externalId === undefined ? undefined : await documents.identities.findByExternalId(principal.workspaceId, externalId);
       if (externalId !== undefined && !identity) return { data: [], pagination: { hasMore: false }, total: 0n };
-      const filter = { identityId: identity?.id };
+      const filter = { identityId: identity?.id, search: await keySearchOf(principal.workspaceId, request.search) };
       const start = request.offset ? { ...request, cursor: await skipKeys(principal.workspaceId, api.id, filter, request) } : request;
       const page = await paginate(start, (p) => documents.keys.listByApi(principal.workspaceId, api.id, { ...p, ...filter }));
       const total = await documents.keys.countByApi(principal.workspaceId, api.id, filter);
@@ -127,11 +128,21 @@ export function createApisService(deps: ApisServiceDeps): ServiceHandlers<typeof
   };
 
   /**
+   * The search of listKeys: its text, and the identities whose external id holds it (the first 100 such; a search
+   * that broad finds keys by their own fields anyway).
+   */
+  async function keySearchOf(workspaceId: string, text: string | undefined): Promise<KeySearch | undefined> {
+    if (text === undefined) return undefined;
+    const identities = await documents.identities.search(workspaceId, text, { limit: 100 });
+    return { text, identityIds: identities.map((identity) => identity.id) };
+  }
+
+  /**
    * Legacy offset paging (Unkey's GET /v1/apis/{apiId}/keys): walks past `offset` keys in keyset pages and answers
    * the cursor that continues after them (undefined when fewer keys exist). The offset is bounded (proto: at most
    * 100000), so the walk is too. Offset and cursor are two ways to say where to start: both is a 400.
    */
-  async function skipKeys(workspaceId: string, apiId: string, filter: { identityId?: string }, request: { offset?: number; cursor?: string }) {
+  async function skipKeys(workspaceId: string, apiId: string, filter: { identityId?: string; search?: KeySearch }, request: { offset?: number; cursor?: string }) {
     if (request.cursor) throw invalid("offset and cursor cannot be combined; send one.", [{ location: "offset", message: "not with cursor" }]);
     let toSkip = request.offset ?? 0;
     let after: string | undefined;

@@ -1,3 +1,4 @@
+import type { KeySearch } from "./key-search.js";
 import type { AnalyticsQuery, AnalyticsRow } from "./analytics-query.js";
 
 /**
@@ -225,11 +226,12 @@ export interface KeyStore {
   /** Erases the record, deleted or not; false when there was none. */
   erase(workspaceId: string, id: string): Promise<boolean>;
   /**
-   * Live keys of an api, ascending by id, optionally only those of one identity. With `deleted: true`, instead the
-   * soft-deleted keys of the api (what a permanent apis.deleteKeys erases too).
+   * Live keys of an api, ascending by id, optionally only those of one identity, or only those `search` finds
+   * (key-search.ts). With `deleted: true`, instead the soft-deleted keys of the api (what a permanent apis.deleteKeys
+   * erases too).
    */
-  listByApi(workspaceId: string, apiId: string, page: PageQuery & { identityId?: string; deleted?: boolean }): Promise<KeyRecord[]>;
-  countByApi(workspaceId: string, apiId: string, filter?: { identityId?: string }): Promise<number>;
+  listByApi(workspaceId: string, apiId: string, page: PageQuery & { identityId?: string; deleted?: boolean; search?: KeySearch }): Promise<KeyRecord[]>;
+  countByApi(workspaceId: string, apiId: string, filter?: { identityId?: string; search?: KeySearch }): Promise<number>;
   /** Live keys linked to an identity (to detach them when it is deleted). */
   listByIdentity(workspaceId: string, identityId: string, page: PageQuery): Promise<KeyRecord[]>;
 }
@@ -640,6 +642,8 @@ export interface AuditQuery {
   actions?: readonly string[];
   resourceType?: string;
   resourceId?: string;
+  /** Newest first (descending ids; the page's `after` is then the last, older, id seen). Default: oldest first. */
+  newestFirst?: boolean;
 }
 
 export interface AuditLogStore {
@@ -660,7 +664,7 @@ export interface AuditLogStore {
    * one insertMany, the records it could not store going to the outbox): an import's thousand key.create records.
    */
   appendMany(records: readonly AuditRecord[]): Promise<void>;
-  /** Records of a workspace matching `query`, ascending by id, keyset-paginated. */
+  /** Records of a workspace matching `query`, by id (ascending, or descending with `newestFirst`), keyset-paginated. */
   list(query: AuditQuery, page: PageQuery): Promise<AuditRecord[]>;
   /** Records of every workspace after the id `after`, ascending by id: what the webhook fan-out reads as its outbox. */
   since(after: string | undefined, limit: number): Promise<AuditRecord[]>;

@@ -10,7 +10,7 @@ import type { Invocation, Invoke, Operation } from "./pipeline.js";
 import { newRequestId, REQUEST_ID_HEADER } from "./request-id.js";
 import { rpcFailureOf, toConnectError } from "./rpc-error.js";
 import type { RequestDone } from "../observability/request-observer.js";
-import type { RequestTallies, RouteTally } from "../observability/route-tally.js";
+import type { RequestTallies, RouteTally, TransportName } from "../observability/route-tally.js";
 
 type Codec = "json" | "proto";
 
@@ -22,7 +22,7 @@ export type ConnectUnaryHandler = (req: ExchangeRequest, res: ExchangeResponse) 
  * the answer is the message or the error JSON with its HTTP status. What this leaves to connect-node (same port,
  * same operations): compressed bodies, GET requests, streaming, other protocol versions and content types.
  * Decoding and errors follow connect-node's: unknown JSON fields are ignored, error details are sent as
- * `{type, value, debug}`. Each answer is reported to `done` under the `connect` transport.
+ * `{type, value, debug}`. Each answer is reported to `done` under `transport` (default `connect`).
  */
 export function createConnectUnaryHandler(options: {
   operations: Operation[];
@@ -30,9 +30,10 @@ export function createConnectUnaryHandler(options: {
   maxBytes: number;
   tallies: RequestTallies;
   done: RequestDone;
+  transport?: TransportName;
 }): ConnectUnaryHandler {
   const byPath = new Map(options.operations.map((op) => [`/${op.method.parent.typeName}/${op.method.name}`, op]));
-  const tallyOf = new Map(options.operations.map((op) => [op, options.tallies.of("connect", op.method)]));
+  const tallyOf = new Map(options.operations.map((op) => [op, options.tallies.of(options.transport ?? "connect", op.method)]));
 
   return function handleConnectUnary(req, res) {
     if (req.method !== "POST") return false;

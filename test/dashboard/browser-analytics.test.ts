@@ -89,8 +89,9 @@ describe("analytics and audit log in a real browser", () => {
     await filters.getByRole("button", { name: "Show" }).click();
     await settled();
     await chart.getByText("7 verifications").waitFor();
-    const top = page.getByRole("table", { name: "Top keys" });
-    expect(await top.getByRole("row").nth(1).innerText()).toMatch(new RegExp(`^${keyId}\\s+7\\s+5$`));
+    // The top keys name each key and its API.
+    const top = page.getByRole("table", { name: "Top by key" });
+    expect(await top.getByRole("row").nth(1).innerText()).toMatch(new RegExp(`^metered-key\\s+${keyId}\\s+${apiId}\\s+7\\s+5$`));
     await screenshotBoth(page, "09-analytics");
 
     await filters.getByLabel("Tags", { exact: true }).fill("run=browser, region=eu");
@@ -107,7 +108,35 @@ describe("analytics and audit log in a real browser", () => {
     expect(await filters.getByLabel("Granularity").inputValue()).toBe("minute");
     await chart.getByText("7 verifications").waitFor();
 
-    // The audit log shows the scenario's changes with their action names, 10 per page.
+    // Narrowed by API, key and outcome, grouped by outcome: the view is in the address, and a reload shows the same numbers.
+    await filters.getByLabel("API", { exact: true }).fill(apiId);
+    await filters.getByLabel("Key", { exact: true }).fill(keyId);
+    await filters.getByLabel("Outcome", { exact: true }).selectOption("USAGE_EXCEEDED");
+    await filters.getByLabel("Group by", { exact: true }).selectOption("outcome");
+    await filters.getByRole("button", { name: "Show" }).click();
+    await settled();
+    await chart.getByText("2 verifications").waitFor();
+    const byOutcome = page.getByRole("table", { name: "Top by outcome" });
+    expect(await byOutcome.getByRole("row").nth(1).innerText()).toMatch(/^USAGE_EXCEEDED\s+2\s+0$/);
+    const query = new URLSearchParams(page.url().split("?")[1]);
+    expect(Object.fromEntries(query)).toEqual({
+      range: "1h", granularity: "minute", apiId, keyId, outcome: "USAGE_EXCEEDED", tags: "run=browser, region=eu", groupBy: "outcome",
+    });
+    await page.reload();
+    await settled();
+    await chart.getByText("2 verifications").waitFor();
+    expect(await chart.getByRole("list", { name: "By outcome" }).innerText()).toMatch(/^USAGE_EXCEEDED: 2$/);
+    expect(await byOutcome.getByRole("row").nth(1).innerText()).toMatch(/^USAGE_EXCEEDED\s+2\s+0$/);
+    expect(await filters.getByLabel("Outcome", { exact: true }).inputValue()).toBe("USAGE_EXCEEDED");
+    expect(await filters.getByLabel("Time range").inputValue()).toBe("1h");
+    await screenshotBoth(page, "09-analytics-from-url");
+    // Another API: nothing.
+    await filters.getByLabel("API", { exact: true }).fill("api_1111111111111111111111");
+    await filters.getByRole("button", { name: "Show" }).click();
+    await settled();
+    await chart.getByText("0 verifications").waitFor();
+
+    // The audit log shows the scenario's changes newest first, with their action names and the actor's name, 10 per page.
     await page.getByRole("link", { name: "Audit log" }).click();
     const auditFilters = page.getByRole("form", { name: "Audit log filters" });
     await auditFilters.getByLabel("Actor").fill(auditor.keyId);
@@ -117,30 +146,48 @@ describe("analytics and audit log in a real browser", () => {
     const records = page.getByRole("table", { name: "Audit records" });
     const actions = () => records.getByRole("code").allInnerTexts();
     await expect.poll(actions, { timeout: 10_000 }).toEqual([
-      "rootKey.create", "rootKey.delete", "api.create", "key.create", "key.update",
-      ...Array.from({ length: 5 }, () => "identity.create"),
+      ...Array.from({ length: 7 }, () => "identity.create"), "key.update", "key.create", "api.create",
     ]);
-    expect(await records.getByRole("row", { name: /key\.update/ }).innerText()).toContain(keyId);
+    const updated = records.getByRole("row", { name: /key\.update/ });
+    expect(await updated.innerText()).toContain(keyId);
+    expect(await updated.getByRole("cell").nth(1).innerText()).toBe(`auditor\n${auditor.keyId}`);
     expect(await page.content()).not.toContain(key);
     await screenshotBoth(page, "10-audit-log");
     await page.getByRole("button", { name: "Next page" }).click();
-    await expect.poll(actions, { timeout: 10_000 }).toEqual(["identity.create", "identity.create"]);
+    await expect.poll(actions, { timeout: 10_000 }).toEqual(["rootKey.delete", "rootKey.create"]);
     expect(await page.getByRole("button", { name: "Next page" }).isDisabled()).toBe(true);
 
-    // Filters by action and resource: the key's two records only.
+    // Filters by action and resource: the key's two records only, and oldest first when asked.
     await auditFilters.getByLabel("Actions").fill("key.create, key.update, api.create");
     await auditFilters.getByLabel("Resource id").fill(keyId);
     await auditFilters.getByRole("button", { name: "Apply filters" }).click();
+    await expect.poll(actions, { timeout: 10_000 }).toEqual(["key.update", "key.create"]);
+    await auditFilters.getByLabel("Order").selectOption("oldest_first");
+    await auditFilters.getByRole("button", { name: "Apply filters" }).click();
     await expect.poll(actions, { timeout: 10_000 }).toEqual(["key.create", "key.update"]);
-    // Until is exclusive: the key was created at 00:00:04 and updated at 00:00:05.
-    await auditFilters.getByLabel("Until (UTC)").fill("2030-01-01T00:00:05");
+    // Until is exclusive: the key was created at 00:00:04 and updated at 00:00:05. Times are typed ISO, 24-hour.
+    await auditFilters.getByLabel("Until (UTC)").fill("2030-01-01 00:00:05");
     await auditFilters.getByRole("button", { name: "Apply filters" }).click();
     await expect.poll(actions, { timeout: 10_000 }).toEqual(["key.create"]);
+    // The filters are in the address: a reload shows the same view.
+    expect(page.url()).toContain("#/audit-log?");
+    expect(new URLSearchParams(page.url().split("?")[1]).get("to")).toBe("2030-01-01 00:00:05");
+    await page.reload();
+    await expect.poll(actions, { timeout: 10_000 }).toEqual(["key.create"]);
+    expect(await auditFilters.getByLabel("Until (UTC)").inputValue()).toBe("2030-01-01 00:00:05");
+    expect(await auditFilters.getByLabel("Order").inputValue()).toBe("oldest_first");
+    // A time in another format is refused in words, and the records stay as they were.
+    await auditFilters.getByLabel("From (UTC)").fill("01/01/2030 1:00 AM");
+    await auditFilters.getByRole("button", { name: "Apply filters" }).click();
+    await auditFilters.getByRole("alert").filter({ hasText: "From: “01/01/2030 1:00 AM” is not a time: write it as YYYY-MM-DD HH:MM[:SS] (UTC, 24-hour)" }).waitFor();
+    expect(await actions()).toEqual(["key.create"]);
     // A time range after the scenario matches nothing.
     await auditFilters.getByLabel("Until (UTC)").fill("");
-    await auditFilters.getByLabel("From (UTC)").fill("2030-01-01T01:00");
+    await auditFilters.getByLabel("From (UTC)").fill("2030-01-01 01:00");
     await auditFilters.getByRole("button", { name: "Apply filters" }).click();
     await records.getByRole("cell", { name: "No audit records match." }).waitFor();
+    expect(await auditFilters.getByRole("alert").count()).toBe(0);
+    await screenshotBoth(page, "10-audit-log-filtered");
 
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByRole("button", { name: "Sign in" }).waitFor();
@@ -149,6 +196,7 @@ describe("analytics and audit log in a real browser", () => {
   it("disables analytics and the audit log for a root key without read_analytics and read_audit_log", { timeout: 60_000 }, async () => {
     const { key } = await h.seed.rootKey(["identity.*.read_identity"], { name: "no-analytics" });
     await browser.context.clearCookies();
+    await page.goto("about:blank"); // a hash-only change would not load the page anew
     await signIn(key, "/analytics");
     await page.getByRole("heading", { name: "Verification analytics", level: 1 }).waitFor();
     const show = page.getByRole("button", { name: "Show" });
@@ -164,6 +212,7 @@ describe("analytics and audit log in a real browser", () => {
     expect(await apply.isDisabled()).toBe(true);
     expect(await apply.getAttribute("title")).toBe("Your root key lacks workspace.*.read_audit_log");
     expect(await page.getByRole("table").count()).toBe(0);
+    expect(await page.getByText("workspace.*.read_audit_log").count()).toBe(1);
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByRole("button", { name: "Sign in" }).waitFor();
   });

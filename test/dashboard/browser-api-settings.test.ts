@@ -14,7 +14,7 @@ describe("api settings page in a real browser", () => {
     // The api's key page links to its settings.
     await ui.page.getByRole("link", { name: "Settings" }).click();
     await ui.page.getByRole("heading", { name: "Settings of browser-settings", level: 1 }).waitFor();
-    const form = ui.page.getByRole("form", { name: "Api settings" });
+    const form = ui.page.getByRole("form", { name: "API settings" });
     expect(await form.getByLabel("Default byte length").inputValue()).toBe("16");
 
     // A bad entry is refused in words, naming it, and nothing is written.
@@ -47,8 +47,8 @@ describe("api settings page in a real browser", () => {
 
     // Delete protection holds: the refusal is shown, the api stays.
     const danger = ui.page.getByRole("region", { name: "Delete this api" });
-    await danger.getByRole("button", { name: "Delete api" }).click();
-    await danger.getByRole("button", { name: "Delete api now" }).click();
+    await danger.getByRole("button", { name: "Delete API" }).click();
+    await danger.getByRole("button", { name: "Delete API now" }).click();
     await expect.poll(() => danger.getByRole("alert").textContent()).toContain("protected from deletion");
     expect(await stored(apiId)).toBeDefined();
 
@@ -60,8 +60,8 @@ describe("api settings page in a real browser", () => {
     await form.getByText("Saved.").waitFor();
     const cleared = await stored(apiId);
     expect([cleared?.deleteProtection, cleared?.ipWhitelist, cleared?.defaultPrefix, cleared?.defaultBytes]).toEqual([false, undefined, undefined, 32]);
-    await danger.getByRole("button", { name: "Delete api" }).click();
-    await danger.getByRole("button", { name: "Delete api now" }).click();
+    await danger.getByRole("button", { name: "Delete API" }).click();
+    await danger.getByRole("button", { name: "Delete API now" }).click();
     await ui.page.getByRole("heading", { name: "APIs", level: 1 }).waitFor();
     expect(await stored(apiId)).toBeUndefined();
   });
@@ -72,13 +72,13 @@ describe("api settings page in a real browser", () => {
     const { key } = await h.seed.rootKey(["api.*.read_api", "api.*.read_key"]);
     await ui.page.context().clearCookies();
     await ui.signIn(key, `/apis/${apiId}/settings`);
-    const form = ui.page.getByRole("form", { name: "Api settings" });
+    const form = ui.page.getByRole("form", { name: "API settings" });
     await form.getByLabel("IP allow-list").waitFor();
     expect(await form.getByLabel("IP allow-list").inputValue()).toBe("192.0.2.0/24");
     await form.getByText("Your root key lacks api.*.update_api").waitFor();
     expect(await form.getByLabel("Name").isDisabled()).toBe(true);
     expect(await form.getByRole("button", { name: "Save settings" }).isDisabled()).toBe(true);
-    expect(await ui.page.getByRole("button", { name: "Delete api" }).getAttribute("title")).toBe("Your root key lacks api.*.delete_api");
+    expect(await ui.page.getByRole("button", { name: "Delete API" }).getAttribute("title")).toBe("Your root key lacks api.*.delete_api");
     await screenshotBoth(ui.page, "api-settings-02-read-only");
   });
 });

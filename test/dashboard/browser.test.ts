@@ -88,8 +88,8 @@ describe("dashboard in a real browser", () => {
     await page.getByRole("row", { name: /made-by-new-key/ }).waitFor();
     const apiForm = page.getByRole("form", { name: "Create an api" });
     await apiForm.getByLabel("Name", { exact: true }).fill("shop-api");
-    await apiForm.getByRole("button", { name: "Create api" }).click();
-    await page.getByRole("heading", { name: "Api shop-api" }).waitFor();
+    await apiForm.getByRole("button", { name: "Create API" }).click();
+    await page.getByRole("heading", { name: "API shop-api" }).waitFor();
     const apiId = decodeURIComponent(new URL(page.url()).hash.split("/")[2]);
     expect(apiId).toMatch(/^api_/);
 
@@ -130,7 +130,7 @@ describe("dashboard in a real browser", () => {
     expect(await page.getByRole("row", { name: /made-by-new-key/ }).count()).toBe(1);
     expect(await page.getByRole("row", { name: apiId }).getByRole("link", { name: "shop-api" }).getAttribute("href")).toBe(`#/apis/${apiId}`);
     await screenshotBoth(page, "04-apis");
-    const apiSearch = page.getByRole("search", { name: "Search apis" });
+    const apiSearch = page.getByRole("search", { name: "Search APIs" });
     await apiSearch.getByRole("searchbox", { name: "Search" }).fill("SHOP");
     await apiSearch.getByRole("button", { name: "Search" }).click();
     await expect.poll(() => page.getByRole("row", { name: /made-by-new-key/ }).count()).toBe(0);
@@ -138,12 +138,12 @@ describe("dashboard in a real browser", () => {
     await screenshotBoth(page, "04-apis-search");
     await apiSearch.getByRole("searchbox", { name: "Search" }).fill("nothing-like-this");
     await apiSearch.getByRole("searchbox", { name: "Search" }).press("Enter");
-    await page.getByRole("cell", { name: "No api name contains “nothing-like-this”." }).waitFor();
+    await page.getByRole("cell", { name: "No API name contains “nothing-like-this”." }).waitFor();
     await apiSearch.getByRole("searchbox", { name: "Search" }).fill("");
     await apiSearch.getByRole("button", { name: "Search" }).click();
     await page.getByRole("row", { name: /made-by-new-key/ }).waitFor();
     await page.getByRole("link", { name: "shop-api" }).click();
-    await page.getByRole("heading", { name: "Api shop-api" }).waitFor();
+    await page.getByRole("heading", { name: "API shop-api" }).waitFor();
     await page.getByRole("row", { name: /checkout/ }).waitFor();
 
     // Identities: create one, find it by search.
@@ -181,7 +181,7 @@ describe("dashboard in a real browser", () => {
     await namespaceSearch.getByRole("searchbox", { name: "Search" }).press("Enter");
     await expect.poll(() => page.getByRole("row", { name: /sms\.outbound/ }).count()).toBe(0);
     await page.getByRole("row", { name: /email\.outbound/ }).getByRole("button", { name: "email.outbound" }).click();
-    await page.getByRole("heading", { name: "Overrides of “email.outbound”" }).waitFor();
+    await page.getByRole("heading", { name: "Namespace “email.outbound”" }).waitFor();
     const override = page.getByRole("form", { name: "Set an override" });
     await override.getByLabel("Identifier").fill("user_*");
     await override.getByLabel("Limit").fill("5");
@@ -214,25 +214,30 @@ describe("dashboard in a real browser", () => {
     const create = page.getByRole("button", { name: "Create root key" });
     expect(await create.isDisabled()).toBe(true);
     expect(await create.getAttribute("title")).toBe("Your root key lacks rootkey.*.create_root_key");
-    // Only what it holds can be picked: a root key never grants beyond its own.
-    const pickable = page.getByRole("checkbox", { disabled: false });
-    expect(await pickable.count()).toBe(1);
-    expect(await page.getByRole("group", { name: "identity" }).getByRole("checkbox", { name: "read_identity", disabled: false }).count()).toBe(1);
-    // The list itself is refused by the API, and the page says so in words.
-    await page.getByRole("alert").filter({ hasText: "Not allowed: Missing permission: rootkey.*.read_root_key" }).waitFor();
+    // The create form is off as a whole, and says why once, in words.
+    await page.getByText("Your root key lacks rootkey.*.create_root_key: it cannot create root keys.").waitFor();
+    expect(await page.getByRole("checkbox", { disabled: false }).count()).toBe(0);
+    expect(await page.getByRole("form", { name: "Create a root key" }).getByLabel("Name", { exact: true }).isDisabled()).toBe(true);
+    // The list is not asked for: the page says why once, and shows no refusal besides.
+    await page.getByText("Your root key lacks rootkey.*.read_root_key: the list is not available.").waitFor();
+    expect(await page.getByText("rootkey.*.read_root_key").count()).toBe(1);
+    expect(await page.getByText("rootkey.*.create_root_key").count()).toBe(1);
+    expect(await page.getByRole("alert").count()).toBe(0);
     await screenshotBoth(page, "11-restricted-root-keys");
 
     await page.getByRole("link", { name: "Identities" }).click();
     await page.getByRole("heading", { name: "Identities", level: 1 }).waitFor();
     expect(await page.getByRole("button", { name: "Create identity" }).isDisabled()).toBe(true);
+    await page.getByText("Your root key lacks identity.*.create_identity: it cannot create identities.").waitFor();
     await page.getByRole("status").waitFor({ state: "detached" });
     expect(await page.getByRole("alert").count()).toBe(0);
 
     // No api or namespace may be read: the lists are not asked for, the page says why, and the controls are off.
     await page.getByRole("link", { name: "APIs and keys" }).click();
     await page.getByText("Your root key lacks api.*.read_api: the list is not available.").waitFor();
-    expect(await page.getByRole("button", { name: "Create api" }).isDisabled()).toBe(true);
-    expect(await page.getByRole("search", { name: "Search apis" }).getByRole("button", { name: "Search" }).getAttribute("title"))
+    expect(await page.getByRole("button", { name: "Create API" }).isDisabled()).toBe(true);
+    await page.getByText("Your root key lacks api.*.create_api: it cannot create APIs.").waitFor();
+    expect(await page.getByRole("search", { name: "Search APIs" }).getByRole("button", { name: "Search" }).getAttribute("title"))
       .toBe("Your root key lacks api.*.read_api");
     expect(await page.getByRole("alert").count()).toBe(0);
     await page.getByRole("link", { name: "Rate limits" }).click();

@@ -19,7 +19,7 @@ describe("dashboard: when a key was last used", () => {
     await h.keyward.stores.events.flush();
 
     await ui.signIn(h.keyward.rootKey, `/apis/${apiId}`);
-    await ui.page.getByRole("heading", { name: "Api usage-api" }).waitFor();
+    await ui.page.getByRole("heading", { name: "API usage-api" }).waitFor();
     const header = ui.page.getByRole("columnheader", { name: "Last used" });
     await header.waitFor();
     const usedRow = ui.page.getByRole("row", { name: /used-key/ });

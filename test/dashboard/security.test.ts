@@ -24,7 +24,7 @@ describe("dashboard sessions", () => {
     const text = JSON.stringify(session.body);
     expect(text).not.toContain(h.keyward.rootKey);
     expect(text).not.toContain(session.token);
-    expect(session.body).toMatchObject({ workspaceId: h.keyward.workspaceId, expiresAt: h.clock.now() + SESSION_TTL_MS });
+    expect(session.body).toMatchObject({ workspaceId: h.keyward.workspaceId, expiresAt: h.clock.now() + SESSION_TTL_MS, rootKeyName: "KEYWARD_ROOT_KEY" });
     // Only the token's hash is stored; the record names the root key by its hash.
     const record = await h.keyward.documents.dashboardSessions.findByHash(hashKey(session.token));
     expect(record).toMatchObject({ hash: hashKey(session.token), rootKeyHash: hashKey(h.keyward.rootKey), workspaceId: h.keyward.workspaceId });

@@ -1,7 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
-import { VerificationBucketSchema } from "../../gen/keyward/v1/analytics_pb.js";
-import { bucketLabel, fillBuckets, outcomeTotals, rangeBounds } from "../../web/usage.js";
+import { RatelimitBucketSchema, VerificationBucketSchema } from "../../gen/keyward/v1/analytics_pb.js";
+import { bucketLabel, fillBuckets, OUTCOMES, outcomeTotals, rangeBounds, RATELIMIT_OUTCOMES } from "../../web/usage.js";
 
 const at = (iso: string) => Date.parse(iso);
 
@@ -16,7 +16,7 @@ describe("dashboard usage helpers (web/usage.ts)", () => {
 
   it("fills the buckets the API leaves out with zeros, counts in outcome order", () => {
     const rows = [create(VerificationBucketSchema, { time: BigInt(at("2030-01-01T01:00:00Z")), total: 7n, valid: 5n, usageExceeded: 2n })];
-    const points = fillBuckets(rows, "hour", at("2030-01-01T00:00:00Z"), at("2030-01-01T03:00:00Z"));
+    const points = fillBuckets(rows, "hour", at("2030-01-01T00:00:00Z"), at("2030-01-01T03:00:00Z"), OUTCOMES);
     expect(points.map((p) => [bucketLabel(p.time, "hour"), p.total])).toEqual([
       ["2030-01-01 00:00 UTC", 0], ["2030-01-01 01:00 UTC", 7], ["2030-01-01 02:00 UTC", 0],
     ]);
@@ -25,7 +25,15 @@ describe("dashboard usage helpers (web/usage.ts)", () => {
   });
 
   it("steps months by the calendar (28 to 31 days)", () => {
-    const points = fillBuckets([], "month", at("2030-01-01T00:00:00Z"), at("2030-04-01T00:00:00Z"));
+    const points = fillBuckets([], "month", at("2030-01-01T00:00:00Z"), at("2030-04-01T00:00:00Z"), OUTCOMES);
     expect(points.map((p) => bucketLabel(p.time, "month"))).toEqual(["2030-01", "2030-02", "2030-03"]);
+  });
+
+  it("counts rate-limit checks as passed and blocked, in that order", () => {
+    const rows = [create(RatelimitBucketSchema, { time: BigInt(at("2030-01-01T00:02:00Z")), total: 5n, passed: 3n, blocked: 2n, tokens: 9n })];
+    const points = fillBuckets(rows, "minute", at("2030-01-01T00:00:00Z"), at("2030-01-01T00:04:00Z"), RATELIMIT_OUTCOMES);
+    expect(points.map((p) => [p.counts, p.total])).toEqual([[[0, 0], 0], [[0, 0], 0], [[3, 2], 5], [[0, 0], 0]]);
+    expect(outcomeTotals(points)).toEqual([3, 2]);
+    expect(outcomeTotals([])).toEqual([]);
   });
 });

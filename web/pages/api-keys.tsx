@@ -1,74 +1,56 @@
 import { useState } from "preact/hooks";
 import { api } from "../api.js";
 import { navigate } from "../router.js";
-import { ConfirmButton, ErrorNote, formatTime, Guarded, lastUsedText, Loading, OneTimeSecret, Page, Pager, useAction, useAsync, useCursorPages } from "../ui.js";
+import { ConfirmButton, ErrorNote, formatTime, Guarded, lastUsedText, Loading, OneTimeSecret, Page, Pager, SearchBox, useAction, useAsync, useCursorPages } from "../ui.js";
+import { EMPTY_KEY, KeyForm, keyRequestOf, type KeyFields } from "./key-form.js";
 
 function CreateKey({ apiId, onCreated }: { apiId: string; onCreated: () => void }) {
-  const [form, setForm] = useState({ name: "", prefix: "", externalId: "", credits: "" });
   const [secret, setSecret] = useState<string>();
+  const [invalid, setInvalid] = useState<string>();
+  const [times, setTimes] = useState(0);
   const action = useAction();
   if (secret) return <OneTimeSecret label="New key" value={secret} onDone={() => setSecret(undefined)} />;
-  const field = (name: keyof typeof form) => (e: Event) => setForm({ ...form, [name]: (e.target as HTMLInputElement).value });
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    const credits = form.credits.trim();
-    const created = await action.run(() =>
-      api.keys.createKey({
-        apiId,
-        name: form.name.trim() || undefined,
-        prefix: form.prefix.trim() || undefined,
-        externalId: form.externalId.trim() || undefined,
-        credits: credits === "" ? undefined : { remaining: BigInt(credits) },
-      }),
-    );
+  const submit = async (fields: KeyFields) => {
+    const { error, request } = keyRequestOf(fields);
+    setInvalid(error);
+    if (!request) return;
+    const created = await action.run(() => api.keys.createKey({
+      apiId, ...request, prefix: fields.prefix.trim() || undefined, recoverable: fields.recoverable || undefined,
+    }));
     if (created) {
       setSecret(created.key);
-      setForm({ name: "", prefix: "", externalId: "", credits: "" });
+      setTimes(times + 1); // a fresh, empty form next time
       onCreated();
     }
   };
   return (
-    <form class="card" onSubmit={submit} aria-label="Create a key">
-      <h2>Create a key</h2>
-      <div class="fields">
-        <label>Name <input value={form.name} maxLength={255} onInput={field("name")} /></label>
-        <label>Prefix <input value={form.prefix} maxLength={16} pattern="[a-zA-Z0-9_]*" onInput={field("prefix")} /></label>
-        <label>External id <input value={form.externalId} maxLength={255} onInput={field("externalId")} /></label>
-        <label>Credits <input value={form.credits} inputMode="numeric" pattern="[0-9]*" placeholder="unlimited" onInput={field("credits")} /></label>
-      </div>
-      <ErrorNote message={action.error} />
-      <Guarded type="submit" need={["api", "create_key"]} busy={action.busy}>Create key</Guarded>
-    </form>
+    <KeyForm key={times} label="Create a key" initial={EMPTY_KEY} creating need={["api", "create_key"]} busy={action.busy}
+      error={invalid ?? action.error} submitLabel="Create key" onSubmit={submit} />
   );
 }
 
 export function ApiKeysPage({ apiId }: { apiId: string }) {
   const info = useAsync(() => api.apis.getApi({ apiId }), [apiId]);
-  const [filter, setFilter] = useState("");
-  const [externalId, setExternalId] = useState<string>();
+  const [search, setSearch] = useState<string>();
   const pages = useCursorPages();
-  const keys = useAsync(() => api.apis.listKeys({ apiId, limit: 20, cursor: pages.cursor, externalId }), [apiId, pages.cursor, externalId]);
+  // The server searches every page (name, id, start, the identity's external id); the pager pages the matches.
+  const keys = useAsync(() => api.apis.listKeys({ apiId, limit: 20, cursor: pages.cursor, search }), [apiId, pages.cursor, search]);
   const change = useAction();
-  const needle = filter.trim().toLowerCase();
-  const shown = (keys.data?.data ?? []).filter((k) => !needle || [k.keyId, k.name ?? "", k.start].some((s) => s.toLowerCase().includes(needle)));
+  const shown = keys.data?.data ?? [];
   const toggle = (keyId: string, enabled: boolean) => change.run(() => api.keys.updateKey({ keyId, enabled })).then(keys.reload);
   const remove = async (keyId: string) => {
     await change.run(() => api.keys.deleteKey({ keyId }));
     keys.reload();
   };
   return (
-    <Page title={info.data ? `Api ${info.data.name}` : "Api"} intro={
+    <Page title={info.data ? `API ${info.data.name}` : "API"} intro={
       <><span class="mono">{apiId}</span> · <a href={`#/apis/${encodeURIComponent(apiId)}/settings`}>Settings</a></>
     }>
       <ErrorNote message={info.error} />
       <CreateKey apiId={apiId} onCreated={keys.reload} />
-      <h2>Keys{keys.data ? ` (${keys.data.total})` : ""}</h2>
-      <form class="filters" role="search" onSubmit={(e) => { e.preventDefault(); pages.first(); }}>
-        <label>Search this page <input type="search" value={filter} placeholder="name, id or start" onInput={(e) => setFilter((e.target as HTMLInputElement).value)} /></label>
-        <label>External id
-          <input type="search" placeholder="all" onChange={(e) => { const v = (e.target as HTMLInputElement).value.trim(); pages.first(); setExternalId(v || undefined); }} />
-        </label>
-      </form>
+      <h2>Keys{keys.data ? ` (${keys.data.total}${search === undefined ? "" : " found"})` : ""}</h2>
+      <SearchBox label="Search keys" placeholder="name, id, start or external id" need={["api", "read_key"]}
+        onSearch={(text) => { pages.first(); setSearch(text); keys.reload(); }} />
       <ErrorNote message={keys.error ?? change.error} />
       {keys.loading && <Loading what="Loading keys" />}
       {keys.data && (
@@ -77,7 +59,7 @@ export function ApiKeysPage({ apiId }: { apiId: string }) {
             <table>
               <thead><tr><th>Key</th><th>Status</th><th>Credits</th><th>Created</th><th>Last used</th><th>Actions</th></tr></thead>
               <tbody>
-                {shown.length === 0 && <tr><td colSpan={6}>No keys{needle ? " match" : ""}.</td></tr>}
+                {shown.length === 0 && <tr><td colSpan={6}>{search === undefined ? "No keys yet." : `No key matches “${search}”.`}</td></tr>}
                 {shown.map((k) => (
                   <tr key={k.keyId}>
                     <td data-label="Key"><a href={`#/keys/${k.keyId}`}>{k.name ?? k.keyId}</a><div class="muted mono">{k.start}… · {k.keyId}</div></td>
@@ -97,7 +79,7 @@ export function ApiKeysPage({ apiId }: { apiId: string }) {
           <Pager pages={pages} pagination={keys.data.pagination} />
         </>
       )}
-      <p><a href="#/apis">← All apis</a></p>
+      <p><a href="#/apis">← All APIs</a></p>
     </Page>
   );
 }

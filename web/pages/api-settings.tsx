@@ -83,11 +83,11 @@ export function ApiSettingsPage({ apiId }: { apiId: string }) {
     if (done) navigate("/apis");
   };
   return (
-    <Page title={info.data ? `Settings of ${info.data.name}` : "Api settings"} intro={<span class="mono">{apiId}</span>}>
+    <Page title={info.data ? `Settings of ${info.data.name}` : "API settings"} intro={<span class="mono">{apiId}</span>}>
       <ErrorNote message={info.error} />
       {info.loading && !form && <Loading what="Loading the api" />}
       {form && (
-        <form class="card" onSubmit={submit} aria-label="Api settings">
+        <form class="card" onSubmit={submit} aria-label="API settings">
           <h2>Settings</h2>
           {!allowed && <p class="hint">Your root key lacks api.*.update_api: the settings are read only.</p>}
           <fieldset class="plain" disabled={!allowed}>
@@ -95,13 +95,13 @@ export function ApiSettingsPage({ apiId }: { apiId: string }) {
             <label>IP allow-list
               <textarea rows={4} value={form.allowList} placeholder="any address" spellcheck={false} onInput={text("allowList")} />
             </label>
-            <p class="hint">One IPv4 or IPv6 address or CIDR range a line (<span class="mono">10.0.0.0/8</span>, <span class="mono">2001:db8::/32</span>), at most 100. Keys of this api then verify only from these addresses (else FORBIDDEN). Empty: from anywhere.</p>
+            <p class="hint">One IPv4 or IPv6 address or CIDR range a line (<span class="mono">10.0.0.0/8</span>, <span class="mono">2001:db8::/32</span>), at most 100. Keys of this API then verify only from these addresses (else FORBIDDEN). Empty: from anywhere.</p>
             <div class="fields">
               <label>Default prefix <input value={form.defaultPrefix} maxLength={16} pattern="[a-zA-Z0-9_]*" placeholder="none" onInput={text("defaultPrefix")} /></label>
               <label>Default byte length <input value={form.defaultBytes} inputMode="numeric" type="number" min={16} max={255} placeholder="16" onInput={text("defaultBytes")} /></label>
             </div>
-            <p class="hint">New keys of this api take these when they are created without a prefix or byte length.</p>
-            <label class="check"><input type="checkbox" checked={form.deleteProtection} onChange={flag("deleteProtection")} /> Delete protection (the api cannot be deleted while on)</label>
+            <p class="hint">New keys of this API take these when they are created without a prefix or byte length.</p>
+            <label class="check"><input type="checkbox" checked={form.deleteProtection} onChange={flag("deleteProtection")} /> Delete protection (the API cannot be deleted while on)</label>
             <label class="check"><input type="checkbox" checked={form.storeEncryptedKeys} onChange={flag("storeEncryptedKeys")} /> Store recoverable keys encrypted</label>
           </fieldset>
           <ErrorNote message={save.error} />
@@ -114,7 +114,7 @@ export function ApiSettingsPage({ apiId }: { apiId: string }) {
           <h2>Delete this api</h2>
           <p class="hint">Its keys stop verifying at once (NOT_FOUND). {form?.deleteProtection ? "Turn delete protection off and save first." : ""}</p>
           <ErrorNote message={remove.error} />
-          <ConfirmButton need={["api", "delete_api"]} label="Delete api" confirm="Delete api now" busy={remove.busy} onConfirm={deleteApi} />
+          <ConfirmButton need={["api", "delete_api"]} label="Delete API" confirm="Delete API now" busy={remove.busy} onConfirm={deleteApi} />
         </section>
       )}
       <p><a href={`#/apis/${encodeURIComponent(apiId)}`}>← Keys of this api</a></p>

@@ -1,7 +1,8 @@
 import { useState } from "preact/hooks";
-import { api } from "../api.js";
+import { api, can } from "../api.js";
+import { rateText } from "../duration.js";
 import { creditsText } from "./identity.js";
-import { ConfirmButton, ErrorNote, Guarded, Loading, Page, Pager, useAction, useAsync, useCursorPages } from "../ui.js";
+import { ConfirmButton, ErrorNote, Guarded, Loading, NeedNote, Page, Pager, useAction, useAsync, useCursorPages } from "../ui.js";
 
 export function IdentitiesPage() {
   const [search, setSearch] = useState<string>();
@@ -19,8 +20,9 @@ export function IdentitiesPage() {
   };
   return (
     <Page title="Identities" intro="An identity is one of your users or tenants; its keys share its rate limits and credits.">
+      <NeedNote need={["identity", "create_identity"]} consequence="it cannot create identities." />
       <form class="card inline" onSubmit={create} aria-label="Create an identity">
-        <label>External id <input value={externalId} required maxLength={255} onInput={(e) => setExternalId((e.target as HTMLInputElement).value)} /></label>
+        <label>External id <input value={externalId} required maxLength={255} disabled={!can("identity", "create_identity")} onInput={(e) => setExternalId((e.target as HTMLInputElement).value)} /></label>
         <Guarded type="submit" need={["identity", "create_identity"]} busy={change.busy}>Create identity</Guarded>
       </form>
       <form class="filters" role="search" onSubmit={(e) => e.preventDefault()}>
@@ -41,7 +43,7 @@ export function IdentitiesPage() {
                   <tr key={i.id}>
                     <td data-label="External id"><a href={`#/identities/${encodeURIComponent(i.id)}`}>{i.externalId}</a></td>
                     <td data-label="Id" class="mono">{i.id}</td>
-                    <td data-label="Rate limits">{i.ratelimits.length === 0 ? "none" : i.ratelimits.map((r) => `${r.name}: ${r.limit}/${Number(r.duration) / 1000}s`).join(", ")}</td>
+                    <td data-label="Rate limits">{i.ratelimits.length === 0 ? "none" : i.ratelimits.map((r) => `${r.name}: ${rateText(r.limit, r.duration)}`).join(", ")}</td>
                     <td data-label="Shared credits">{creditsText(i.credits)}</td>
                     <td class="actions"><ConfirmButton need={["identity", "delete_identity"]} label="Delete" confirm="Delete identity" busy={change.busy}
                       onConfirm={() => change.run(() => api.identities.deleteIdentity({ identityId: i.id })).then(list.reload)} /></td>

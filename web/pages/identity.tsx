@@ -1,6 +1,89 @@
 import { useEffect, useState } from "preact/hooks";
+import type { Identity } from "../../gen/keyward/v1/keys_pb.js";
 import { api, can } from "../api.js";
-import { ErrorNote, Guarded, Loading, Page, useAction, useAsync } from "../ui.js";
+import { rateText } from "../duration.js";
+import { navigate } from "../router.js";
+import { ConfirmButton, ErrorNote, Guarded, lastUsedText, Loading, NeedNote, Page, useAction, useAsync } from "../ui.js";
+import { UsageCard } from "./analytics.js";
+import { limitRowsOf, metaOf, RatelimitRows, ratelimitsOf, type LimitRow } from "./key-form.js";
+
+/**
+ * The identity's keys: every api's keys linked to its external id (apis.listKeys per api, the first 100 apis and 100
+ * keys of each; an identity's keys are few).
+ */
+function IdentityKeys({ externalId }: { externalId: string }) {
+  const allowed = can("api", "read_api") && can("api", "read_key");
+  const keys = useAsync(async () => {
+    if (!allowed) return undefined;
+    const apis = await api.apis.listApis({ limit: 100 });
+    const lists = await Promise.all(apis.data.map(async (a) => (await api.apis.listKeys({ apiId: a.id, externalId, limit: 100 })).data.map((k) => ({ ...k, apiName: a.name }))));
+    return lists.flat();
+  }, [externalId, allowed]);
+  return (
+    <div class="card">
+      <h2>Keys</h2>
+      <NeedNote need={can("api", "read_api") ? ["api", "read_key"] : ["api", "read_api"]} consequence="the identity's keys cannot be listed." />
+      <ErrorNote message={keys.error} />
+      {keys.loading && <Loading what="Loading the identity's keys" />}
+      {keys.data && (keys.data.length === 0 ? <p class="muted">No keys.</p> : (
+        <div class="table-wrap">
+          <table aria-label="Keys of this identity">
+            <thead><tr><th>Key</th><th>API</th><th>Status</th><th>Last used</th></tr></thead>
+            <tbody>
+              {keys.data.map((k) => (
+                <tr key={k.keyId}>
+                  <td data-label="Key"><a href={`#/keys/${k.keyId}`}>{k.name ?? k.keyId}</a><div class="muted mono">{k.start}… · {k.keyId}</div></td>
+                  <td data-label="API"><a href={`#/apis/${k.apiId}`}>{k.apiName}</a></td>
+                  <td data-label="Status"><span class={k.enabled ? "badge ok" : "badge off"}>{k.enabled ? "enabled" : "disabled"}</span></td>
+                  <td data-label="Last used">{lastUsedText(k.lastUsedAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** The identity's metadata and shared rate limits, saved together (updateIdentity's mask names both). */
+function IdentitySettings({ identity, onSaved }: { identity: Identity; onSaved: (updated: Identity) => void }) {
+  const [meta, setMeta] = useState(identity.meta && Object.keys(identity.meta).length ? JSON.stringify(identity.meta, null, 2) : "");
+  const [rows, setRows] = useState<LimitRow[]>(limitRowsOf(identity.ratelimits));
+  const [invalid, setInvalid] = useState<string>();
+  const [saved, setSaved] = useState(false);
+  const save = useAction();
+  const allowed = can("identity", "update_identity");
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setSaved(false);
+    const parsedMeta = metaOf(meta);
+    const limits = ratelimitsOf(rows);
+    const error = parsedMeta.error ?? ("error" in limits ? limits.error : undefined);
+    setInvalid(error);
+    if (error || "error" in limits) return;
+    const updated = await save.run(() => api.identities.updateIdentity({
+      identity: identity.id, meta: parsedMeta.meta, ratelimits: limits.ratelimits, updateMask: { paths: ["meta", "ratelimits"] },
+    }));
+    if (updated?.identity) {
+      setSaved(true);
+      onSaved(updated.identity);
+    }
+  };
+  return (
+    <form class="card" onSubmit={submit} aria-label="Metadata and rate limits">
+      <h2>Metadata and shared rate limits</h2>
+      <p class="hint">Every key of this identity counts against these limits together (a key checks them by name).</p>
+      <fieldset class="plain" disabled={!allowed}>
+        <label>Metadata (JSON) <textarea rows={3} value={meta} placeholder='{"plan": "pro"}' onInput={(e) => { setSaved(false); setMeta((e.target as HTMLTextAreaElement).value); }} /></label>
+        <RatelimitRows rows={rows} onChange={(next) => { setSaved(false); setRows(next); }} />
+      </fieldset>
+      <ErrorNote message={invalid ?? save.error} />
+      {saved && <p class="saved" role="status">Saved.</p>}
+      <Guarded type="submit" need={["identity", "update_identity"]} busy={save.busy}>Save metadata and limits</Guarded>
+    </form>
+  );
+}
 
 /** The credits form: an empty balance means the identity has no shared credits. */
 interface Form {
@@ -47,6 +130,7 @@ export function IdentityPage({ identityId }: { identityId: string }) {
   const [form, setForm] = useState<Form>();
   const [saved, setSaved] = useState(false);
   const save = useAction();
+  const remove = useAction();
   // What the last save answered, shown at once rather than the stale reading until the reload lands.
   const [latest, setLatest] = useState<NonNullable<typeof info.data>["identity"]>();
   useEffect(() => setLatest(undefined), [info.data]);
@@ -83,7 +167,7 @@ export function IdentityPage({ identityId }: { identityId: string }) {
       {info.loading && !identity && <Loading what="Loading the identity" />}
       {identity && (
         <section class="card" aria-label="Identity">
-          <p>Rate limits: {identity.ratelimits.length === 0 ? "none" : identity.ratelimits.map((r) => `${r.name}: ${r.limit}/${Number(r.duration) / 1000}s`).join(", ")}</p>
+          <p>Rate limits: {identity.ratelimits.length === 0 ? "none" : identity.ratelimits.map((r) => `${r.name}: ${rateText(r.limit, r.duration)}`).join(", ")}</p>
           <p>Shared credits: <strong data-testid="identity-credits">{creditsText(identity.credits)}</strong></p>
         </section>
       )}
@@ -111,6 +195,21 @@ export function IdentityPage({ identityId }: { identityId: string }) {
           {saved && <p class="saved" role="status">Saved.</p>}
           <Guarded type="submit" need={["identity", "update_identity"]} busy={save.busy}>Save credits</Guarded>
         </form>
+      )}
+      {identity && (
+        <>
+          <IdentityKeys externalId={identity.externalId} />
+          <UsageCard filter={{ identityId: identity.id }} title="Usage of this identity's keys" what="the identity's verifications" />
+          <IdentitySettings key={identity.id} identity={identity}
+            onSaved={(updated) => { setLatest(updated); info.reload(); }} />
+          <div class="card">
+            <h2>Delete</h2>
+            <p class="hint">Its keys stay and lose the link (and the shared limits and credits) to this identity.</p>
+            <ErrorNote message={remove.error} />
+            <ConfirmButton need={["identity", "delete_identity"]} label="Delete identity" confirm="Delete identity now" busy={remove.busy}
+              onConfirm={() => remove.run(() => api.identities.deleteIdentity({ identity: identityId })).then((done) => done && navigate("/identities"))} />
+          </div>
+        </>
       )}
       <p><a href="#/identities">← Identities</a></p>
     </Page>

@@ -1,16 +1,70 @@
 import { useState } from "preact/hooks";
 import { api } from "../api.js";
+import { durationText } from "../duration.js";
 import { navigate } from "../router.js";
 import { KeyUsage } from "./analytics.js";
-import { ConfirmButton, ErrorNote, formatTime, Guarded, lastUsedText, Loading, Page, useAction, useAsync } from "../ui.js";
+import { ConfirmButton, ErrorNote, formatTime, Guarded, lastUsedText, Loading, NeedNote, OneTimeSecret, Page, useAction, useAsync } from "../ui.js";
+import type { Key } from "../../gen/keyward/v1/keys_pb.js";
+import { parseDuration } from "../duration.js";
+import { fieldsOf, KeyForm, keyRequestOf, type KeyFields } from "./key-form.js";
 
-function durationText(ms: bigint): string {
-  const n = Number(ms);
-  if (n % 86_400_000 === 0) return `${n / 86_400_000} d`;
-  if (n % 3_600_000 === 0) return `${n / 3_600_000} h`;
-  if (n % 60_000 === 0) return `${n / 60_000} min`;
-  if (n % 1000 === 0) return `${n / 1000} s`;
-  return `${n} ms`;
+/** Every field updateKey can change, saved together: a field left empty is cleared. */
+const UPDATE_PATHS = ["name", "external_id", "meta", "expires", "credits", "ratelimits", "enabled", "roles", "permissions"];
+
+function EditKey({ k, onSaved }: { k: Key; onSaved: () => void }) {
+  const [invalid, setInvalid] = useState<string>();
+  const [saved, setSaved] = useState(false);
+  const save = useAction();
+  const submit = async (fields: KeyFields) => {
+    setSaved(false);
+    const { error, request } = keyRequestOf(fields);
+    setInvalid(error);
+    if (!request) return;
+    const done = await save.run(() => api.keys.updateKey({ keyId: k.keyId, ...request, updateMask: { paths: UPDATE_PATHS } }));
+    if (done) {
+      setSaved(true);
+      onSaved();
+    }
+  };
+  return (
+    <>
+      <NeedNote need={["api", "update_key"]} consequence="the key cannot be changed here." />
+      <KeyForm key={k.updatedAt ?? k.createdAt} label="Edit the key" initial={fieldsOf(k)} creating={false} need={["api", "update_key"]}
+        busy={save.busy} error={invalid ?? save.error} submitLabel="Save key" onSubmit={submit} />
+      {saved && <p class="saved" role="status">Saved.</p>}
+    </>
+  );
+}
+
+/** A new secret for the key; the old one keeps verifying for the grace period ("0 s": revoked at once). */
+function Reroll({ keyId }: { keyId: string }) {
+  const [grace, setGrace] = useState("1 h");
+  const [invalid, setInvalid] = useState<string>();
+  const [created, setCreated] = useState<{ keyId: string; key: string }>();
+  const action = useAction();
+  if (created) {
+    return (
+      <div class="card">
+        <OneTimeSecret label="New key" value={created.key} onDone={() => navigate(`/keys/${created.keyId}`)} />
+        <p><a href={`#/keys/${created.keyId}`}>Open the new key</a></p>
+      </div>
+    );
+  }
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const parsed = grace.trim() === "0" ? { ms: 0 } : parseDuration(grace, 0);
+    setInvalid("error" in parsed ? `Grace period: ${parsed.error}` : undefined);
+    if ("error" in parsed) return;
+    const answer = await action.run(() => api.keys.rerollKey({ keyId, expiration: BigInt(parsed.ms) }));
+    if (answer) setCreated({ keyId: answer.keyId, key: answer.key });
+  };
+  return (
+    <form class="card inline" onSubmit={submit} aria-label="Reroll the key">
+      <label>Grace period for the old key <input value={grace} placeholder="0 s (now), 1 h, 1 d" onInput={(e) => setGrace((e.target as HTMLInputElement).value)} /></label>
+      <Guarded type="submit" need={["api", "create_key"]} busy={action.busy}>Reroll key</Guarded>
+      <ErrorNote message={invalid ?? action.error} />
+    </form>
+  );
 }
 
 function SetCredits({ keyId, onDone }: { keyId: string; onDone: () => void }) {
@@ -48,7 +102,7 @@ export function KeyPage({ keyId }: { keyId: string }) {
             <dl class="facts">
               <dt>Status</dt><dd><span class={k.enabled ? "badge ok" : "badge off"}>{k.enabled ? "enabled" : "disabled"}</span></dd>
               <dt>Start</dt><dd class="mono">{k.start}…</dd>
-              <dt>Api</dt><dd><a href={`#/apis/${k.apiId}`} class="mono">{k.apiId}</a></dd>
+              <dt>API</dt><dd><a href={`#/apis/${k.apiId}`} class="mono">{k.apiId}</a></dd>
               <dt>Created</dt><dd>{formatTime(k.createdAt)}</dd>
               <dt>Last used</dt><dd>{lastUsedText(k.lastUsedAt)}</dd>
               <dt>Expires</dt><dd>{k.expires === undefined ? "never" : formatTime(k.expires)}</dd>
@@ -82,6 +136,10 @@ export function KeyPage({ keyId }: { keyId: string }) {
             </div>
           </div>
           <KeyUsage keyId={keyId} />
+          <EditKey k={k} onSaved={key.reload} />
+          <h2>Reroll</h2>
+          <p class="hint">A new key takes this one's settings; this one keeps verifying until the grace period ends (then EXPIRED).</p>
+          <Reroll keyId={keyId} />
         </>
       )}
     </Page>

@@ -1,7 +1,10 @@
 import { useState } from "preact/hooks";
 import { PERMISSION_CATALOGUE, type ResourceType } from "../../src/domain/permissions.js";
 import { api, can, session } from "../api.js";
-import { ConfirmButton, ErrorNote, formatTime, Guarded, Loading, OneTimeSecret, Page, Pager, useAction, useAsync, useCursorPages } from "../ui.js";
+import { ConfirmButton, ErrorNote, formatTime, Guarded, Loading, NeedNote, OneTimeSecret, Page, Pager, useAction, useAsync, useCursorPages } from "../ui.js";
+
+const CREATE: [string, string] = ["rootkey", "create_root_key"];
+const READ: [string, string] = ["rootkey", "read_root_key"];
 
 const TYPES = Object.keys(PERMISSION_CATALOGUE) as ResourceType[];
 
@@ -70,18 +73,23 @@ function CreateRootKey({ onCreated }: { onCreated: () => void }) {
   return (
     <form class="card" onSubmit={submit} aria-label="Create a root key">
       <h2>Create a root key</h2>
-      <label>Name <input value={name} maxLength={255} onInput={(e) => setName((e.target as HTMLInputElement).value)} /></label>
-      <PermissionPicker selected={selected} onChange={setSelected} />
-      <p class="hint">{selected.size} permission{selected.size === 1 ? "" : "s"} selected{selected.size > 0 ? `: ${[...selected].join(", ")}` : ""}</p>
+      <NeedNote need={CREATE} consequence="it cannot create root keys." />
+      <fieldset class="plain" disabled={!can(...CREATE)}>
+        <label>Name <input value={name} maxLength={255} onInput={(e) => setName((e.target as HTMLInputElement).value)} /></label>
+        <PermissionPicker selected={selected} onChange={setSelected} />
+        <p class="hint">{selected.size} permission{selected.size === 1 ? "" : "s"} selected{selected.size > 0 ? `: ${[...selected].join(", ")}` : ""}</p>
+      </fieldset>
       <ErrorNote message={error} />
-      <Guarded type="submit" need={["rootkey", "create_root_key"]} busy={busy || selected.size === 0}>Create root key</Guarded>
+      <Guarded type="submit" need={CREATE} busy={busy || selected.size === 0}>Create root key</Guarded>
     </form>
   );
 }
 
 export function RootKeysPage() {
   const pages = useCursorPages();
-  const list = useAsync(() => api.rootKeys.listRootKeys({ limit: 20, cursor: pages.cursor }), [pages.cursor]);
+  const readable = can(...READ);
+  // Not asked without the permission: the page says why once, rather than also showing the API's refusal.
+  const list = useAsync(async () => (readable ? api.rootKeys.listRootKeys({ limit: 20, cursor: pages.cursor }) : undefined), [pages.cursor, readable]);
   const revoke = useAction();
   const me = session()?.rootKeyId;
   return (
@@ -89,7 +97,7 @@ export function RootKeysPage() {
       <CreateRootKey onCreated={list.reload} />
       <h2>Live root keys</h2>
       <ErrorNote message={list.error ?? revoke.error} />
-      {!can("rootkey", "read_root_key") && <p class="hint">Your root key lacks rootkey.*.read_root_key: the list is not available.</p>}
+      <NeedNote need={READ} consequence="the list is not available." />
       {list.loading && <Loading what="Loading root keys" />}
       {list.data && (
         <>

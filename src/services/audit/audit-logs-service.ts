@@ -22,6 +22,7 @@ export function createAuditLogsService(deps: { auditLogs: AuditLogStore }): Serv
         actions: request.actions,
         resourceType: request.resourceType,
         resourceId: request.resourceId,
+        newestFirst: request.order === "newest_first",
       };
       const page = await paginate(request, (p) => deps.auditLogs.list(query, p));
       return {

@@ -16,10 +16,13 @@ export function auditMatches(record: AuditRecord, query: AuditQuery): boolean {
   );
 }
 
-/** The MongoDB filter of `query` after the id `after` (keyset pagination on `_id`, which is the record id). */
+/**
+ * The MongoDB filter of `query` after the id `after` (keyset pagination on `_id`, which is the record id): greater
+ * ids, or smaller ones when newest first.
+ */
 export function auditFilter(query: AuditQuery, after?: string): Document {
   const filter: Document = { workspaceId: query.workspaceId };
-  if (after !== undefined) filter._id = { $gt: after };
+  if (after !== undefined) filter._id = query.newestFirst ? { $lt: after } : { $gt: after };
   if (query.start !== undefined || query.end !== undefined) {
     filter.time = {
       ...(query.start !== undefined && { $gte: query.start }),

@@ -52,6 +52,7 @@ export function auditingJournal(journal: Journal): { journal: Journal; auditLogs
       return journal.scan<AuditRecord>(AUDIT_LOGS, {
         index: { name: "workspace", value: query.workspaceId },
         after: page.after,
+        descending: query.newestFirst,
         limit: page.limit,
         filter: (record) => auditMatches(record, query),
       });

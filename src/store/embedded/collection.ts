@@ -17,8 +17,10 @@ export interface CollectionSpec {
 }
 
 export interface ScanOptions<T> {
-  /** Only ids strictly greater than this (keyset pagination). */
+  /** Only ids strictly after this one in the scan's order (keyset pagination): greater, or less when `descending`. */
   after?: string;
+  /** Newest (greatest id) first. */
+  descending?: boolean;
   /** Maximum number of documents returned; unlimited when omitted. */
   limit?: number;
   /** Documents failing it are skipped and do not count towards `limit`. Must not mutate the document. */
@@ -100,7 +102,7 @@ export function createCollection(name: string, spec: CollectionSpec = {}): Colle
       const out: T[] = [];
       const limit = options.limit ?? Infinity;
       if (!ids || limit <= 0) return out;
-      for (const id of ids.from(options.after)) {
+      for (const id of options.descending ? ids.downFrom(options.after) : ids.from(options.after)) {
         const doc = docs.get(id) as T;
         if (options.filter && !options.filter(doc)) continue;
         out.push(doc);

@@ -1,3 +1,4 @@
+import { keyMatchesSearch } from "../key-search.js";
 import type { KeyRecord, KeyStore, PageQuery } from "../ports.js";
 import type { CollectionSpec, Journal } from "./journal.js";
 import { countIndexed, liveOf, markDeletedIn, revisionOf } from "./owned.js";
@@ -66,8 +67,9 @@ export function keyStoreOver(journal: Journal): KeyStore {
       return true;
     },
     async listByApi(workspaceId, apiId, page) {
-      const { identityId } = page;
-      const wanted = page.deleted ? (k: Readonly<KeyRecord>) => !isLive(k) : isLive;
+      const { identityId, search } = page;
+      const state = page.deleted ? (k: Readonly<KeyRecord>) => !isLive(k) : isLive;
+      const wanted = (k: Readonly<KeyRecord>) => state(k) && keyMatchesSearch(k, search);
       // With an identity, its index is the narrower scan; the api is then checked per key.
       const scan: { index: { name: string; value: string }; filter: (k: Readonly<KeyRecord>) => boolean } =
         identityId === undefined
@@ -76,13 +78,14 @@ export function keyStoreOver(journal: Journal): KeyStore {
       return journal.scan<KeyRecord>(KEYS, { ...scan, after: page.after, limit: page.limit });
     },
     async countByApi(workspaceId, apiId, filter = {}) {
-      const { identityId } = filter;
-      if (identityId === undefined) return countIndexed<KeyRecord>(journal, KEYS, { name: "api", value: byApi(workspaceId, apiId) }, isLive);
+      const { identityId, search } = filter;
+      const wanted = (k: Readonly<KeyRecord>) => isLive(k) && keyMatchesSearch(k, search);
+      if (identityId === undefined) return countIndexed<KeyRecord>(journal, KEYS, { name: "api", value: byApi(workspaceId, apiId) }, wanted);
       return countIndexed<KeyRecord>(
         journal,
         KEYS,
         { name: "identity", value: byIdentity(workspaceId, identityId) },
-        (k) => isLive(k) && k.apiId === apiId,
+        (k) => wanted(k) && k.apiId === apiId,
       );
     },
     listByIdentity: async (workspaceId, identityId, page: PageQuery) =>

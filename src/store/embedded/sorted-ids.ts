@@ -8,6 +8,8 @@ export interface SortedIds {
   remove(id: string): void;
   /** Ids strictly greater than `after` (all ids when undefined), ascending. */
   from(after: string | undefined): IterableIterator<string>;
+  /** Ids strictly less than `before` (all ids when undefined), descending: newest first. */
+  downFrom(before: string | undefined): IterableIterator<string>;
 }
 
 /** Creates an empty SortedIds. Comparison is by UTF-16 code units, which for ASCII ids equals byte order. */
@@ -46,6 +48,15 @@ export function createSortedIds(): SortedIds {
     },
     *from(after) {
       for (let i = after === undefined ? 0 : upperBound(after); i < ids.length; i++) yield ids[i];
+    },
+    *downFrom(before) {
+      // Index of the last element < before: one below the first element >= before.
+      let i = ids.length - 1;
+      if (before !== undefined) {
+        i = upperBound(before) - 1;
+        if (i >= 0 && ids[i] === before) i--;
+      }
+      for (; i >= 0; i--) yield ids[i];
     },
   };
 }

@@ -86,7 +86,7 @@ export async function createMongoAuditLogStore(options: { db: Db; log?: (line: s
       }
     },
     async list(query, page) {
-      const found = await collection.find(auditFilter(query, page.after), { sort: { _id: 1 }, limit: page.limit }).toArray();
+      const found = await collection.find(auditFilter(query, page.after), { sort: { _id: query.newestFirst ? -1 : 1 }, limit: page.limit }).toArray();
       return found.map(({ _id, ...rest }) => ({ id: _id, ...rest }) as AuditRecord);
     },
     async since(after, limit) {

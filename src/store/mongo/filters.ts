@@ -3,6 +3,7 @@
  * updates and find options. Unit tested without a server (test/store/mongo-filters.test.ts).
  */
 import type { PageQuery as Page } from "../ports.js";
+import type { KeySearch } from "../key-search.js";
 
 /** A stored document: our record with `id` renamed to `_id`. */
 export type StoredDocument<R extends { id: string }> = Omit<R, "id"> & { _id: string };
@@ -154,13 +155,19 @@ export interface KeysByApiFilter {
   apiId: string;
   deletedAt: { $exists: boolean };
   identityId?: string;
+  $or?: (Record<"name" | "_id" | "start", { $regex: string; $options: "i" }> | { identityId: { $in: string[] } })[];
 }
 
 /** Live keys of one api, optionally of one identity: the filter `countDocuments` counts and `keysByApiPageQuery`
  * pages, served by the {workspaceId, apiId, _id} index. */
-export function keysByApiFilter(workspaceId: string, apiId: string, identityId?: string): KeysByApiFilter {
+export function keysByApiFilter(workspaceId: string, apiId: string, identityId?: string, search?: KeySearch): KeysByApiFilter {
   const filter: KeysByApiFilter = { workspaceId, apiId, deletedAt: live };
   if (identityId !== undefined) filter.identityId = identityId;
+  if (search !== undefined) {
+    // As keyMatchesSearch: the text in the name, id or start (escaped, ignoring case), or one of the identities.
+    const pattern = containsPattern(search.text);
+    filter.$or = [{ name: pattern }, { _id: pattern }, { start: pattern }, { identityId: { $in: [...search.identityIds] } }] as KeysByApiFilter["$or"];
+  }
   return filter;
 }
 
@@ -171,9 +178,9 @@ export function keysByApiFilter(workspaceId: string, apiId: string, identityId?:
 export function keysByApiPageQuery(
   workspaceId: string,
   apiId: string,
-  page: Page & { identityId?: string; deleted?: boolean },
+  page: Page & { identityId?: string; deleted?: boolean; search?: KeySearch },
 ): PageQuery<KeysByApiFilter> | null {
-  const filter = keysByApiFilter(workspaceId, apiId, page.identityId);
+  const filter = keysByApiFilter(workspaceId, apiId, page.identityId, page.search);
   if (page.deleted) filter.deletedAt = { $exists: true };
   return keysetPage(filter, { limit: page.limit, after: page.after });
 }
@@ -233,4 +240,9 @@ export function liveByExternalIdFilter(
 /** The soft delete of an identity: also drops `live`, which frees its external id in the unique index. */
 export function markIdentityDeletedUpdate(at: number): { $set: { deletedAt: number }; $unset: { live: "" } } {
   return { $set: { deletedAt: at }, $unset: { live: "" } };
+}
+
+/** A regex that matches `text` literally, ignoring case. */
+export function containsPattern(text: string): { $regex: string; $options: "i" } {
+  return { $regex: text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), $options: "i" };
 }

@@ -1,4 +1,4 @@
-import { liveByIdFilter, liveInWorkspaceFilter, livePageQuery, type LiveByIdFilter } from "./filters.js";
+import { containsPattern, liveByIdFilter, liveInWorkspaceFilter, livePageQuery, type LiveByIdFilter } from "./filters.js";
 import { revisionMatch, type RevisionMatch } from "./revision-filters.js";
 
 /** What an identity replace must match: the live identity, still at the revision the caller read. */
@@ -6,10 +6,7 @@ export function identityReplaceFilter(record: { id: string; workspaceId: string;
   return { ...liveByIdFilter(record.workspaceId, record.id), revision: revisionMatch(record.revision) };
 }
 
-/** A regex that matches `text` literally, ignoring case. */
-export function containsPattern(text: string): { $regex: string; $options: "i" } {
-  return { $regex: text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), $options: "i" };
-}
+export { containsPattern };
 
 /** Id or external id contains `text`, ignoring case. */
 function searchClause(text: string) {

@@ -109,7 +109,7 @@ export function mongoKeyStore(
       return (await untyped.deleteOne(byIdInWorkspaceFilter(workspaceId, id))).deletedCount === 1;
     },
     listByApi: (workspaceId, apiId, query) => page(keysByApiPageQuery(workspaceId, apiId, query)),
-    countByApi: (workspaceId, apiId, filter) => untyped.countDocuments(keysByApiFilter(workspaceId, apiId, filter?.identityId)),
+    countByApi: (workspaceId, apiId, filter) => untyped.countDocuments(keysByApiFilter(workspaceId, apiId, filter?.identityId, filter?.search)),
     listByIdentity: (workspaceId, identityId, query) => page(keysByIdentityPageQuery(workspaceId, identityId, query)),
   };
 }

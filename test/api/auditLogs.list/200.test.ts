@@ -38,6 +38,22 @@ describe("auditLogs.list", () => {
     const third = (await list({ actor, limit: 2, cursor: second.pagination.cursor })).body;
     expect([...first.data, ...second.data, ...third.data]).toEqual(all.data);
     expect(third.pagination).toEqual({ hasMore: false });
+
+    // Newest first: the same records reversed, paged the same way, filters and time bounds applying alike.
+    const newest = (await list({ actor, order: "newest_first" })).body;
+    expect(newest.data).toEqual([...all.data].reverse());
+    const pages = [];
+    let cursor: string | undefined;
+    do {
+      const page = (await list({ actor, order: "newest_first", limit: 2, cursor })).body;
+      pages.push(...page.data);
+      cursor = page.pagination.cursor;
+    } while (cursor);
+    expect(pages).toEqual(newest.data);
+    expect((await list({ actor, order: "newest_first", start: t0 + 1000, end: t0 + 2000 })).body.data.map((r: any) => r.resources[0].id)).toEqual([...keys].reverse());
+    expect((await list({ actor, order: "oldest_first" })).body.data).toEqual(all.data);
+    const bad = await list({ order: "sideways" });
+    expect([bad.status, bad.body.error.detail]).toEqual([400, expect.stringContaining("order")]);
   });
 
   it("answers the same records over Connect and gRPC", async () => {
