@@ -12,6 +12,8 @@ import { IdentityPage } from "./pages/identity.js";
 import { KeyPage } from "./pages/key.js";
 import { RatelimitsPage } from "./pages/ratelimits.js";
 import { RootKeysPage } from "./pages/root-keys.js";
+import { WebhookPage } from "./pages/webhook.js";
+import { WebhooksPage } from "./pages/webhooks.js";
 import { currentRoute } from "./router.js";
 import { ErrorNote, Loading } from "./ui.js";
 
@@ -22,6 +24,7 @@ const NAV: [path: string, label: string][] = [
   ["/ratelimits", "Rate limits"],
   ["/analytics", "Analytics"],
   ["/audit-log", "Audit log"],
+  ["/webhooks", "Webhooks"],
 ];
 
 function SignIn({ onSignedIn }: { onSignedIn: (s: Session) => void }) {
@@ -67,6 +70,8 @@ function Route({ route }: { route: string[] }) {
   if (first === "ratelimits") return <RatelimitsPage />;
   if (first === "analytics") return <AnalyticsPage />;
   if (first === "audit-log") return <AuditLogPage />;
+  if (first === "webhooks" && id) return <WebhookPage webhookId={id} />;
+  if (first === "webhooks") return <WebhooksPage />;
   return <RootKeysPage />;
 }
 

@@ -1,0 +1,151 @@
+import { useEffect, useState } from "preact/hooks";
+import { api, can } from "../api.js";
+import { navigate } from "../router.js";
+import { ConfirmButton, ErrorNote, formatTime, Guarded, Loading, OneTimeSecret, Page, Pager, useAction, useAsync, useCursorPages } from "../ui.js";
+import { creditLevelsText, HOUR_MS, webhookState } from "../webhook-form.js";
+
+const UPDATE: [string, string] = ["webhook", "update_webhook"];
+/** Pending messages change on the server by themselves: the list refreshes while it shows one. */
+const REFRESH_MS = 2000;
+
+/** One endpoint's messages, newest first, filtered by status, with redeliver; `version` reloads it from outside. */
+function Deliveries({ webhookId, version }: { webhookId: string; version: number }) {
+  const [status, setStatus] = useState("");
+  const pages = useCursorPages();
+  const list = useAsync(
+    () => api.webhooks.listDeliveries({ webhookId, status: status || undefined, limit: 20, cursor: pages.cursor }),
+    [webhookId, status, pages.cursor, version],
+  );
+  const redeliver = useAction();
+  const [queued, setQueued] = useState<string>();
+  const pending = list.data?.data.some((d) => d.status === "pending") ?? false;
+  useEffect(() => {
+    if (!pending || list.loading) return;
+    const timer = setTimeout(list.reload, REFRESH_MS);
+    return () => clearTimeout(timer);
+  }, [pending, list.loading, list.data]);
+  const again = async (messageId: string) => {
+    if (await redeliver.run(() => api.webhooks.redeliver({ webhookId, messageId }))) {
+      setQueued(messageId);
+      list.reload();
+    }
+  };
+  return (
+    <section aria-labelledby="deliveries">
+      <h2 id="deliveries">Deliveries</h2>
+      <div class="inline-row">
+        <label>Status
+          <select value={status} onChange={(e) => { pages.first(); setStatus((e.target as HTMLSelectElement).value); }}>
+            <option value="">All</option><option value="pending">Pending</option><option value="delivered">Delivered</option><option value="failed">Failed</option>
+          </select>
+        </label>
+        <button type="button" onClick={list.reload} disabled={list.loading} aria-busy={list.loading}>Refresh</button>
+      </div>
+      <ErrorNote message={list.error ?? redeliver.error} />
+      {queued && <p class="saved" role="status">Message {queued} is queued to be sent again now.</p>}
+      {list.loading && !list.data && <Loading what="Loading deliveries" />}
+      {list.data && (
+        <>
+          <div class="table-wrap" aria-busy={list.loading}>
+            <table>
+              <thead><tr><th>Message</th><th>Status</th><th>Attempts</th><th>Response</th><th>Latency</th><th>Next attempt</th><th /></tr></thead>
+              <tbody>
+                {list.data.data.length === 0 && <tr><td colSpan={7}>{status ? `No ${status} messages.` : "No messages yet: send a test."}</td></tr>}
+                {list.data.data.map((d) => (
+                  <tr key={d.id}>
+                    <td data-label="Message"><span class="mono">{d.type}</span><div class="muted mono">{d.id}</div><div class="muted">{formatTime(d.createdAt)}</div></td>
+                    <td data-label="Status">
+                      <span class={`badge ${d.status === "delivered" ? "ok" : d.status === "failed" ? "off" : ""}`}>{d.status}</span>
+                      {d.deliveredAt !== undefined && <div class="muted">{formatTime(d.deliveredAt)}</div>}
+                    </td>
+                    <td data-label="Attempts">{d.attempts}</td>
+                    <td data-label="Response">{d.responseCode ?? "no answer"}{d.lastError && <div class="muted">{d.lastError}</div>}</td>
+                    <td data-label="Latency">{d.latencyMs === undefined ? "—" : `${d.latencyMs} ms`}</td>
+                    <td data-label="Next attempt">{d.status === "pending" ? formatTime(d.nextAttemptAt) : "—"}</td>
+                    <td class="actions"><Guarded need={UPDATE} busy={redeliver.busy} onClick={() => again(d.id)}>Redeliver</Guarded></td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pager pages={pages} pagination={list.data.pagination} label="Delivery pages" />
+        </>
+      )}
+    </section>
+  );
+}
+
+/**
+ * One endpoint: what it receives, pause or resume, a test message, a new secret (shown once), deletion, and its
+ * deliveries. Controls the root key may not use are disabled; each missing permission is named once.
+ */
+export function WebhookPage({ webhookId }: { webhookId: string }) {
+  const info = useAsync(() => api.webhooks.getWebhook({ webhookId }), [webhookId]);
+  const action = useAction();
+  const [version, setVersion] = useState(0);
+  const [secret, setSecret] = useState<{ value: string; previousUntil: bigint }>();
+  const [note, setNote] = useState<string>();
+  const w = info.data?.webhook;
+  const act = async (work: () => Promise<unknown>, done: string) => {
+    setNote(undefined);
+    if ((await action.run(work)) !== undefined) {
+      setNote(done);
+      info.reload();
+      setVersion((v) => v + 1);
+    }
+  };
+  const remove = async () => {
+    if (await action.run(() => api.webhooks.deleteWebhook({ webhookId }))) navigate("/webhooks");
+  };
+  const rotate = async () => {
+    const rotated = await action.run(() => api.webhooks.rotateSecret({ webhookId }));
+    if (rotated) setSecret({ value: rotated.secret, previousUntil: rotated.previousSecretExpiresAt });
+  };
+  const state = w && webhookState(w);
+  return (
+    <Page title={w ? `Webhook ${w.url}` : "Webhook"} intro={<span class="mono">{webhookId}</span>}>
+      <ErrorNote message={info.error} />
+      {info.loading && !w && <Loading what="Loading the webhook" />}
+      {w && state && (
+        <>
+          <section class="card" aria-label="Endpoint">
+            <dl class="facts">
+              <dt>URL</dt><dd class="mono">{w.url}</dd>
+              <dt>State</dt><dd><span class={`badge ${state.tone}`}>{state.label}</span></dd>
+              <dt>Events</dt><dd class="mono">{w.events.join(", ")}</dd>
+              <dt>Api</dt><dd class="mono">{w.apiId ?? "all apis"}</dd>
+              {w.description && <><dt>Description</dt><dd>{w.description}</dd></>}
+              {w.events.includes("key.credits.low") && <><dt>Credit levels</dt><dd>{creditLevelsText(w.thresholds?.credits ?? []) || "none"}</dd></>}
+              {w.events.includes("key.expiring") && <><dt>Expiry notice</dt><dd>{Number(w.thresholds?.expiringBeforeMs ?? 86_400_000n) / HOUR_MS} h before</dd></>}
+              <dt>Created</dt><dd>{formatTime(w.createdAt)}</dd>
+              {w.previousSecretExpiresAt !== undefined && <><dt>Previous secret</dt><dd>also signs until {formatTime(w.previousSecretExpiresAt)}</dd></>}
+            </dl>
+          </section>
+          <section class="card" aria-label="Actions">
+            <h2>Actions</h2>
+            {!can(...UPDATE) && <p class="hint">Your root key lacks webhook.*.update_webhook: pause, resume, test, rotate and redeliver are disabled.</p>}
+            {!can("webhook", "delete_webhook") && <p class="hint">Your root key lacks webhook.*.delete_webhook: the webhook cannot be deleted.</p>}
+            <div class="actions">
+              <Guarded need={UPDATE} busy={action.busy} onClick={() => act(() => api.webhooks.updateWebhook({ webhookId, enabled: !w.enabled }), w.enabled ? "Paused: messages queue until you resume." : "Resumed: queued messages are being delivered.")}>
+                {w.enabled ? "Pause" : "Resume"}
+              </Guarded>
+              <Guarded need={UPDATE} busy={action.busy} onClick={() => act(() => api.webhooks.sendTest({ webhookId }), "Test message queued: it appears below.")}>Send test</Guarded>
+              <ConfirmButton need={UPDATE} label="Rotate secret" confirm="Rotate now" busy={action.busy} onConfirm={rotate} />
+              <ConfirmButton need={["webhook", "delete_webhook"]} label="Delete webhook" confirm="Delete webhook now" busy={action.busy} onConfirm={remove} />
+            </div>
+            <ErrorNote message={action.error} />
+            {note && <p class="saved" role="status">{note}</p>}
+            {secret && (
+              <>
+                <OneTimeSecret label="New signing secret" value={secret.value} onDone={() => setSecret(undefined)} />
+                <p class="hint">You will not see it again. The previous secret keeps signing beside it until {formatTime(secret.previousUntil)}.</p>
+              </>
+            )}
+          </section>
+          <Deliveries webhookId={webhookId} version={version} />
+        </>
+      )}
+      <p><a href="#/webhooks">← All webhooks</a></p>
+    </Page>
+  );
+}
