@@ -41,6 +41,9 @@ describe("webhooks pages in a real browser", () => {
 
     await form.getByLabel("Endpoint URL").fill(receiver.url);
     await form.getByLabel("Description").fill("billing alerts");
+    await form.getByRole("checkbox", { name: "key.expiring", exact: true }).check();
+    await form.getByLabel("Hours before expiry for key.expiring").fill("48");
+    await screenshotBoth(ui.page, "webhooks-00-create-form");
     await form.getByRole("button", { name: "Create webhook" }).click();
     const created = ui.page.getByRole("region", { name: "Webhook created" });
     await created.getByText("You will not see this secret again").waitFor();
@@ -49,8 +52,8 @@ describe("webhooks pages in a real browser", () => {
     receiver.state.secrets.push(secret);
     const [hook] = await listed();
     expect((await v2("webhooks.getWebhook", { webhookId: hook.id })).body.data).toMatchObject({
-      url: receiver.url, events: ["key.credits.low", "key.create"], apiId, description: "billing alerts", enabled: true,
-      thresholds: { credits: [{ remaining: 100 }, { percent: 10 }] },
+      url: receiver.url, events: ["key.credits.low", "key.create", "key.expiring"], apiId, description: "billing alerts", enabled: true,
+      thresholds: { credits: [{ remaining: 100 }, { percent: 10 }], expiringBeforeMs: 172_800_000 },
     });
     // The list below already shows it, active.
     const row = ui.page.getByRole("row").filter({ hasText: hook.id });
@@ -67,6 +70,9 @@ describe("webhooks pages in a real browser", () => {
     await row.getByRole("link", { name: receiver.url }).click();
     await ui.page.getByRole("heading", { name: `Webhook ${receiver.url}`, level: 1 }).waitFor();
     await ui.page.getByText("No messages yet: send a test.").waitFor();
+    const facts = ui.page.getByRole("region", { name: "Endpoint" });
+    expect(await facts.getByText("100 credits, 10%").count()).toBe(1);
+    expect(await facts.getByText("48 h before").count()).toBe(1);
     await ui.page.getByRole("button", { name: "Send test" }).click();
     const delivery = ui.page.getByRole("row").filter({ hasText: "webhook.test" });
     await delivery.getByRole("cell", { name: "delivered" }).waitFor({ timeout: 15_000 });
@@ -103,9 +109,11 @@ describe("webhooks pages in a real browser", () => {
     await ui.page.getByRole("button", { name: "Done" }).click();
     expect(await ui.page.content()).not.toContain(rotated);
 
-    // Delete: asked once more, then back on the list, which is empty again.
-    await ui.page.getByRole("button", { name: "Delete webhook" }).click();
-    await ui.page.getByRole("button", { name: "Delete webhook now" }).click();
+    // Delete, by keyboard: the confirmation takes the focus, Enter confirms; then back on the list, empty again.
+    await ui.page.getByRole("button", { name: "Delete webhook" }).focus();
+    await ui.page.keyboard.press("Enter");
+    await expect.poll(() => ui.page.evaluate(() => document.activeElement?.textContent)).toBe("Delete webhook now");
+    await ui.page.keyboard.press("Enter");
     await ui.page.getByRole("heading", { name: "Webhooks", level: 1 }).waitFor();
     await ui.page.getByText("No webhooks yet.").waitFor();
     expect((await v2("webhooks.getWebhook", { webhookId: hook.id })).status).toBe(404);
@@ -130,6 +138,7 @@ describe("webhooks pages in a real browser", () => {
     expect(await form.getByRole("button", { name: "Create webhook" }).getAttribute("title")).toBe("Your root key lacks webhook.*.create_webhook");
     // Without api.*.read_api the api filter is a plain id field.
     expect(await form.getByRole("textbox", { name: "Only events of api" }).count()).toBe(1);
+    await screenshotBoth(ui.page, "webhooks-05-read-only-list");
     await ui.page.getByRole("link", { name: receiver.url }).click();
 
     await ui.page.getByRole("heading", { name: `Webhook ${receiver.url}`, level: 1 }).waitFor();
@@ -142,7 +151,7 @@ describe("webhooks pages in a real browser", () => {
     expect(await ui.page.getByRole("button", { name: "Delete webhook" }).getAttribute("title")).toBe("Your root key lacks webhook.*.delete_webhook");
     expect(await ui.page.getByText("webhook.*.update_webhook").count()).toBe(1);
     expect(await ui.page.getByText("webhook.*.delete_webhook").count()).toBe(1);
-    await screenshotBoth(ui.page, "webhooks-05-read-only");
+    await screenshotBoth(ui.page, "webhooks-06-read-only-endpoint");
     expect((await v2("webhooks.getWebhook", { webhookId })).body.data.enabled).toBe(true);
   });
 });

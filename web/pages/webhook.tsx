@@ -33,7 +33,7 @@ function Deliveries({ webhookId, version }: { webhookId: string; version: number
   return (
     <section aria-labelledby="deliveries">
       <h2 id="deliveries">Deliveries</h2>
-      <div class="inline-row">
+      <div class="inline-row narrow">
         <label>Status
           <select value={status} onChange={(e) => { pages.first(); setStatus((e.target as HTMLSelectElement).value); }}>
             <option value="">All</option><option value="pending">Pending</option><option value="delivered">Delivered</option><option value="failed">Failed</option>

@@ -103,17 +103,19 @@ function CreateWebhook({ onCreated }: { onCreated: () => void }) {
         <h3>Events</h3>
         <EventPicker selected={events} onChange={setEvents} />
         <p class="hint">{events.size} event{events.size === 1 ? "" : "s"} selected{events.size > 0 ? `: ${[...events].join(", ")}` : ""}. Every message is signed as a Standard Webhook; <code>webhook.test</code> messages are always sent.</p>
-        {events.has("key.credits.low") && (
-          <label>Credit levels for key.credits.low
-            <input value={form.levels} required placeholder="e.g. 100, 10%" onInput={field("levels")} />
-          </label>
-        )}
-        {events.has("key.credits.low") && <p class="hint">Up to 10 levels: a number of remaining credits, or a percentage (1–99 %) of the key's refill amount or initial credits. Each fires once per crossing; a refill re-arms it.</p>}
-        {events.has("key.expiring") && (
-          <label>Hours before expiry for key.expiring
-            <input type="number" min={1} max={2160} value={form.expiringHours} onInput={field("expiringHours")} />
-          </label>
-        )}
+        <div class="fields">
+          {events.has("key.credits.low") && (
+            <label>Credit levels for key.credits.low
+              <input value={form.levels} required placeholder="e.g. 100, 10%" onInput={field("levels")} />
+            </label>
+          )}
+          {events.has("key.expiring") && (
+            <label>Hours before expiry for key.expiring
+              <input type="number" min={1} max={2160} value={form.expiringHours} onInput={field("expiringHours")} />
+            </label>
+          )}
+        </div>
+        {events.has("key.credits.low") && <p class="hint">Credit levels: up to 10, each a number of remaining credits or a percentage (1–99 %) of the key's refill amount or initial credits. Each fires once per crossing; a refill re-arms it.</p>}
       </fieldset>
       <ErrorNote message={invalid ?? error} />
       <Guarded type="submit" need={["webhook", "create_webhook"]} busy={busy}>Create webhook</Guarded>
