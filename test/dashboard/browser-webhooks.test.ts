@@ -130,14 +130,12 @@ describe("webhooks pages in a real browser", () => {
     await ui.page.context().clearCookies();
     await ui.page.goto("about:blank"); // a fresh load, whatever page the previous test left open
     await ui.signIn(key, "/webhooks");
-    const form = ui.page.getByRole("form", { name: "Create a webhook" });
-    await form.getByText("Your root key lacks webhook.*.create_webhook").waitFor();
+    const create = ui.page.getByRole("region", { name: "Create a webhook" });
+    await create.getByText("Your root key lacks webhook.*.create_webhook").waitFor();
     expect(await ui.page.getByText("webhook.*.create_webhook").count()).toBe(1);
-    expect(await form.getByLabel("Endpoint URL").isDisabled()).toBe(true);
-    expect(await form.getByRole("checkbox", { name: "key.create", exact: true }).isDisabled()).toBe(true);
-    expect(await form.getByRole("button", { name: "Create webhook" }).getAttribute("title")).toBe("Your root key lacks webhook.*.create_webhook");
-    // Without api.*.read_api the api filter is a plain id field.
-    expect(await form.getByRole("textbox", { name: "Only events of api" }).count()).toBe(1);
+    expect(await create.getByRole("button", { name: "Create webhook" }).isDisabled()).toBe(true);
+    expect(await create.getByRole("button", { name: "Create webhook" }).getAttribute("title")).toBe("Your root key lacks webhook.*.create_webhook");
+    expect(await ui.page.getByLabel("Endpoint URL").count()).toBe(0);
     await screenshotBoth(ui.page, "webhooks-05-read-only-list");
     await ui.page.getByRole("link", { name: receiver.url }).click();
 
@@ -153,5 +151,26 @@ describe("webhooks pages in a real browser", () => {
     expect(await ui.page.getByText("webhook.*.delete_webhook").count()).toBe(1);
     await screenshotBoth(ui.page, "webhooks-06-read-only-endpoint");
     expect((await v2("webhooks.getWebhook", { webhookId })).body.data.enabled).toBe(true);
+  });
+  it("a root key that may create webhooks but not read apis types the api id; another workspace's api is refused in words", { timeout: 60_000 }, async () => {
+    const apiId = await h.seed.api({ name: "typed-filter" });
+    const other = await h.seed.workspace("elsewhere");
+    const otherApi = await h.seed.api({ name: "theirs", by: other.rootKey.key });
+    const { key } = await h.seed.rootKey(["webhook.*.create_webhook", "webhook.*.read_webhook"]);
+    await ui.page.context().clearCookies();
+    await ui.page.goto("about:blank");
+    await ui.signIn(key, "/webhooks");
+    const form = ui.page.getByRole("form", { name: "Create a webhook" });
+    const before = (await listed()).length;
+    await form.getByLabel("Endpoint URL").fill(receiver.url);
+    await form.getByRole("checkbox", { name: "key.credits.exhausted", exact: true }).check();
+    await form.getByRole("textbox", { name: "Only events of api" }).fill(otherApi);
+    await form.getByRole("button", { name: "Create webhook" }).click();
+    await expect.poll(() => form.getByRole("alert").textContent()).toMatch(/^Not found: /);
+    expect((await listed()).length).toBe(before);
+    await form.getByRole("textbox", { name: "Only events of api" }).fill(apiId);
+    await form.getByRole("button", { name: "Create webhook" }).click();
+    await ui.page.getByRole("region", { name: "Webhook created" }).waitFor();
+    expect((await listed()).filter((w) => (w as { apiId?: string }).apiId === apiId).length).toBe(1);
   });
 });

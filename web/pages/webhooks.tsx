@@ -90,11 +90,20 @@ function CreateWebhook({ onCreated }: { onCreated: () => void }) {
       onCreated();
     }
   };
+  // An empty form says nothing to a key that cannot use it: the reason and the disabled button are enough.
+  if (!allowed) {
+    return (
+      <section class="card" aria-label="Create a webhook">
+        <h2>Create a webhook</h2>
+        <p class="hint">Your root key lacks webhook.*.create_webhook: no webhook can be created.</p>
+        <Guarded need={["webhook", "create_webhook"]}>Create webhook</Guarded>
+      </section>
+    );
+  }
   return (
     <form class="card" onSubmit={submit} aria-label="Create a webhook">
       <h2>Create a webhook</h2>
-      {!allowed && <p class="hint">Your root key lacks webhook.*.create_webhook: no webhook can be created.</p>}
-      <fieldset class="plain" disabled={!allowed}>
+      <fieldset class="plain">
         <div class="fields">
           <label>Endpoint URL <input type="url" value={form.url} required maxLength={2048} placeholder="https://example.com/keyward" onInput={field("url")} /></label>
           <ApiFilter value={form.apiId} onChange={(apiId) => setForm({ ...form, apiId })} />
