@@ -39,10 +39,10 @@ export function creditLevelsText(levels: { level: { case: string | undefined; va
 }
 
 /** An endpoint's delivery state in words: active, paused by a caller, or disabled after a day of failures. */
-export function webhookState(w: { enabled: boolean; disabledReason?: string }): { label: string; tone: "ok" | "off" | "" } {
+export function webhookState(w: { enabled: boolean; disabledReason?: string }): { label: string; tone: "ok" | "off" | "wait" } {
   if (w.enabled) return { label: "active", tone: "ok" };
   if (w.disabledReason === "failing") return { label: "disabled: failing", tone: "off" };
-  return { label: "paused", tone: "" };
+  return { label: "paused", tone: "wait" };
 }
 
 /** Hours ↔ the API's milliseconds for key.expiring's lead (1 minute to 90 days). */

@@ -30,7 +30,7 @@ describe("dashboard webhook form helpers (web/webhook-form.ts)", () => {
   it("writes levels back as text and states in words", () => {
     expect(creditLevelsText([{ level: { case: "remaining", value: 100n } }, { level: { case: "percent", value: 10 } }])).toBe("100 credits, 10%");
     expect(webhookState({ enabled: true })).toEqual({ label: "active", tone: "ok" });
-    expect(webhookState({ enabled: false, disabledReason: "paused" })).toEqual({ label: "paused", tone: "" });
+    expect(webhookState({ enabled: false, disabledReason: "paused" })).toEqual({ label: "paused", tone: "wait" });
     expect(webhookState({ enabled: false, disabledReason: "failing" })).toEqual({ label: "disabled: failing", tone: "off" });
   });
 });

@@ -18,6 +18,7 @@ function Deliveries({ webhookId, version }: { webhookId: string; version: number
   );
   const redeliver = useAction();
   const [queued, setQueued] = useState<string>();
+  useEffect(() => setQueued(undefined), [version]);
   const pending = list.data?.data.some((d) => d.status === "pending") ?? false;
   useEffect(() => {
     if (!pending || list.loading) return;
@@ -55,7 +56,7 @@ function Deliveries({ webhookId, version }: { webhookId: string; version: number
                   <tr key={d.id}>
                     <td data-label="Message"><span class="mono">{d.type}</span><div class="muted mono">{d.id}</div><div class="muted">{formatTime(d.createdAt)}</div></td>
                     <td data-label="Status">
-                      <span class={`badge ${d.status === "delivered" ? "ok" : d.status === "failed" ? "off" : ""}`}>{d.status}</span>
+                      <span class={`badge ${d.status === "delivered" ? "ok" : d.status === "failed" ? "off" : "wait"}`}>{d.status}</span>
                       {d.deliveredAt !== undefined && <div class="muted">{formatTime(d.deliveredAt)}</div>}
                     </td>
                     <td data-label="Attempts">{d.attempts}</td>
