@@ -88,6 +88,19 @@ describe("webhooks pages in a real browser", () => {
     await ui.page.getByText(`Message ${tests[0].id} is queued to be sent again now.`).waitFor();
     await expect.poll(() => receiver.received.filter((r) => r.id === tests[0].id).length, { timeout: 10_000 }).toBe(2);
 
+    // A failing receiver: the message stays pending with the answer's code, the error and its next attempt; the list
+    // refreshes itself and shows it delivered once the receiver answers 2xx and the retry is due.
+    receiver.state.respond = () => 503;
+    await ui.page.getByRole("button", { name: "Send test" }).click();
+    const retrying = ui.page.getByRole("row").filter({ hasText: "pending" });
+    await retrying.getByRole("cell", { name: "503 HTTP 503" }).waitFor({ timeout: 15_000 });
+    expect(await retrying.getByRole("cell", { name: "2030-01-01 00:00:00 UTC", exact: true }).count()).toBe(1); // next attempt, scaled to ms
+    await screenshotBoth(ui.page, "webhooks-02b-retrying");
+    receiver.state.respond = () => 200;
+    h.clock.advance(10);
+    await ui.page.getByRole("row").filter({ hasText: "webhook.test" }).filter({ hasText: "pending" }).waitFor({ state: "detached", timeout: 15_000 });
+    expect(receiver.distinct("webhook.test").length).toBe(2);
+
     // Pause: the state says so, here and in the store; Resume returns it.
     await ui.page.getByRole("button", { name: "Pause" }).click();
     await ui.page.getByText("Paused: messages queue until you resume.").waitFor();

@@ -63,7 +63,7 @@ function Deliveries({ webhookId, version }: { webhookId: string; version: number
                     <td data-label="Response">{d.responseCode ?? "no answer"}{d.lastError && <div class="muted">{d.lastError}</div>}</td>
                     <td data-label="Latency">{d.latencyMs === undefined ? "—" : `${d.latencyMs} ms`}</td>
                     <td data-label="Next attempt">{d.status === "pending" ? formatTime(d.nextAttemptAt) : "—"}</td>
-                    <td class="actions"><Guarded need={UPDATE} busy={redeliver.busy} onClick={() => again(d.id)}>Redeliver</Guarded></td>
+                    <td><Guarded need={UPDATE} busy={redeliver.busy} onClick={() => again(d.id)}>Redeliver</Guarded></td>
                   </tr>
                 ))}
               </tbody>
@@ -113,7 +113,7 @@ export function WebhookPage({ webhookId }: { webhookId: string }) {
             <dl class="facts">
               <dt>URL</dt><dd class="mono">{w.url}</dd>
               <dt>State</dt><dd><span class={`badge ${state.tone}`}>{state.label}</span></dd>
-              <dt>Events</dt><dd class="mono">{w.events.join(", ")}</dd>
+              <dt>Events</dt><dd><ul class="perms">{w.events.map((e) => <li key={e} class="mono">{e}</li>)}</ul></dd>
               <dt>Api</dt><dd class="mono">{w.apiId ?? "all apis"}</dd>
               {w.description && <><dt>Description</dt><dd>{w.description}</dd></>}
               {w.events.includes("key.credits.low") && <><dt>Credit levels</dt><dd>{creditLevelsText(w.thresholds?.credits ?? []) || "none"}</dd></>}
