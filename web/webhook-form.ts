@@ -45,5 +45,8 @@ export function webhookState(w: { enabled: boolean; disabledReason?: string }): 
   return { label: "paused", tone: "wait" };
 }
 
+/** What pause, resume, test, rotate and redeliver need (the API checks the same). */
+export const UPDATE_WEBHOOK: [string, string] = ["webhook", "update_webhook"];
+
 /** Hours ↔ the API's milliseconds for key.expiring's lead (1 minute to 90 days). */
 export const HOUR_MS = 3_600_000;
