@@ -9,6 +9,7 @@ import { KeysService } from "../gen/keyward/v1/keys_pb.js";
 import { PermissionsService } from "../gen/keyward/v1/permissions_pb.js";
 import { RatelimitService } from "../gen/keyward/v1/ratelimits_pb.js";
 import { RootKeysService } from "../gen/keyward/v1/root_keys_pb.js";
+import { WebhooksService } from "../gen/keyward/v1/webhooks_pb.js";
 import { holdsActionAnywhere } from "../src/domain/permissions.js";
 
 /** What the server says about the signed-in session (GET /dashboard/api/session). */
@@ -91,6 +92,7 @@ export const api = {
   get permissions() { return client(PermissionsService); },
   get analytics() { return client(AnalyticsService); },
   get auditLogs() { return client(AuditLogsService); },
+  get webhooks() { return client(WebhooksService); },
 };
 
 /** A failure in words, for the page; an ended session sends the user back to sign-in. */

@@ -13,6 +13,8 @@ import { KeyPage } from "./pages/key.js";
 import { PermissionsPage } from "./pages/permissions.js";
 import { RatelimitsPage } from "./pages/ratelimits.js";
 import { RootKeysPage } from "./pages/root-keys.js";
+import { WebhookPage } from "./pages/webhook.js";
+import { WebhooksPage } from "./pages/webhooks.js";
 import { currentRoute } from "./router.js";
 import { ErrorNote, Loading } from "./ui.js";
 
@@ -24,6 +26,7 @@ const NAV: [path: string, label: string][] = [
   ["/ratelimits", "Rate limits"],
   ["/analytics", "Analytics"],
   ["/audit-log", "Audit log"],
+  ["/webhooks", "Webhooks"],
 ];
 
 function SignIn({ onSignedIn }: { onSignedIn: (s: Session) => void }) {
@@ -70,6 +73,8 @@ function Route({ route }: { route: string[] }) {
   if (first === "permissions") return <PermissionsPage />;
   if (first === "analytics") return <AnalyticsPage />;
   if (first === "audit-log") return <AuditLogPage />;
+  if (first === "webhooks" && id) return <WebhookPage webhookId={id} />;
+  if (first === "webhooks") return <WebhooksPage />;
   return <RootKeysPage />;
 }
 
