@@ -16,26 +16,26 @@ export function eventGroups(): { title: string; events: string[] }[] {
   ];
 }
 
-/** One level as the proto's oneof takes it. */
-export type CreditLevel = { level: { case: "remaining"; value: bigint } | { case: "percent"; value: number } };
+/** One level as the proto takes it: exactly one of the two set. */
+export type CreditLevel = { remaining?: bigint; percent?: number };
 
 /**
  * Credit levels typed as "100, 10%": a number is a remaining balance, a number with % a share of the key's refill
- * (or initial credits). Only the form is checked here; ranges and duplicates are the server's to name.
+ *. Only the form is checked here; ranges and duplicates are the server's to name.
  */
 export function parseCreditLevels(text: string): { levels: CreditLevel[] } | { error: string } {
   const levels: CreditLevel[] = [];
   for (const part of text.split(/[,\s]+/).filter(Boolean)) {
     const match = /^(\d{1,15})(%?)$/.exec(part);
     if (!match) return { error: `Credit level “${part}” is neither a number of credits (100) nor a percentage (10%).` };
-    levels.push(match[2] ? { level: { case: "percent", value: Number(match[1]) } } : { level: { case: "remaining", value: BigInt(match[1]) } });
+    levels.push(match[2] ? { percent: Number(match[1]) } : { remaining: BigInt(match[1]) });
   }
   return { levels };
 }
 
 /** The levels back as text, for the endpoint page. */
-export function creditLevelsText(levels: { level: { case: string | undefined; value?: bigint | number } }[]): string {
-  return levels.map((l) => (l.level.case === "percent" ? `${l.level.value}%` : `${l.level.value} credits`)).join(", ");
+export function creditLevelsText(levels: readonly CreditLevel[]): string {
+  return levels.map((l) => (l.percent !== undefined ? `${l.percent}%` : `${l.remaining} credits`)).join(", ");
 }
 
 /** An endpoint's delivery state in words: active, paused by a caller, or disabled after a day of failures. */

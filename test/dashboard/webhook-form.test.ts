@@ -15,7 +15,7 @@ describe("dashboard webhook form helpers (web/webhook-form.ts)", () => {
 
   it("reads credit levels as remaining credits or percentages, separated by commas or spaces", () => {
     expect(parseCreditLevels(" 100, 10%  0 ")).toEqual({
-      levels: [{ level: { case: "remaining", value: 100n } }, { level: { case: "percent", value: 10 } }, { level: { case: "remaining", value: 0n } }],
+      levels: [{ remaining: 100n }, { percent: 10 }, { remaining: 0n }],
     });
     expect(parseCreditLevels("")).toEqual({ levels: [] });
   });
@@ -28,7 +28,7 @@ describe("dashboard webhook form helpers (web/webhook-form.ts)", () => {
   });
 
   it("writes levels back as text and states in words", () => {
-    expect(creditLevelsText([{ level: { case: "remaining", value: 100n } }, { level: { case: "percent", value: 10 } }])).toBe("100 credits, 10%");
+    expect(creditLevelsText([{ remaining: 100n }, { percent: 10 }])).toBe("100 credits, 10%");
     expect(webhookState({ enabled: true })).toEqual({ label: "active", tone: "ok" });
     expect(webhookState({ enabled: false, disabledReason: "paused" })).toEqual({ label: "paused", tone: "wait" });
     expect(webhookState({ enabled: false, disabledReason: "failing" })).toEqual({ label: "disabled: failing", tone: "off" });
