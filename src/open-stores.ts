@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { DEFAULT_EVENTS_RETENTION_DAYS, type Config } from "./config.js";
-import { createLocalInvalidationBus, type InvalidationBus } from "./services/key-cache.js";
+import { createLocalInvalidationBus, type InvalidationBus } from "./store/invalidation-bus.js";
 import type { AuditLogStore, CounterStore, DocumentStore, VerificationEventStore } from "./store/ports.js";
 
 /** Every backend the service runs on, chosen from the configuration. */

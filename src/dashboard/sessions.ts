@@ -3,7 +3,8 @@ import { unauthenticated } from "../domain/errors.js";
 import { newId, type RandomBytes } from "../domain/ids.js";
 import { hashKey } from "../domain/key-material.js";
 import type { Principal } from "../services/context.js";
-import { createKeyCache, type InvalidationBus } from "../services/key-cache.js";
+import { createKeyCache } from "../services/key-cache.js";
+import type { InvalidationBus } from "../store/invalidation-bus.js";
 import type { DashboardSessionRecord, DashboardSessionStore } from "../store/ports.js";
 import { isSessionToken, newSessionToken } from "./session-token.js";
 

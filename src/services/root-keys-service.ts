@@ -7,7 +7,7 @@ import { beyondGrants, isCataloguePermission } from "../domain/permissions.js";
 import type { DocumentStore, RootKeyRecord } from "../store/ports.js";
 import { authorize, type Principal, type ServiceHandlers } from "./context.js";
 import { paginate } from "./pagination.js";
-import type { Invalidation } from "./key-cache.js";
+import type { Invalidation } from "../store/invalidation-bus.js";
 
 export interface RootKeysServiceDeps {
   documents: DocumentStore;

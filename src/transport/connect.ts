@@ -7,7 +7,8 @@ import type { RequestTallies, TransportName } from "../observability/route-tally
 import type { RequestOrigin } from "../services/context.js";
 import { CallDeadline } from "./call-deadline.js";
 import { checkBinaryBodies } from "./connect-node-check.js";
-import type { Invoke, Operation } from "./pipeline.js";
+import type { Operation } from "../services/operation.js";
+import type { Invoke } from "./pipeline.js";
 import { newRequestId, REQUEST_ID_HEADER } from "./request-id.js";
 import { rpcFailureOf, toConnectError } from "./rpc-error.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createLocalInvalidationBus } from "../../src/services/key-cache.js";
+import { createLocalInvalidationBus } from "../../src/store/invalidation-bus.js";
 import { createLimitConfigCache } from "../../src/services/ratelimits/limit-config-cache.js";
 import type { RatelimitNamespaceRecord, RatelimitOverrideRecord } from "../../src/store/ports.js";
 

@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRedisSentinel, type RedisSentinelHandle } from "../../scripts/redis-sentinel.mjs";
-import type { Invalidation } from "../../src/services/key-cache.js";
+import type { Invalidation } from "../../src/store/invalidation-bus.js";
 import type { ConsumePlan } from "../../src/store/ports.js";
 import { closeRedis, createRedisConnection } from "../../src/store/redis/connection.js";
 import { createRedisCounterStore } from "../../src/store/redis/counters.js";

@@ -13,7 +13,7 @@ import type { MetricsAccess } from "../../src/observability/metrics-endpoint.js"
 import type { Logger } from "../../src/observability/logger.js";
 import { recordSecret } from "./secret-record.js";
 import { testLogger } from "./test-logger.js";
-import type { Operation } from "../../src/transport/pipeline.js";
+import type { Operation } from "../../src/services/operation.js";
 import { withDatabase } from "./mongo.js";
 
 export interface RunningKeyward {

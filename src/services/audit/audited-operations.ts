@@ -4,7 +4,7 @@ import type { Clock } from "../../domain/clock.js";
 import { monotonicIds, type RandomBytes } from "../../domain/ids.js";
 import { auditedDocuments, type AuditScope } from "../../store/audit/audited-documents.js";
 import type { AuditLogStore, AuditResource, CounterStore, DocumentStore } from "../../store/ports.js";
-import type { Operation } from "../../transport/pipeline.js";
+import type { Operation } from "../operation.js";
 import type { CallContext, RequestOrigin } from "../context.js";
 import { gatedCounters } from "../gated-counters.js";
 
