@@ -1,7 +1,10 @@
 import { join } from "node:path";
 import { DEFAULT_EVENTS_RETENTION_DAYS, type Config } from "./config.js";
 import { createLocalInvalidationBus, type InvalidationBus } from "./store/invalidation-bus.js";
-import type { AuditLogStore, CounterStore, DocumentStore, VerificationEventStore } from "./store/ports.js";
+import type { AuditLogStore } from "./store/ports/audit.js";
+import type { CounterStore } from "./store/ports/counters.js";
+import type { DocumentStore } from "./store/ports/documents.js";
+import type { VerificationEventStore } from "./store/ports/events.js";
 
 /** Every backend the service runs on, chosen from the configuration. */
 export interface Stores {

@@ -9,7 +9,7 @@ import { monotonicIds } from "../domain/ids.js";
 import { openAuditLogs, openDocumentStore } from "../open-stores.js";
 import { auditedDocuments } from "../store/audit/audited-documents.js";
 import { DataDirLockedError } from "../store/embedded/lock-file.js";
-import type { DocumentStore } from "../store/ports.js";
+import type { DocumentStore } from "../store/ports/documents.js";
 import { closeRedis, createRedisConnection } from "../store/redis/connection.js";
 import { publishInvalidation } from "../store/redis/invalidation-bus.js";
 import { ROOT_KEY_CACHE_TTL_MS } from "../transport/auth.js";

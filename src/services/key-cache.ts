@@ -1,6 +1,7 @@
 import type { Clock } from "../domain/clock.js";
 import type { Invalidation, InvalidationBus } from "../store/invalidation-bus.js";
-import type { ApiRecord, IdentityRecord, KeyRecord } from "../store/ports.js";
+import type { ApiRecord } from "../store/ports/apis.js";
+import type { IdentityRecord, KeyRecord } from "../store/ports/key-records.js";
 
 /** Everything verification needs about a key, resolved once and cached by hash. */
 export interface VerifiableKey {

@@ -31,8 +31,8 @@ describe("checkImports", () => {
     const problems = checkImports(
       graphOf({
         "src/store/redis/invalidation-bus.ts": ["src/services/key-cache.ts", "src/domain/ids.ts"],
-        "src/services/key-cache.ts": ["src/store/ports.ts"],
-        "src/store/ports.ts": [],
+        "src/services/key-cache.ts": ["src/store/ports/keys.ts"],
+        "src/store/ports/keys.ts": [],
         "src/domain/ids.ts": [],
       }),
       houseLayers,
@@ -62,9 +62,9 @@ describe("checkImports", () => {
         "src/app.ts": ["src/transport/server.ts", "src/services/keys/keys-service.ts", "src/domain/ids.ts"],
         "src/transport/server.ts": ["src/transport/pipeline.ts", "src/observability/metrics.ts"],
         "src/transport/pipeline.ts": [],
-        "src/observability/metrics.ts": ["src/store/ports.ts"],
-        "src/services/keys/keys-service.ts": ["src/store/ports.ts", "gen/keyward/v1/keys_pb.ts"],
-        "src/store/ports.ts": ["src/domain/ids.ts", "src/turn-end.ts"],
+        "src/observability/metrics.ts": ["src/store/ports/keys.ts"],
+        "src/services/keys/keys-service.ts": ["src/store/ports/keys.ts", "gen/keyward/v1/keys_pb.ts"],
+        "src/store/ports/keys.ts": ["src/domain/ids.ts", "src/turn-end.ts"],
         "src/domain/ids.ts": [],
         "src/turn-end.ts": [],
       }),

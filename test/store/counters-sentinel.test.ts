@@ -8,7 +8,7 @@ import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRedisSentinel, type RedisSentinelHandle } from "../../scripts/redis-sentinel.mjs";
 import type { Invalidation } from "../../src/store/invalidation-bus.js";
-import type { ConsumePlan } from "../../src/store/ports.js";
+import type { ConsumePlan } from "../../src/store/ports/counters.js";
 import { closeRedis, createRedisConnection } from "../../src/store/redis/connection.js";
 import { createRedisCounterStore } from "../../src/store/redis/counters.js";
 import { createRedisInvalidationBus } from "../../src/store/redis/invalidation-bus.js";

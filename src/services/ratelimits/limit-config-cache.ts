@@ -1,5 +1,5 @@
 import type { Clock } from "../../domain/clock.js";
-import type { RatelimitNamespaceRecord, RatelimitOverrideRecord } from "../../store/ports.js";
+import type { RatelimitNamespaceRecord, RatelimitOverrideRecord } from "../../store/ports/ratelimits.js";
 import type { InvalidationBus } from "../../store/invalidation-bus.js";
 import { createKeyCache } from "../key-cache.js";
 

@@ -3,8 +3,12 @@
  * modules beside this one; this file only hands them to the driver.
  */
 import { MongoClient, type Db } from "mongodb";
-import type { ApiRecord, DocumentStore, IdentityRecord, KeyRecord, RootKeyRecord, WorkspaceRecord } from "../ports.js";
-import type { PermissionRecord, RoleRecord } from "../ports.js";
+import type { ApiRecord } from "../ports/apis.js";
+import type { DocumentStore } from "../ports/documents.js";
+import type { IdentityRecord, KeyRecord } from "../ports/key-records.js";
+import type { RootKeyRecord } from "../ports/root-keys.js";
+import type { WorkspaceRecord } from "../ports/workspaces.js";
+import type { PermissionRecord, RoleRecord } from "../ports/rbac.js";
 import { UniqueViolationError } from "../errors.js";
 import { atomicWritesOver } from "./atomic.js";
 import { clientOptionsFor, databaseNameFor, redactUrl, supportsTransactions } from "./connection.js";

@@ -3,7 +3,7 @@ import type { Redis } from "ioredis";
 import { packageFile } from "../../package-file.js";
 import { atTurnEnd } from "../../turn-end.js";
 import { evaluateWindow, windowOf } from "../../domain/sliding-window.js";
-import type { ConsumeResult, CounterStore, CreditsCheck, CreditsOperation, LimitResult } from "../ports.js";
+import type { ConsumeResult, CounterStore, CreditsCheck, CreditsOperation, LimitResult } from "../ports/counters.js";
 import { checkCount, checkPlan } from "../counter-input.js";
 import { isCluster, type RedisClient } from "./client-options.js";
 import { defineScript, pingRedis, type RedisScript } from "./connection.js";

@@ -6,7 +6,7 @@ import { Code } from "@connectrpc/connect";
 import { codeFromString } from "@connectrpc/connect/protocol-connect";
 import { trailerParse } from "@connectrpc/connect/protocol-grpc-web";
 import { COUNTER_WRITES } from "../../../src/services/gated-counters.js";
-import type { CounterStore } from "../../../src/store/ports.js";
+import type { CounterStore } from "../../../src/store/ports/counters.js";
 import type { Operation } from "../../../src/services/operation.js";
 import { grpcFrame, grpcMessages, grpcStatusOf, rawRequest } from "../../support/raw-grpc.js";
 import { recordSecretsIn } from "../../support/secret-record.js";
