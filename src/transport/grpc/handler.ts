@@ -8,16 +8,17 @@ import type { Operation } from "../../services/operation.js";
 import type { Invocation, Invoke } from "../pipeline.js";
 import type { RequestOrigin } from "../../services/context.js";
 import { newRequestId, REQUEST_ID_HEADER } from "../request-id.js";
-import { rpcFailureOf, statusDetailsOf, type RpcFailure } from "../rpc-error.js";
+import { rpcFailureOf, type RpcFailure } from "../rpc-error.js";
 import type { RequestDone } from "../../observability/request-observer.js";
 import type { RequestTallies } from "../../observability/route-tally.js";
-import { ACCEPTED_ENCODINGS, encodeGrpcMessage, frame, parseTimeout, unframeUnary, type Encoding } from "./wire.js";
+import {
+  ACCEPTED_ENCODINGS, failureTrailers, frame, grpcCodecOf, grpcTimeoutOf, responseEncodingOf, unframeUnary, type Encoding,
+} from "./wire.js";
 
 /** Answers a gRPC stream and returns true, or returns false to leave it to the next handler (connect-node). */
 export type GrpcStreamHandler = (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => boolean;
 
 type Codec = "proto" | "json";
-const CODECS: Record<string, Codec> = { "application/grpc": "proto", "application/grpc+proto": "proto", "application/grpc+json": "json" };
 
 const OK_TRAILERS = { "grpc-status": "0" };
 // Every response carries a fresh request id. HPACK would add each one to the connection's header table, evicting
@@ -59,8 +60,8 @@ export function createGrpcHandler(options: {
     if (encoding !== "identity" && encoding !== "gzip") {
       return call.fail(Code.Unimplemented, `unsupported grpc-encoding ${encoding}; this server accepts ${ACCEPTED_ENCODINGS}`);
     }
-    const timeout = parseTimeout(headers["grpc-timeout"] as string | undefined);
-    if (timeout.error) return call.fail(Code.InvalidArgument, timeout.error);
+    const timeout = grpcTimeoutOf(headers["grpc-timeout"] as string | undefined);
+    if (timeout.error) return call.fail(timeout.error.code, timeout.error.rawMessage);
     call.start(operation, encoding, timeout.ms);
     return true;
   };
@@ -91,7 +92,7 @@ class UnaryCall implements Invocation {
     private readonly options: { invoke: Invoke; maxBytes: number; tallies: RequestTallies; done: RequestDone },
   ) {
     this.authorization = headers.authorization;
-    this.codec = CODECS[headers["content-type"] ?? ""];
+    this.codec = grpcCodecOf(headers["content-type"]);
     stream[CALL] = this;
     // A client reset is no server error; the answer, if any, is simply dropped.
     stream.on("error", ignore);
@@ -153,8 +154,7 @@ class UnaryCall implements Invocation {
     const message = create(schema, output as never);
     const bytes = this.codec === "json" ? Buffer.from(toJsonString(schema, message)) : toBinary(schema, message);
     // Answer as the client asked: a gzip request gets a gzip response, when the client accepts gzip.
-    const accepts = this.headers["grpc-accept-encoding"];
-    const encoding: Encoding = this.requestEncoding === "gzip" && (accepts === undefined || accepts.includes("gzip")) ? "gzip" : "identity";
+    const encoding = responseEncodingOf(this.requestEncoding, this.headers["grpc-accept-encoding"]);
     const headers = this.responseHeaders();
     if (encoding === "gzip") headers["grpc-encoding"] = "gzip";
     this.stream.respond(headers, { waitForTrailers: true });
@@ -171,11 +171,7 @@ class UnaryCall implements Invocation {
   /** A trailers-only response: status and message in the one HEADERS frame, as gRPC does for errors. */
   private failWith(failure: RpcFailure, cause?: unknown): void {
     if (!this.finish(failure.code, cause)) return;
-    const headers = this.responseHeaders();
-    headers["grpc-status"] = String(failure.code);
-    headers["grpc-message"] = encodeGrpcMessage(failure.message);
-    const details = statusDetailsOf(failure);
-    if (details) headers["grpc-status-details-bin"] = Buffer.from(details).toString("base64").replace(/=+$/, "");
+    const headers = { ...this.responseHeaders(), ...failureTrailers(failure) };
     // Whatever the client still sends is read and dropped (h2-upload.ts, discardRestOfUpload), not reset.
     this.stream.respond(headers, { endStream: true });
   }
