@@ -16,7 +16,7 @@ interface MetricsRequest {
 
 interface MetricsResponse {
   writeHead(status: number, headers: Record<string, string | number>): unknown;
-  end(body?: string): unknown;
+  end(body: string): unknown;
 }
 
 /**
@@ -45,7 +45,7 @@ export function createMetricsEndpoint(options: { metrics: Metrics; access: Metri
     metrics.render().then(
       (text) => {
         res.writeHead(200, { "content-type": metrics.contentType, "content-length": Buffer.byteLength(text) });
-        res.end(req.method === "HEAD" ? undefined : text);
+        res.end(req.method === "HEAD" ? "" : text);
       },
       () => {
         res.writeHead(500, { "content-type": "text/plain" });
