@@ -14,6 +14,7 @@ import { REFLECTION_SERVICES, registerReflection } from "./reflection.js";
 import { loadOpenApiDocuments } from "./rest/documents.js";
 import { createRestRouter, MAX_BODY_BYTES } from "./rest/router.js";
 import { routesOf } from "./rest/routes.js";
+import { rpcPathOf } from "./unary-call.js";
 
 /**
  * Every protocol of the port over one set of operations and one pipeline, behind the one dispatch (dispatch.ts):
@@ -51,7 +52,7 @@ export function createProtocols(options: {
   const grpc = createGrpcHandler({
     operations,
     invoke,
-    passThrough: new Set([Health, ...REFLECTION_SERVICES].flatMap((s) => s.methods.map((m) => `/${s.typeName}/${m.name}`))),
+    passThrough: new Set([Health, ...REFLECTION_SERVICES].flatMap((s) => s.methods.map(rpcPathOf))),
     maxBytes,
     tallies,
     done,

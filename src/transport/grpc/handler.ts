@@ -3,11 +3,11 @@ import { create, toBinary, toJsonString, type DescMessage, type MessageShape } f
 import { Code } from "@connectrpc/connect";
 import { decodeProtoJson } from "../json-check.js";
 import { decodeProtoBinary } from "../binary-check.js";
-import { CallDeadline, MAX_TIMER_MS } from "../call-deadline.js";
 import type { Operation } from "../../services/operation.js";
 import type { Invocation, Invoke } from "../pipeline.js";
 import type { RequestOrigin } from "../../services/context.js";
-import { newRequestId, REQUEST_ID_HEADER } from "../request-id.js";
+import { REQUEST_ID_HEADER } from "../request-id.js";
+import { operationsByPath, UnaryCall } from "../unary-call.js";
 import { rpcFailureOf, type RpcFailure } from "../rpc-error.js";
 import type { RequestDone } from "../../observability/request-observer.js";
 import type { RequestTallies } from "../../observability/route-tally.js";
@@ -46,12 +46,12 @@ export function createGrpcHandler(options: {
   tallies: RequestTallies;
   done: RequestDone;
 }): GrpcStreamHandler {
-  const byPath = new Map(options.operations.map((op) => [`/${op.method.parent.typeName}/${op.method.name}`, op]));
+  const byPath = operationsByPath(options.operations);
 
   return function handleGrpc(stream, headers) {
     const path = headers[":path"] ?? "";
     if (options.passThrough.has(path)) return false;
-    const call = new UnaryCall(stream, headers, options);
+    const call = new GrpcCall(stream, headers, options);
     const operation = byPath.get(path);
     if (!operation) return call.fail(Code.Unimplemented, `unknown method ${path}`);
     if (headers[":method"] !== "POST") return call.fail(Code.Unimplemented, `gRPC calls are POST, not ${headers[":method"]}`);
@@ -68,13 +68,11 @@ export function createGrpcHandler(options: {
 }
 
 /**
- * One unary call. Its answer goes out once, whichever comes first of result, failure or deadline (the deadline only
- * while the call has not begun committing; see CallDeadline). The call is the
- * pipeline's Invocation and the stream's listeners reach it through the stream, so a call allocates no closures.
+ * One unary gRPC call, on the steps every RPC call shares (unary-call.ts: request id, deadline, finish once). The
+ * call is the pipeline's Invocation and the stream's listeners reach it through the stream, so a call allocates no
+ * closures.
  */
-class UnaryCall implements Invocation {
-  readonly requestId = newRequestId();
-  private readonly startedAt = performance.now();
+class GrpcCall extends UnaryCall implements Invocation {
   readonly authorization: string | undefined;
   readonly codec: Codec | undefined;
   private operation: Operation | undefined;
@@ -82,15 +80,13 @@ class UnaryCall implements Invocation {
   private message: Uint8Array | undefined;
   private chunks: Buffer[] = [];
   private size = 0;
-  private done = false;
-  private timer: NodeJS.Timeout | undefined;
-  deadline: CallDeadline | undefined;
 
   constructor(
-    private readonly stream: ServerHttp2Stream & { [CALL]?: UnaryCall },
+    private readonly stream: ServerHttp2Stream & { [CALL]?: GrpcCall },
     private readonly headers: IncomingHttpHeaders,
     private readonly options: { invoke: Invoke; maxBytes: number; tallies: RequestTallies; done: RequestDone },
   ) {
+    super();
     this.authorization = headers.authorization;
     this.codec = grpcCodecOf(headers["content-type"]);
     stream[CALL] = this;
@@ -106,10 +102,7 @@ class UnaryCall implements Invocation {
   start(operation: Operation, encoding: Encoding, deadlineMs: number | undefined): void {
     this.operation = operation;
     this.requestEncoding = encoding;
-    if (deadlineMs !== undefined) {
-      this.deadline = new CallDeadline(deadlineMs);
-      if (deadlineMs <= MAX_TIMER_MS) this.timer = setTimeout(onDeadline, deadlineMs, this, deadlineMs);
-    }
+    if (deadlineMs !== undefined) this.armDeadline(deadlineMs);
     this.stream.on("data", onData);
     this.stream.on("end", onEnd);
   }
@@ -176,12 +169,13 @@ class UnaryCall implements Invocation {
     this.stream.respond(headers, { endStream: true });
   }
 
+  deadlineExpired(ms: number): void {
+    this.fail(Code.DeadlineExceeded, `the deadline of ${ms} ms expired`);
+  }
+
   /** True exactly once, and only while the stream can still carry an answer. Reports the answer (`code`) once. */
   private finish(code: number, cause?: unknown): boolean {
-    if (this.done) return false;
-    this.done = true;
-    clearTimeout(this.timer);
-    this.options.done(this.options.tallies.of("grpc", this.operation?.method), code, this.startedAt, this.requestId, cause);
+    if (!this.finishOnce(this.options.tallies.of("grpc", this.operation?.method), this.options.done, code, cause)) return false;
     return !this.stream.destroyed && !this.stream.closed;
   }
 
@@ -197,20 +191,16 @@ class UnaryCall implements Invocation {
 }
 
 // Listeners shared by every call: `this` is the stream, which holds its call.
-function onData(this: ServerHttp2Stream & { [CALL]: UnaryCall }, chunk: Buffer): void {
+function onData(this: ServerHttp2Stream & { [CALL]: GrpcCall }, chunk: Buffer): void {
   this[CALL].received(chunk);
 }
 
-function onEnd(this: ServerHttp2Stream & { [CALL]: UnaryCall }): void {
+function onEnd(this: ServerHttp2Stream & { [CALL]: GrpcCall }): void {
   this[CALL].ended();
 }
 
 function sendOkTrailers(this: ServerHttp2Stream): void {
   this.sendTrailers(OK_TRAILERS);
-}
-
-function onDeadline(call: UnaryCall, ms: number): void {
-  if ((call.deadline as CallDeadline).expire()) call.fail(Code.DeadlineExceeded, `the deadline of ${ms} ms expired`);
 }
 
 function ignore(): void {}
