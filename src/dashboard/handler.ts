@@ -3,7 +3,7 @@ import { clientOfAddress, createAttemptThrottle, type AttemptThrottleOptions } f
 import type { Clock } from "../domain/clock.js";
 import { KeywardError } from "../domain/errors.js";
 import type { Authenticate } from "../transport/auth.js";
-import { createConnectUnaryHandler } from "../transport/connect-unary.js";
+import { createConnectUnaryHandler } from "../transport/connect/handler.js";
 import { readBody, type ExchangeRequest, type ExchangeResponse } from "../transport/exchange.js";
 import type { Operation } from "../services/operation.js";
 import { createPipeline } from "../transport/pipeline.js";

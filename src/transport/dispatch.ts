@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http2";
-import { assignRequestId } from "./connect.js";
-import type { ConnectUnaryHandler } from "./connect-unary.js";
+import { assignRequestId } from "./connect/adapter.js";
+import type { ConnectUnaryHandler } from "./connect/handler.js";
 import type { ExchangeRequest, ExchangeResponse } from "./exchange.js";
 import { isGrpcRequest, type GrpcStreamHandler } from "./grpc/handler.js";
 import { H2Request, H2Response } from "./h2-exchange.js";

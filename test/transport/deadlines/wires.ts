@@ -14,7 +14,7 @@ import { useKeyward } from "../../support/use-keyward.js";
 
 /**
  * The paths a deadline takes: gRPC and lean Connect are Keyward's own handlers (each with its early-answer timer);
- * gRPC-Web and gzipped Connect go through connect-node (connect.ts), which answers with the handler's result.
+ * gRPC-Web and gzipped Connect go through connect-node (transport/connect/adapter.ts), which answers with the handler's result.
  */
 export type Wire = "grpc" | "connect" | "grpc-web" | "connect-gzip";
 export const WIRES: Wire[] = ["grpc", "connect", "grpc-web", "connect-gzip"];

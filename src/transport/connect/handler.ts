@@ -1,17 +1,17 @@
 import { create, toBinary, toJsonString, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { codeToHttpStatus, errorToJsonBytes, parseContentType, parseTimeout } from "@connectrpc/connect/protocol-connect";
-import { atTurnEnd } from "../turn-end.js";
-import { decodeProtoBinary } from "./binary-check.js";
-import { decodeProtoJson } from "./json-check.js";
-import { readBody, type ExchangeRequest, type ExchangeResponse } from "./exchange.js";
-import type { Operation } from "../services/operation.js";
-import type { Invocation, Invoke } from "./pipeline.js";
-import { REQUEST_ID_HEADER } from "./request-id.js";
-import { operationsByPath, UnaryCall } from "./unary-call.js";
-import { rpcFailureOf, toConnectError } from "./rpc-error.js";
-import type { RequestDone } from "../observability/request-observer.js";
-import type { RequestTallies, RouteTally } from "../observability/route-tally.js";
+import { atTurnEnd } from "../../turn-end.js";
+import { decodeProtoBinary } from "../binary-check.js";
+import { decodeProtoJson } from "../json-check.js";
+import { readBody, type ExchangeRequest, type ExchangeResponse } from "../exchange.js";
+import type { Operation } from "../../services/operation.js";
+import type { Invocation, Invoke } from "../pipeline.js";
+import { REQUEST_ID_HEADER } from "../request-id.js";
+import { operationsByPath, UnaryCall } from "../unary-call.js";
+import { rpcFailureOf, toConnectError } from "../rpc-error.js";
+import type { RequestDone } from "../../observability/request-observer.js";
+import type { RequestTallies, RouteTally } from "../../observability/route-tally.js";
 
 type Codec = "json" | "proto";
 
