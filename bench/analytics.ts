@@ -15,7 +15,7 @@ import { bootstrap } from "../src/bootstrap.js";
 import { createEmbeddedEventStore } from "../src/store/embedded/events.js";
 import { openStores } from "../src/open-stores.js";
 import type { AnalyticsQuery } from "../src/store/analytics-query.js";
-import type { VerificationEvent, VerificationEventStore } from "../src/store/ports.js";
+import type { VerificationEvent, VerificationEventStore } from "../src/store/ports/events.js";
 import { listen } from "../src/transport/server.js";
 
 const EVENTS = Number(process.env.BENCH_ANALYTICS_EVENTS ?? 1_000_000);

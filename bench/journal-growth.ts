@@ -19,7 +19,7 @@ import { newId } from "../src/domain/ids.js";
 import { latestRefillBoundary } from "../src/domain/refill-calendar.js";
 import { bucketOf, counterTag, type AppliedLimit } from "../src/domain/verification.js";
 import { createEmbeddedCounterStore, type EmbeddedCounterStore } from "../src/store/embedded/counters.js";
-import type { ConsumePlan } from "../src/store/ports.js";
+import type { ConsumePlan } from "../src/store/ports/counters.js";
 
 const N = Number(process.env.JOURNAL_VERIFICATIONS ?? 1_000_000);
 const KEYS = Number(process.env.JOURNAL_KEYS ?? 1_000);

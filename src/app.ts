@@ -1,6 +1,5 @@
 import { randomBytes as nodeRandomBytes } from "node:crypto";
 import type { DescService } from "@bufbuild/protobuf";
-import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { ApisService } from "../gen/keyward/v1/apis_pb.js";
 import { LivenessService } from "../gen/keyward/v1/liveness_pb.js";
 import { RootKeysService } from "../gen/keyward/v1/root_keys_pb.js";
@@ -18,34 +17,30 @@ import { RatelimitService } from "../gen/keyward/v1/ratelimits_pb.js";
 import { createRatelimitService } from "./services/ratelimit-service.js";
 import { createLimitConfigCache } from "./services/ratelimits/limit-config-cache.js";
 import { KeysService } from "../gen/keyward/v1/keys_pb.js";
-import { createKeyCache, createLocalInvalidationBus, type InvalidationBus } from "./services/key-cache.js";
+import { createKeyCache } from "./services/key-cache.js";
+import { createLocalInvalidationBus, type InvalidationBus } from "./store/invalidation-bus.js";
 import { viewKey } from "./services/keys/key-context.js";
 import { createKeysService } from "./services/keys/keys-service.js";
 import { createKeyImporter } from "./services/keys/import-keys.js";
 import { createMigrationRunner } from "./services/keys/migration-runner.js";
 import { IdentitiesService } from "../gen/keyward/v1/identities_pb.js";
 import { createIdentitiesService } from "./services/identities-service.js";
-import type { AuditLogStore, CounterStore, DocumentStore, VerificationEventStore } from "./store/ports.js";
+import type { AuditLogStore } from "./store/ports/audit.js";
+import type { CounterStore } from "./store/ports/counters.js";
+import type { DocumentStore } from "./store/ports/documents.js";
+import type { VerificationEventStore } from "./store/ports/events.js";
 import { AuditLogsService } from "../gen/keyward/v1/audit_logs_pb.js";
 import { createAuditLogsService } from "./services/audit/audit-logs-service.js";
 import { auditOperations, auditScopes, type ServiceFactory } from "./services/audit/audited-operations.js";
 import { createAuthenticator, createRootKeyLookup, ROOT_KEY_CACHE_TTL_MS, type CachedRootKey } from "./transport/auth.js";
-import { assignRequestId, observeCalls, registerOperations, requestValues } from "./transport/connect.js";
 import { createObservability, type ObservabilityOptions } from "./observability/observability.js";
 import { createDashboardHandler, wantsDashboard } from "./dashboard/handler.js";
 import { createDashboardSessions } from "./dashboard/sessions.js";
-import { createGrpcHandler, isGrpcRequest } from "./transport/grpc/handler.js";
-import { createConnectUnaryHandler } from "./transport/connect-unary.js";
-import { registerHealth } from "./transport/health.js";
-import { REFLECTION_SERVICES, registerReflection } from "./transport/reflection.js";
-import { createPipeline, operationsOf } from "./transport/pipeline.js";
-import { H2Request, H2Response } from "./transport/h2-exchange.js";
-import { createRestRouter, MAX_BODY_BYTES } from "./transport/rest/router.js";
-import type { StreamHandler } from "./transport/server.js";
+import { createProtocols } from "./transport/protocols.js";
+import { createPipeline } from "./transport/pipeline.js";
+import { operationsOf } from "./services/operation.js";
+import { MAX_BODY_BYTES } from "./transport/rest/router.js";
 import { useFastTextEncoding } from "./transport/text-encoding.js";
-import { Health } from "../gen/grpc/health/v1/health_pb.js";
-import { routesOf } from "./transport/rest/routes.js";
-import { loadOpenApiDocuments } from "./transport/rest/documents.js";
 import { AnalyticsService } from "../gen/keyward/v1/analytics_pb.js";
 import { createAnalyticsService } from "./services/analytics/analytics-service.js";
 import { WebhooksService } from "../gen/keyward/v1/webhooks_pb.js";
@@ -83,8 +78,8 @@ export const SERVICES: DescService[] = [
 ];
 
 /**
- * Wires services, the pipeline and the transports into one request handler: Connect, gRPC and gRPC-Web through
- * the Connect adapter, everything else through the REST router that the proto's HTTP bindings describe.
+ * Wires stores, services and the pipeline, and hands the operations to the transport (transport/protocols.ts), which
+ * serves them over REST, Connect, gRPC and gRPC-Web behind one dispatch, with the dashboard and /metrics mounted.
  */
 export function createApp(options: AppOptions) {
   useFastTextEncoding();
@@ -161,9 +156,6 @@ export function createApp(options: AppOptions) {
   const authDeps = { rootKeys: documents.rootKeys, clock, cache: rootKeyCache };
   const authenticate = createAuthenticator(authDeps);
   const invoke = createPipeline({ authenticate });
-  const rest = createRestRouter({
-    routes: routesOf(operations), invoke, docsUrl: options.docsUrl ?? "https://keyward.dev/docs", tallies, done, documents: loadOpenApiDocuments(),
-  });
 
   const ready = async () => {
     try {
@@ -173,18 +165,6 @@ export function createApp(options: AppOptions) {
       return false;
     }
   };
-  const rpc = connectNodeAdapter({
-    routes(router) {
-      registerOperations(router, SERVICES, operations, { invoke, maxBytes: MAX_BODY_BYTES });
-      registerHealth(router, { services: SERVICES.map((s) => s.typeName), ready });
-      registerReflection(router, [...SERVICES, Health]);
-    },
-    readMaxBytes: MAX_BODY_BYTES,
-    contextValues: requestValues,
-    interceptors: [observeCalls(tallies, done)],
-    fallback: (req, res) => void rest(req, res),
-  });
-  const connectUnary = createConnectUnaryHandler({ operations, invoke, maxBytes: MAX_BODY_BYTES, tallies, done });
   const dashboard = createDashboardHandler({
     sessions: createDashboardSessions({
       store: options.documents.dashboardSessions,
@@ -201,36 +181,15 @@ export function createApp(options: AppOptions) {
     clock,
     rootKeyName: async (workspaceId, rootKeyId) => (await documents.rootKeys.get(workspaceId, rootKeyId))?.name,
   });
-  // REST paths, the dashboard (src/dashboard) and Connect unary calls skip the Connect adapter; everything else
-  // (gRPC-Web, streams, unknown paths) goes through it. /metrics is outside the REST namespaces: /v1/metrics and
-  // /v2/metrics are unknown routes.
-  const handler: typeof rpc = (req, res) => {
-    const url = req.url ?? "";
-    if (url.startsWith("/v1/") || url.startsWith("/v2/")) void rest(req, res);
-    else if (url.startsWith("/dashboard") || wantsDashboard(req)) dashboard(req, res);
-    else if (observed.serveMetrics(req, res as never)) return;
-    else if (!connectUnary(req, res)) {
-      assignRequestId(req, res);
-      rpc(req, res);
-    }
-  };
-  // gRPC over HTTP/2 takes the lean unary path; connect-node keeps health and reflection (streaming RPCs).
-  const grpc = createGrpcHandler({
+  const { handler, stream, restRoutes } = createProtocols({
+    services: SERVICES,
     operations,
     invoke,
-    passThrough: new Set([Health, ...REFLECTION_SERVICES].flatMap((s) => s.methods.map((m) => `/${s.typeName}/${m.name}`))),
-    maxBytes: MAX_BODY_BYTES,
+    ready,
+    docsUrl: options.docsUrl ?? "https://keyward.dev/docs",
     tallies,
     done,
+    mounted: { dashboard, wantsDashboard, metrics: observed.serveMetrics },
   });
-  const stream: StreamHandler = (h2stream, headers) => {
-    if (isGrpcRequest(headers)) return grpc(h2stream, headers);
-    const path = headers[":path"] ?? "";
-    if (path.startsWith("/v1/") || path.startsWith("/v2/")) {
-      void rest(new H2Request(h2stream, headers), new H2Response(h2stream));
-      return true;
-    }
-    return connectUnary(new H2Request(h2stream, headers), new H2Response(h2stream));
-  };
-  return { handler, stream, invoke, operations, restRoutes: rest.served, metrics: observed.metrics, migrations, webhooks };
+  return { handler, stream, invoke, operations, restRoutes, metrics: observed.metrics, migrations, webhooks };
 }

@@ -4,7 +4,7 @@ import { hashKey } from "./domain/key-material.js";
 import { allPermissions } from "./domain/permissions.js";
 import { mintRootKey } from "./services/root-keys-service.js";
 import { createWorkspaceWithRootKey } from "./services/workspaces-service.js";
-import type { DocumentStore } from "./store/ports.js";
+import type { DocumentStore } from "./store/ports/documents.js";
 
 /** Names of the two keys bootstrap makes, told apart in lists and the dashboard's header. */
 export const FIRST_START_KEY_NAME = "first-start";

@@ -1,7 +1,11 @@
 import { join } from "node:path";
+import type { Db } from "mongodb";
 import { DEFAULT_EVENTS_RETENTION_DAYS, type Config } from "./config.js";
-import { createLocalInvalidationBus, type InvalidationBus } from "./services/key-cache.js";
-import type { AuditLogStore, CounterStore, DocumentStore, VerificationEventStore } from "./store/ports.js";
+import { createLocalInvalidationBus, type InvalidationBus } from "./store/invalidation-bus.js";
+import type { AuditLogStore } from "./store/ports/audit.js";
+import type { CounterStore } from "./store/ports/counters.js";
+import type { DocumentStore } from "./store/ports/documents.js";
+import type { VerificationEventStore } from "./store/ports/events.js";
 
 /** Every backend the service runs on, chosen from the configuration. */
 export interface Stores {
@@ -30,6 +34,28 @@ export async function openDocumentStore(config: Pick<Config, "mongodbUrl" | "dat
 }
 
 /**
+ * MongoDB documents over the process's one client (client.ts): `db` for the other MongoDB stores; `close` closes the
+ * documents, then the client. The dynamic imports keep the driver unloaded when MONGODB_URL is unset.
+ */
+async function openMongo(url: string): Promise<{ documents: DocumentStore; db: Db; close(): Promise<void> }> {
+  const { connectMongo } = await import("./store/mongo/client.js");
+  const { databaseNameFor } = await import("./store/mongo/connection.js");
+  const { createMongoDocumentStore } = await import("./store/mongo/documents.js");
+  const client = await connectMongo(url);
+  try {
+    const documents = await createMongoDocumentStore({ url, client });
+    const close = async () => {
+      await documents.close().catch(() => {});
+      await client.close();
+    };
+    return { documents, db: client.db(databaseNameFor(url)), close };
+  } catch (error) {
+    await client.close().catch(() => {});
+    throw error;
+  }
+}
+
+/**
  * Documents in MongoDB or the embedded store; counters and cache invalidation in Redis or embedded; verification
  * events beside the documents. The embedded parts keep their data under KEYWARD_DATA_DIR.
  */
@@ -39,25 +65,22 @@ export async function openStores(
   const closers: (() => Promise<void>)[] = [];
   const retention = { maxAgeMs: (config.eventsRetentionDays ?? DEFAULT_EVENTS_RETENTION_DAYS) * 86_400_000 };
   try {
-    const documents = await openDocumentStore(config);
-    closers.push(() => documents.close());
+    const mongo = config.mongodbUrl ? await openMongo(config.mongodbUrl) : undefined;
+    if (mongo) closers.push(() => mongo.close());
+    const documents = mongo?.documents ?? (await openDocumentStore(config));
+    if (!mongo) closers.push(() => documents.close());
 
     let events: VerificationEventStore;
     let ratelimitEvents: VerificationEventStore;
     let auditLogs: AuditLogStore | undefined;
-    if (config.mongodbUrl) {
-      // Events get a client of their own: their batches never queue behind document operations.
-      const { MongoClient } = await import("mongodb");
-      const { clientOptionsFor, databaseNameFor } = await import("./store/mongo/connection.js");
+    if (mongo) {
+      // One client for documents, events and the audit log: its pool serves event batches beside document
+      // operations, and the server sees one pool per instance.
       const { createMongoEventStore } = await import("./store/mongo/events.js");
-      const client = await new MongoClient(config.mongodbUrl, clientOptionsFor(config.mongodbUrl)).connect();
-      closers.push(() => client.close());
-      events = await createMongoEventStore({ db: client.db(databaseNameFor(config.mongodbUrl)), retention });
-      ratelimitEvents = await createMongoEventStore({
-        db: client.db(databaseNameFor(config.mongodbUrl)), retention, collections: { events: "ratelimit_events" },
-      });
+      events = await createMongoEventStore({ db: mongo.db, retention });
+      ratelimitEvents = await createMongoEventStore({ db: mongo.db, retention, collections: { events: "ratelimit_events" } });
       const { createMongoAuditLogStore } = await import("./store/mongo/audit-logs.js");
-      auditLogs = await createMongoAuditLogStore({ db: client.db(databaseNameFor(config.mongodbUrl)) });
+      auditLogs = await createMongoAuditLogStore({ db: mongo.db });
       const opened = auditLogs;
       closers.push(() => opened.close());
     } else {
@@ -103,24 +126,24 @@ async function closeAll(closers: (() => Promise<void>)[]) {
 }
 
 /**
- * The audit log beside a document store opened on its own (the CLI): the embedded store's own, or a MongoDB one
- * over a client of its own. `close` closes what this opened.
+ * The document store with its audit log, for the CLI's audited commands: the embedded store's own log, or a MongoDB
+ * one over the documents' client. `close` closes both.
  */
-export async function openAuditLogs(
-  config: Pick<Config, "mongodbUrl">,
-  documents: DocumentStore,
-): Promise<{ auditLogs: AuditLogStore; close(): Promise<void> }> {
-  if (documents.auditLogs) return { auditLogs: documents.auditLogs, close: async () => {} };
-  if (!config.mongodbUrl) throw new Error("the document store keeps no audit log");
-  const { MongoClient } = await import("mongodb");
-  const { clientOptionsFor, databaseNameFor } = await import("./store/mongo/connection.js");
-  const { createMongoAuditLogStore } = await import("./store/mongo/audit-logs.js");
-  const client = await new MongoClient(config.mongodbUrl, clientOptionsFor(config.mongodbUrl)).connect();
+export async function openAuditedDocumentStore(
+  config: Pick<Config, "mongodbUrl" | "dataDir">,
+): Promise<{ documents: DocumentStore; auditLogs: AuditLogStore; close(): Promise<void> }> {
+  if (!config.mongodbUrl) {
+    const documents = await openDocumentStore(config);
+    if (!documents.auditLogs) throw new Error("the document store keeps no audit log");
+    return { documents, auditLogs: documents.auditLogs, close: () => documents.close() };
+  }
+  const mongo = await openMongo(config.mongodbUrl);
   try {
-    const auditLogs = await createMongoAuditLogStore({ db: client.db(databaseNameFor(config.mongodbUrl)) });
-    return { auditLogs, close: async () => { await auditLogs.close(); await client.close(); } };
+    const { createMongoAuditLogStore } = await import("./store/mongo/audit-logs.js");
+    const auditLogs = await createMongoAuditLogStore({ db: mongo.db });
+    return { documents: mongo.documents, auditLogs, close: async () => { await auditLogs.close(); await mongo.close(); } };
   } catch (error) {
-    await client.close();
+    await mongo.close();
     throw error;
   }
 }

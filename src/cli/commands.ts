@@ -3,7 +3,8 @@ import type { RandomBytes } from "../domain/ids.js";
 import { isCataloguePermission } from "../domain/permissions.js";
 import { mintRootKey } from "../services/root-keys-service.js";
 import { createWorkspaceWithRootKey } from "../services/workspaces-service.js";
-import type { DocumentStore, RootKeyRecord } from "../store/ports.js";
+import type { DocumentStore } from "../store/ports/documents.js";
+import type { RootKeyRecord } from "../store/ports/root-keys.js";
 import type { StoreCommand } from "./parse-command.js";
 
 export interface CommandDeps {

@@ -6,10 +6,11 @@ import { systemClock, type Clock } from "../domain/clock.js";
 import type { RandomBytes } from "../domain/ids.js";
 import { CLI_AUDIT_ACTIONS } from "../domain/audit-actions.js";
 import { monotonicIds } from "../domain/ids.js";
-import { openAuditLogs, openDocumentStore } from "../open-stores.js";
+import { openAuditedDocumentStore, openDocumentStore } from "../open-stores.js";
 import { auditedDocuments } from "../store/audit/audited-documents.js";
 import { DataDirLockedError } from "../store/embedded/lock-file.js";
-import type { DocumentStore } from "../store/ports.js";
+import type { AuditLogStore } from "../store/ports/audit.js";
+import type { DocumentStore } from "../store/ports/documents.js";
 import { closeRedis, createRedisConnection } from "../store/redis/connection.js";
 import { publishInvalidation } from "../store/redis/invalidation-bus.js";
 import { ROOT_KEY_CACHE_TTL_MS } from "../transport/auth.js";
@@ -96,9 +97,16 @@ export async function runCli(options: RunCliOptions): Promise<number> {
     return 1;
   }
 
-  let documents: DocumentStore;
+  // Changes by the CLI are audited like the API's, with "cli" as the actor.
+  const action = (CLI_AUDIT_ACTIONS as Record<string, string>)[command.kind];
+  const storeConfig = { dataDir, mongodbUrl: config.mongodbUrl };
+  let opened: { documents: DocumentStore; auditLogs?: AuditLogStore; close(): Promise<void> };
   try {
-    documents = await openDocumentStore({ dataDir, mongodbUrl: config.mongodbUrl });
+    if (action) opened = await openAuditedDocumentStore(storeConfig);
+    else {
+      const documents = await openDocumentStore(storeConfig);
+      opened = { documents, close: () => documents.close() };
+    }
   } catch (error) {
     if (error instanceof DataDirLockedError) {
       const pid = /process (\d+)/.exec(error.message)?.[1];
@@ -114,15 +122,11 @@ export async function runCli(options: RunCliOptions): Promise<number> {
 
   const clock = options.clock ?? systemClock;
   const randomBytes = options.randomBytes ?? ((size: number) => new Uint8Array(nodeRandomBytes(size)));
-  let audit: Awaited<ReturnType<typeof openAuditLogs>> | undefined;
   try {
-    // Changes by the CLI are audited like the API's, with "cli" as the actor.
-    const action = (CLI_AUDIT_ACTIONS as Record<string, string>)[command.kind];
-    let store = documents;
-    if (action) {
-      audit = await openAuditLogs(config, documents);
+    let store = opened.documents;
+    if (action && opened.auditLogs) {
       const auditId = monotonicIds("log", randomBytes);
-      store = auditedDocuments(documents, audit.auditLogs, {
+      store = auditedDocuments(opened.documents, opened.auditLogs, {
         workspaceId: "workspaceId" in command ? command.workspaceId : undefined,
         actor: "cli",
         action,
@@ -145,8 +149,7 @@ export async function runCli(options: RunCliOptions): Promise<number> {
     fail(messageOf(error));
     return 1;
   } finally {
-    await audit?.close();
-    await documents.close();
+    await opened.close();
   }
 }
 

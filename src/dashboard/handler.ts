@@ -3,9 +3,10 @@ import { clientOfAddress, createAttemptThrottle, type AttemptThrottleOptions } f
 import type { Clock } from "../domain/clock.js";
 import { KeywardError } from "../domain/errors.js";
 import type { Authenticate } from "../transport/auth.js";
-import { createConnectUnaryHandler } from "../transport/connect-unary.js";
+import { createConnectUnaryHandler } from "../transport/connect/handler.js";
 import { readBody, type ExchangeRequest, type ExchangeResponse } from "../transport/exchange.js";
-import { createPipeline, type Operation } from "../transport/pipeline.js";
+import type { Operation } from "../services/operation.js";
+import { createPipeline } from "../transport/pipeline.js";
 import { newRequestId, REQUEST_ID_HEADER } from "../transport/request-id.js";
 import { createBundleLoader, type DashboardBundle } from "./bundle.js";
 import { crossOriginRefusal, csrfRefusal } from "./guards.js";

@@ -3,8 +3,9 @@ import { unauthenticated } from "../domain/errors.js";
 import { newId, type RandomBytes } from "../domain/ids.js";
 import { hashKey } from "../domain/key-material.js";
 import type { Principal } from "../services/context.js";
-import { createKeyCache, type InvalidationBus } from "../services/key-cache.js";
-import type { DashboardSessionRecord, DashboardSessionStore } from "../store/ports.js";
+import { createKeyCache } from "../services/key-cache.js";
+import type { InvalidationBus } from "../store/invalidation-bus.js";
+import type { DashboardSessionRecord, DashboardSessionStore } from "../store/ports/dashboard-sessions.js";
 import { isSessionToken, newSessionToken } from "./session-token.js";
 
 /** How long a dashboard session lasts from sign-in (its root key's own expiry is checked on every call too). */

@@ -1,4 +1,5 @@
-import type { CounterStore, DocumentStore } from "../store/ports.js";
+import type { CounterStore } from "../store/ports/counters.js";
+import type { DocumentStore } from "../store/ports/documents.js";
 import { UniqueViolationError } from "../store/errors.js";
 import type { Metrics, StoreTally } from "./metrics.js";
 

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { ExchangeRequest } from "../transport/exchange.js";
+import type { IncomingHttpHeaders } from "node:http";
 import type { Metrics } from "./metrics.js";
 
 /** KEYWARD_METRICS / KEYWARD_METRICS_TOKEN: no endpoint, an open one, or one that wants `Authorization: Bearer <token>`. */
@@ -7,9 +7,16 @@ export type MetricsAccess = { mode: "off" } | { mode: "open" } | { mode: "token"
 
 export const METRICS_PATH = "/metrics";
 
+// What the endpoint reads and writes of an exchange: a structural view, so any transport's request fits.
+interface MetricsRequest {
+  url?: string;
+  method?: string;
+  headers: IncomingHttpHeaders;
+}
+
 interface MetricsResponse {
   writeHead(status: number, headers: Record<string, string | number>): unknown;
-  end(body?: string): unknown;
+  end(body: string): unknown;
 }
 
 /**
@@ -21,7 +28,7 @@ export function createMetricsEndpoint(options: { metrics: Metrics; access: Metri
   const { metrics, access } = options;
   const expected = access.mode === "token" ? digest(access.token) : undefined;
 
-  return function serveMetrics(req: ExchangeRequest, res: MetricsResponse): boolean {
+  return function serveMetrics(req: MetricsRequest, res: MetricsResponse): boolean {
     if (access.mode === "off") return false;
     const url = req.url ?? "";
     if (url !== METRICS_PATH && !url.startsWith(`${METRICS_PATH}?`)) return false;
@@ -38,7 +45,7 @@ export function createMetricsEndpoint(options: { metrics: Metrics; access: Metri
     metrics.render().then(
       (text) => {
         res.writeHead(200, { "content-type": metrics.contentType, "content-length": Buffer.byteLength(text) });
-        res.end(req.method === "HEAD" ? undefined : text);
+        res.end(req.method === "HEAD" ? "" : text);
       },
       () => {
         res.writeHead(500, { "content-type": "text/plain" });

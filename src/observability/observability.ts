@@ -1,4 +1,6 @@
-import type { CounterStore, DocumentStore, VerificationEventStore } from "../store/ports.js";
+import type { CounterStore } from "../store/ports/counters.js";
+import type { DocumentStore } from "../store/ports/documents.js";
+import type { VerificationEventStore } from "../store/ports/events.js";
 import { instrumentCounters, instrumentDocuments } from "./instrument-store.js";
 import { createLogger, type Logger } from "./logger.js";
 import { createMetricsEndpoint, type MetricsAccess } from "./metrics-endpoint.js";

@@ -1,10 +1,10 @@
 import { getOption, type DescMethodUnary, type DescService } from "@bufbuild/protobuf";
 import { access } from "../../gen/keyward/v1/options_pb.js";
-import type { Operation } from "../transport/pipeline.js";
+import type { Operation } from "../services/operation.js";
 import { routesOf } from "../transport/rest/routes.js";
 import { buildOpenApi, type Dialect } from "./document.js";
 import type { JsonSchema } from "./json-schema.js";
-import { DOCUMENT_PATHS } from "./paths.js";
+import { DOCUMENT_PATHS } from "../transport/rest/document-paths.js";
 import { v1RequestRules, v1Shapes } from "./v1-shapes.js";
 import { v2RequestRules, v2Shapes } from "./v2-shapes.js";
 

@@ -2,7 +2,7 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { GetApiResponseSchema, UpdateApiRequest } from "../../gen/keyward/v1/apis_pb.js";
 import { invalid } from "../domain/errors.js";
 import { parseAddressRanges } from "../domain/ip-allow-list.js";
-import type { ApiRecord } from "../store/ports.js";
+import type { ApiRecord } from "../store/ports/apis.js";
 
 /** The byte length of new keys when neither createKey nor the api names one (DESIGN.md §3 Key material). */
 export const DEFAULT_KEY_BYTES = 16;

@@ -1,4 +1,4 @@
-import type { CounterStore } from "../store/ports.js";
+import type { CounterStore } from "../store/ports/counters.js";
 import type { CommitGate } from "./context.js";
 
 /**

@@ -2,7 +2,7 @@ import type { IdentitiesService, UpdateIdentityRequest } from "../../gen/keyward
 import { invalid, KeywardError, notFound } from "../domain/errors.js";
 import { newId } from "../domain/ids.js";
 import { UniqueViolationError } from "../store/errors.js";
-import type { IdentityRecord } from "../store/ports.js";
+import type { IdentityRecord } from "../store/ports/key-records.js";
 import { authorize, type Principal, type ServiceHandlers } from "./context.js";
 import { paginate } from "./pagination.js";
 import { replaceWithRetry } from "./replace-with-retry.js";

@@ -1,6 +1,6 @@
 import type { Credits } from "../../gen/keyward/v1/keys_pb.js";
 import { invalid } from "../domain/errors.js";
-import type { IdentityRecord } from "../store/ports.js";
+import type { IdentityRecord } from "../store/ports/key-records.js";
 import { creditsConfig } from "./keys/key-input.js";
 import { identityBalance, withCounters, type KeysDeps } from "./keys/key-context.js";
 

@@ -1,5 +1,7 @@
 import type { Clock } from "../domain/clock.js";
-import type { ApiRecord, IdentityRecord, KeyRecord } from "../store/ports.js";
+import type { Invalidation, InvalidationBus } from "../store/invalidation-bus.js";
+import type { ApiRecord } from "../store/ports/apis.js";
+import type { IdentityRecord, KeyRecord } from "../store/ports/key-records.js";
 
 /** Everything verification needs about a key, resolved once and cached by hash. */
 export interface VerifiableKey {
@@ -8,32 +10,6 @@ export interface VerifiableKey {
   identity?: IdentityRecord;
   /** Effective permissions: direct ∪ those of the key's roles. Any role or permission change invalidates all. */
   permissions: string[];
-}
-
-/**
- * What other instances are told after a change; the same messages clear this instance's caches. Each cache acts on
- * the kinds it holds: keys by `hash`, standalone rate-limit overrides by namespace; `all` clears every cache.
- */
-export type Invalidation =
-  | { kind: "hash"; hash: string }
-  | { kind: "ratelimit-overrides"; namespaceId: string }
-  | { kind: "webhooks"; workspaceId: string }
-  | { kind: "all" };
-
-export interface InvalidationBus {
-  publish(message: Invalidation): void;
-  subscribe(handler: (message: Invalidation) => void): void;
-  close(): Promise<void>;
-}
-
-/** A bus for one process: there is no one else to tell. */
-export function createLocalInvalidationBus(): InvalidationBus {
-  const handlers: ((message: Invalidation) => void)[] = [];
-  return {
-    publish: (message) => handlers.forEach((handler) => handler(message)),
-    subscribe: (handler) => void handlers.push(handler),
-    close: async () => {},
-  };
 }
 
 interface Entry<V> {

@@ -1,7 +1,7 @@
 import type { RatelimitService } from "../../gen/keyward/v1/ratelimits_pb.js";
 import { notFound } from "../domain/errors.js";
 import { newId } from "../domain/ids.js";
-import type { RatelimitOverrideRecord } from "../store/ports.js";
+import type { RatelimitOverrideRecord } from "../store/ports/ratelimits.js";
 import { listableIds, type ServiceHandlers } from "./context.js";
 import { paginate } from "./pagination.js";
 import { loadNamespaceFor, namespaceRefOf } from "./ratelimits/namespaces.js";

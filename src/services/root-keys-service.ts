@@ -4,10 +4,11 @@ import { KeywardError, invalid, notFound } from "../domain/errors.js";
 import { newId, type RandomBytes } from "../domain/ids.js";
 import { hashKey, newSecret, ROOT_KEY_BYTES, ROOT_KEY_PREFIX } from "../domain/key-material.js";
 import { beyondGrants, isCataloguePermission } from "../domain/permissions.js";
-import type { DocumentStore, RootKeyRecord } from "../store/ports.js";
+import type { DocumentStore } from "../store/ports/documents.js";
+import type { RootKeyRecord } from "../store/ports/root-keys.js";
 import { authorize, type Principal, type ServiceHandlers } from "./context.js";
 import { paginate } from "./pagination.js";
-import type { Invalidation } from "./key-cache.js";
+import type { Invalidation } from "../store/invalidation-bus.js";
 
 export interface RootKeysServiceDeps {
   documents: DocumentStore;

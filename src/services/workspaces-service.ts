@@ -2,7 +2,7 @@ import type { WorkspacesService } from "../../gen/keyward/v1/workspaces_pb.js";
 import type { Clock } from "../domain/clock.js";
 import { newId, type RandomBytes } from "../domain/ids.js";
 import { allPermissions } from "../domain/permissions.js";
-import type { DocumentStore } from "../store/ports.js";
+import type { DocumentStore } from "../store/ports/documents.js";
 import { authorize, type ServiceHandlers } from "./context.js";
 import { mintRootKey } from "./root-keys-service.js";
 

@@ -1,4 +1,4 @@
-import type { ConsumePlan } from "./ports.js";
+import type { ConsumePlan } from "./ports/counters.js";
 
 /**
  * Refuses plans the window math cannot judge exactly: every number a safe integer, durations positive. Shared by

@@ -1,4 +1,4 @@
-import type { VerificationEvent, VerificationEventQuery } from "./ports.js";
+import type { VerificationEvent, VerificationEventQuery } from "./ports/events.js";
 
 export type EventAggregateQuery = VerificationEventQuery & { bucketMs: number };
 export interface EventBucketCount {

@@ -1,5 +1,5 @@
 import { clearInterval, setImmediate, setInterval } from "node:timers";
-import type { VerificationEvent } from "./ports.js";
+import type { VerificationEvent } from "./ports/events.js";
 
 /** Counters an event store exposes beyond the port, for health pages and tests. */
 export interface EventStoreStats {

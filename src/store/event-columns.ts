@@ -1,4 +1,4 @@
-import type { VerificationEvent } from "./ports.js";
+import type { VerificationEvent } from "./ports/events.js";
 
 /**
  * Verification events held column by column (typed arrays, strings interned to numbers), so an analytics query

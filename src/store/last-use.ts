@@ -1,4 +1,4 @@
-import type { VerificationEvent } from "./ports.js";
+import type { VerificationEvent } from "./ports/events.js";
 
 /** A key's latest recorded verification: the workspace it belongs to (reads are scoped to it) and the time, unix ms. */
 export interface LastUse {

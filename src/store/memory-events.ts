@@ -3,7 +3,7 @@ import { createEventCounter } from "./event-aggregation.js";
 import { createColumnAggregator } from "./event-column-aggregator.js";
 import { EventColumns, EventDictionary } from "./event-columns.js";
 import { lastUseOf, mergeLastUse, type LastUse } from "./last-use.js";
-import type { VerificationEvent, VerificationEventStore } from "./ports.js";
+import type { VerificationEvent, VerificationEventStore } from "./ports/events.js";
 
 export interface MemoryEventStore extends VerificationEventStore {
   stats(): EventStoreStats;

@@ -1,4 +1,4 @@
-import type { VerificationEvent } from "./ports.js";
+import type { VerificationEvent } from "./ports/events.js";
 
 /** One standalone rate-limit check (ratelimit.limit, or one entry of multiLimit), as analytics counts it. */
 export interface RatelimitEvent {

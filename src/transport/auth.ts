@@ -3,7 +3,7 @@ import { unauthenticated } from "../domain/errors.js";
 import { hashKey } from "../domain/key-material.js";
 import type { KeyCache } from "../services/key-cache.js";
 import type { Principal } from "../services/context.js";
-import type { RootKeyStore } from "../store/ports.js";
+import type { RootKeyStore } from "../store/ports/root-keys.js";
 
 const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
 

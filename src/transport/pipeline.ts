@@ -1,22 +1,13 @@
-import { getOption, type DescMessage, type DescMethodUnary, type DescService, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
+import type { DescMessage, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
 import { createValidator } from "@bufbuild/protovalidate";
 import type { Path } from "@bufbuild/protobuf/reflect";
-import { access } from "../../gen/keyward/v1/options_pb.js";
 import { invalid, KeywardError } from "../domain/errors.js";
 import { holdsActionAnywhere } from "../domain/permissions.js";
 import type { CallContext, Principal, RequestOrigin } from "../services/context.js";
+import type { Operation } from "../services/operation.js";
 import type { Authenticate } from "./auth.js";
 import { freeFormViolationsOf } from "./free-form-check.js";
 import type { CallDeadline } from "./call-deadline.js";
-
-type AnyHandler = (request: never, context: CallContext) => Promise<unknown>;
-
-/** One RPC with its access rule and handler: the unit every transport dispatches to. */
-export interface Operation {
-  method: DescMethodUnary;
-  access: { public: boolean; resourceType: string; action: string };
-  handler: AnyHandler;
-}
 
 /** How a transport hands a request to the pipeline: decoding is deferred until the caller is authenticated. */
 export interface Invocation {
@@ -27,20 +18,6 @@ export interface Invocation {
   readonly origin?: RequestOrigin;
   /** The call's deadline from the transport's header; absent when it has none (REST never has one). */
   readonly deadline?: CallDeadline;
-}
-
-/** Pairs each RPC of `service` with its handler and the `(keyward.v1.access)` option declared in the proto. */
-export function operationsOf<S extends DescService>(service: S, handlers: object): Operation[] {
-  return service.methods.map((method): Operation => {
-    if (method.methodKind !== "unary") throw new Error(`${method.name}: only unary RPCs go through the pipeline`);
-    const handler = (handlers as Record<string, AnyHandler>)[method.localName];
-    if (!handler) throw new Error(`${service.typeName}.${method.name} has no handler`);
-    const rule = getOption(method, access);
-    if (!rule.public && (!rule.resourceType || !rule.action)) {
-      throw new Error(`${service.typeName}.${method.name} declares no (keyward.v1.access)`);
-    }
-    return { method: method as DescMethodUnary, access: rule, handler };
-  });
 }
 
 /**

@@ -12,7 +12,7 @@ import { listenTls, type Dispatch, type TlsListenOptions } from "./tls-listener.
 
 export type { TlsListenOptions } from "./tls-listener.js";
 
-type Handler = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => void;
+export type Handler = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => void;
 
 /** Bounds on what one client can hold of the server; each a KEYWARD_* setting (see config.ts). */
 export interface ConnectionLimits {

@@ -4,7 +4,7 @@ import { useKeyward } from "../support/use-keyward.js";
 import { routesOf } from "../../src/transport/rest/routes.js";
 import { PERMISSION_CATALOGUE } from "../../src/domain/permissions.js";
 import { createApp } from "../../src/app.js";
-import type { Operation } from "../../src/transport/pipeline.js";
+import type { Operation } from "../../src/services/operation.js";
 
 const DOC = new URL("../../docs/permissions.md", import.meta.url);
 

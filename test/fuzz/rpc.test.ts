@@ -3,7 +3,7 @@ import { gzipSync } from "node:zlib";
 import { fromJson, toBinary, type DescMessage } from "@bufbuild/protobuf";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import type { Operation } from "../../src/transport/pipeline.js";
+import type { Operation } from "../../src/services/operation.js";
 import { hostileBody, plausibleJson } from "../support/hostile-json.js";
 import { grpcFrame, grpcStatusOf, rawRequest } from "../support/raw-grpc.js";
 import { expectClientAnswer, expectNoErrorLines, printSummary, startFuzzServer, type FuzzServer } from "./fuzz-server.js";

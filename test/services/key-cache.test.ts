@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createKeyCache, createLocalInvalidationBus, type VerifiableKey } from "../../src/services/key-cache.js";
+import { createKeyCache, type VerifiableKey } from "../../src/services/key-cache.js";
+import { createLocalInvalidationBus } from "../../src/store/invalidation-bus.js";
 
 const clock = { now: () => 1_000 };
 const entry = (name: string) => ({ key: { id: "key_1", name }, api: { id: "api_1" } }) as unknown as VerifiableKey;

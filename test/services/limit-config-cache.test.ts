@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createLocalInvalidationBus } from "../../src/services/key-cache.js";
+import { createLocalInvalidationBus } from "../../src/store/invalidation-bus.js";
 import { createLimitConfigCache } from "../../src/services/ratelimits/limit-config-cache.js";
-import type { RatelimitNamespaceRecord, RatelimitOverrideRecord } from "../../src/store/ports.js";
+import type { RatelimitNamespaceRecord, RatelimitOverrideRecord } from "../../src/store/ports/ratelimits.js";
 
 const clock = { now: () => 1_000 };
 const namespace: RatelimitNamespaceRecord = { id: "rlns_1", workspaceId: "ws_1", name: "api", createdAt: 1 };

@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { KeywardError } from "../../src/domain/errors.js";
 import { replaceWithRetry } from "../../src/services/replace-with-retry.js";
 import { createEmbeddedDocumentStore } from "../../src/store/embedded/documents.js";
-import type { DocumentStore, RoleRecord } from "../../src/store/ports.js";
+import type { DocumentStore } from "../../src/store/ports/documents.js";
+import type { RoleRecord } from "../../src/store/ports/rbac.js";
 
 const admin: RoleRecord = { id: "role_1", workspaceId: "ws_1", name: "admin", permissions: [], createdAt: 1 };
 

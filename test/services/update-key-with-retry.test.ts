@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { KeywardError } from "../../src/domain/errors.js";
-import type { KeyRecord } from "../../src/store/ports.js";
+import type { KeyRecord } from "../../src/store/ports/key-records.js";
 import { rebaseKey, updateKeyWithRetry } from "../../src/services/keys/update-key-with-retry.js";
 
 const base: KeyRecord = {

@@ -8,7 +8,7 @@ import { createEmbeddedEventStore } from "../../src/store/embedded/events.js";
 import { createMemoryEventStore } from "../../src/store/memory-events.js";
 import { createMongoEventStore } from "../../src/store/mongo/events.js";
 import { eventsCollectionOptions } from "../../src/store/mongo/events-filters.js";
-import type { VerificationEvent } from "../../src/store/ports.js";
+import type { VerificationEvent } from "../../src/store/ports/events.js";
 import { runAnalyticsContract, sortRows } from "./analytics.contract.js";
 
 const dirs: string[] = [];

@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import type { AnalyticsQuery, AnalyticsRow } from "../../src/store/analytics-query.js";
-import type { VerificationEvent, VerificationEventStore } from "../../src/store/ports.js";
+import type { VerificationEvent, VerificationEventStore } from "../../src/store/ports/events.js";
 
 const MINUTE = 60_000;
 const LAST_MS_OF_FEB = Date.UTC(2028, 2, 1) - 1;

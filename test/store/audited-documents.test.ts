@@ -6,7 +6,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { auditFilter, auditMatches } from "../../src/store/audit/audit-filters.js";
 import { AUDITED_WRITES, auditedDocuments } from "../../src/store/audit/audited-documents.js";
 import { createEmbeddedDocumentStore } from "../../src/store/embedded/documents.js";
-import type { AuditQuery, AuditRecord, DocumentStore } from "../../src/store/ports.js";
+import type { AuditQuery, AuditRecord } from "../../src/store/ports/audit.js";
+import type { DocumentStore } from "../../src/store/ports/documents.js";
 
 /** Methods of the DocumentStore port that only read. Anything else on a sub-store is a write and must be audited. */
 const READS = new Set([

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import type { ConsumePlan } from "../../src/store/ports.js";
+import type { ConsumePlan } from "../../src/store/ports/counters.js";
 
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 const worker = fileURLToPath(new URL("./fixtures/counters-worker.ts", import.meta.url));

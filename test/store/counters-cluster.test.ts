@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import type { Cluster } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clusterNodes, migrateSlot, ownerOfSlot, redisCli, startRedisCluster, type RedisClusterHandle } from "../../scripts/redis-cluster.mjs";
-import type { ConsumePlan, CounterStore } from "../../src/store/ports.js";
+import type { ConsumePlan, CounterStore } from "../../src/store/ports/counters.js";
 import { closeRedis, createRedisConnection } from "../../src/store/redis/connection.js";
 import { clusterSlot } from "../../src/store/redis/cluster-slot.js";
 import { createRedisCounterStore } from "../../src/store/redis/counters.js";

@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KeywardError } from "../../src/domain/errors.js";
-import type { ConsumePlan, CounterStore } from "../../src/store/ports.js";
+import type { ConsumePlan, CounterStore } from "../../src/store/ports/counters.js";
 
 const MINUTE = 60_000;
 const HOUR = 3_600_000;

@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from "vitest";
 import { startRedisServer } from "../../scripts/redis-server.mjs";
-import type { ConsumePlan } from "../../src/store/ports.js";
+import type { ConsumePlan } from "../../src/store/ports/counters.js";
 import { closeRedis, createRedisConnection } from "../../src/store/redis/connection.js";
 import { createRedisCounterStore } from "../../src/store/redis/counters.js";
 import { hashedPart } from "../../src/store/redis/keys.js";

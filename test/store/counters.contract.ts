@@ -4,7 +4,7 @@
  * never roll over while a test runs.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ConsumePlan, CounterStore, LimitCheck } from "../../src/store/ports.js";
+import type { ConsumePlan, CounterStore, LimitCheck } from "../../src/store/ports/counters.js";
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;

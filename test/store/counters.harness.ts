@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { Redis } from "ioredis";
 import { inject } from "vitest";
 import { createEmbeddedCounterStore } from "../../src/store/embedded/counters.js";
-import type { CounterStore } from "../../src/store/ports.js";
+import type { CounterStore } from "../../src/store/ports/counters.js";
 import { createRedisCounterStore } from "../../src/store/redis/counters.js";
 import { closeRedis, createRedisConnection } from "../../src/store/redis/connection.js";
 

@@ -1,6 +1,7 @@
 import { expect, it } from "vitest";
 import { UniqueViolationError } from "../../src/store/errors.js";
-import type { DocumentStore, IdentityRecord, KeyRecord } from "../../src/store/ports.js";
+import type { DocumentStore } from "../../src/store/ports/documents.js";
+import type { IdentityRecord, KeyRecord } from "../../src/store/ports/key-records.js";
 import { skipNote } from "./documents-rbac.contract.js";
 
 /**

@@ -1,6 +1,8 @@
 import { expect, it } from "vitest";
 import { UniqueViolationError } from "../../src/store/errors.js";
-import type { DocumentStore, KeyRecord, MigrationJobRecord } from "../../src/store/ports.js";
+import type { DocumentStore } from "../../src/store/ports/documents.js";
+import type { KeyRecord } from "../../src/store/ports/key-records.js";
+import type { MigrationJobRecord } from "../../src/store/ports/migrations.js";
 import { skipNote } from "./documents-rbac.contract.js";
 
 const T = 1_700_000_000_000;

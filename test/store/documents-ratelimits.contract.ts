@@ -1,6 +1,7 @@
 import { expect, it } from "vitest";
 import { UniqueViolationError } from "../../src/store/errors.js";
-import type { DocumentStore, RatelimitNamespaceRecord, RatelimitOverrideRecord } from "../../src/store/ports.js";
+import type { DocumentStore } from "../../src/store/ports/documents.js";
+import type { RatelimitNamespaceRecord, RatelimitOverrideRecord } from "../../src/store/ports/ratelimits.js";
 
 const T = 1_700_000_000_000;
 

@@ -1,6 +1,8 @@
 import { expect, it } from "vitest";
 import { UniqueViolationError } from "../../src/store/errors.js";
-import type { DocumentStore, KeyRecord, PermissionRecord, RoleRecord } from "../../src/store/ports.js";
+import type { DocumentStore } from "../../src/store/ports/documents.js";
+import type { KeyRecord } from "../../src/store/ports/key-records.js";
+import type { PermissionRecord, RoleRecord } from "../../src/store/ports/rbac.js";
 
 /**
  * The PermissionStore and RoleStore part of the document contract; runDocumentStoreContract calls it inside its

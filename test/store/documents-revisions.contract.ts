@@ -1,5 +1,8 @@
 import { expect, it } from "vitest";
-import type { ApiRecord, DocumentStore, IdentityRecord, PermissionRecord, RoleRecord } from "../../src/store/ports.js";
+import type { ApiRecord } from "../../src/store/ports/apis.js";
+import type { DocumentStore } from "../../src/store/ports/documents.js";
+import type { IdentityRecord } from "../../src/store/ports/key-records.js";
+import type { PermissionRecord, RoleRecord } from "../../src/store/ports/rbac.js";
 
 /**
  * Optimistic concurrency of roles and identities (as keys have it in documents-keys.contract.ts): `replace` is a

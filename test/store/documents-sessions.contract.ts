@@ -1,6 +1,7 @@
 import { expect, it } from "vitest";
 import { UniqueViolationError } from "../../src/store/errors.js";
-import type { DashboardSessionRecord, DocumentStore } from "../../src/store/ports.js";
+import type { DashboardSessionRecord } from "../../src/store/ports/dashboard-sessions.js";
+import type { DocumentStore } from "../../src/store/ports/documents.js";
 
 const T = 1_700_000_000_000;
 

@@ -1,6 +1,7 @@
 import { expect, it } from "vitest";
-import type { DocumentStore, KeyRecord } from "../../src/store/ports.js";
-import type { WebhookMessageRecord, WebhookRecord } from "../../src/store/webhook-ports.js";
+import type { DocumentStore } from "../../src/store/ports/documents.js";
+import type { KeyRecord } from "../../src/store/ports/key-records.js";
+import type { WebhookMessageRecord, WebhookRecord } from "../../src/store/ports/webhooks.js";
 
 const T = 1_700_000_000_000;
 

@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { UniqueViolationError } from "../../src/store/errors.js";
-import type { ApiRecord, DocumentStore, RootKeyRecord, WorkspaceRecord } from "../../src/store/ports.js";
+import type { ApiRecord } from "../../src/store/ports/apis.js";
+import type { DocumentStore } from "../../src/store/ports/documents.js";
+import type { RootKeyRecord } from "../../src/store/ports/root-keys.js";
+import type { WorkspaceRecord } from "../../src/store/ports/workspaces.js";
 import { identityLinkContract } from "./documents-identity-links.contract.js";
 import { keyAndIdentityContract } from "./documents-keys.contract.js";
 import { importContract } from "./documents-imports.contract.js";
@@ -13,7 +16,7 @@ import { rbacContract, skipNote } from "./documents-rbac.contract.js";
 import { revisionContract } from "./documents-revisions.contract.js";
 
 /**
- * The behavioural contract of the document ports (src/store/ports.ts). Every adapter runs it:
+ * The behavioural contract of the document ports (src/store/ports/). Every adapter runs it:
  * `runDocumentStoreContract("embedded", open)`. `open` must return a new, EMPTY store on every call (fresh temp
  * dir, fresh database); the suite closes each store it opened. Ids are zero-padded counters, so their string
  * order is their creation order, as with real ids. `options.gaps.rollback` names why the backend cannot show an

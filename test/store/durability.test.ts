@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { createEmbeddedDocumentStore } from "../../src/store/embedded/documents.js";
-import type { DocumentStore } from "../../src/store/ports.js";
+import type { DocumentStore } from "../../src/store/ports/documents.js";
 import { crashRecords, isWorkspaceStep } from "./fixtures/crash-records.js";
 
 const repo = fileURLToPath(new URL("../..", import.meta.url));

@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createEmbeddedDocumentStore } from "../../src/store/embedded/documents.js";
 import { openJournal, type CollectionSpec, type Journal } from "../../src/store/embedded/journal.js";
 import { UniqueViolationError } from "../../src/store/errors.js";
-import type { ApiRecord, IdentityRecord, KeyRecord } from "../../src/store/ports.js";
+import type { ApiRecord } from "../../src/store/ports/apis.js";
+import type { IdentityRecord, KeyRecord } from "../../src/store/ports/key-records.js";
 import { runDocumentStoreContract } from "./documents.contract.js";
 
 const dirs: string[] = [];

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { createEmbeddedEventStore } from "../../src/store/embedded/events.js";
-import type { VerificationEvent } from "../../src/store/ports.js";
+import type { VerificationEvent } from "../../src/store/ports/events.js";
 import { manualClock, runEventStoreContract } from "./events.contract.js";
 import { runLastUseContract } from "./last-use.contract.js";
 

@@ -4,7 +4,7 @@ import {
   EVENTS_COLLECTION, bucketRow, eventAggregatePipeline, eventDocument, eventIndexes, eventMatch, eventsCollectionOptions,
   expireAfterSecondsFor,
 } from "../../src/store/mongo/events-filters.js";
-import type { VerificationEvent } from "../../src/store/ports.js";
+import type { VerificationEvent } from "../../src/store/ports/events.js";
 
 const T = 1_700_002_800_000;
 const event: VerificationEvent = {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readConfig } from "../../src/config.js";
 import { openStores } from "../../src/open-stores.js";
-import type { VerificationEvent } from "../../src/store/ports.js";
+import type { VerificationEvent } from "../../src/store/ports/events.js";
 
 const DAY = 86_400_000;
 

@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Clock } from "../../src/domain/clock.js";
 import type { EventBatchingOptions, EventStoreStats } from "../../src/store/event-batcher.js";
-import type { VerificationEvent, VerificationEventStore } from "../../src/store/ports.js";
+import type { VerificationEvent, VerificationEventStore } from "../../src/store/ports/events.js";
 
 export interface EventStoreUnderTest extends VerificationEventStore {
   stats(): EventStoreStats;

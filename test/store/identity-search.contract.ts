@@ -1,5 +1,6 @@
 import { expect, it } from "vitest";
-import type { DocumentStore, IdentityRecord } from "../../src/store/ports.js";
+import type { DocumentStore } from "../../src/store/ports/documents.js";
+import type { IdentityRecord } from "../../src/store/ports/key-records.js";
 
 /**
  * IdentityStore.search and countMatching, part of the document contract: runDocumentStoreContract

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { createEmbeddedCounterStore } from "../../src/store/embedded/counters.js";
 import { COMPACTION_DEFAULTS, openJournal, type CollectionSpec, type Journal } from "../../src/store/embedded/journal.js";
-import type { ConsumeResult } from "../../src/store/ports.js";
+import type { ConsumeResult } from "../../src/store/ports/counters.js";
 
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 const crashWriter = fileURLToPath(new URL("./fixtures/compaction-crash-writer.ts", import.meta.url));

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import type { VerificationEvent } from "../../src/store/ports.js";
+import type { VerificationEvent } from "../../src/store/ports/events.js";
 import { manualClock, type EventStoreUnderTest, type OpenEventStoreOptions } from "./events.contract.js";
 
 const T = 1_700_002_800_000;

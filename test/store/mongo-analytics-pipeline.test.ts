@@ -4,7 +4,7 @@ import type { AnalyticsQuery } from "../../src/store/analytics-query.js";
 import { analyticsIndexes, analyticsMatch, analyticsPipeline, analyticsRow } from "../../src/store/mongo/analytics-pipeline.js";
 import { eventDocument } from "../../src/store/mongo/events-filters.js";
 import { createMemoryEventStore } from "../../src/store/memory-events.js";
-import type { VerificationEvent } from "../../src/store/ports.js";
+import type { VerificationEvent } from "../../src/store/ports/events.js";
 import { sortRows } from "./analytics.contract.js";
 
 // No MongoDB server runs here: the pipeline is checked by shape, and run on the documents with mingo (the query

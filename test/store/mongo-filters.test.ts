@@ -1,6 +1,8 @@
 import { MongoClient, MongoServerError } from "mongodb";
 import { describe, expect, it } from "vitest";
-import type { ApiRecord, IdentityRecord, KeyRecord, RootKeyRecord } from "../../src/store/ports.js";
+import type { ApiRecord } from "../../src/store/ports/apis.js";
+import type { IdentityRecord, KeyRecord } from "../../src/store/ports/key-records.js";
+import type { RootKeyRecord } from "../../src/store/ports/root-keys.js";
 import {
   clientOptionsFor,
   databaseNameFor,

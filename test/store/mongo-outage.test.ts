@@ -4,7 +4,10 @@ import { emulatorUrl, findMongoEmulator, startMongoEmulator, type MongoEmulatorH
 import { StoreUnavailableError } from "../../src/store/errors.js";
 import { createMongoDocumentStore } from "../../src/store/mongo/documents.js";
 import { createMongoEventStore } from "../../src/store/mongo/events.js";
-import type { DocumentStore, RootKeyRecord, VerificationEvent, WorkspaceRecord } from "../../src/store/ports.js";
+import type { DocumentStore } from "../../src/store/ports/documents.js";
+import type { VerificationEvent } from "../../src/store/ports/events.js";
+import type { RootKeyRecord } from "../../src/store/ports/root-keys.js";
+import type { WorkspaceRecord } from "../../src/store/ports/workspaces.js";
 import { bsonCommandMarker, startFaultProxy, type FaultProxy } from "../support/tcp-fault-proxy.js";
 
 // These cases stop and restart a server, which only the emulator (a process of our own) allows.

@@ -11,7 +11,7 @@ import {
   overridesPageQuery,
   toOverrideDocument,
 } from "../../src/store/mongo/ratelimit-filters.js";
-import type { RatelimitOverrideRecord } from "../../src/store/ports.js";
+import type { RatelimitOverrideRecord } from "../../src/store/ports/ratelimits.js";
 
 const record = (identifier: string): RatelimitOverrideRecord => ({
   id: "rlor_1", workspaceId: "ws_a", namespaceId: "rlns_1", identifier, limit: 5, duration: 60_000, createdAt: 1_700_000_000_000,

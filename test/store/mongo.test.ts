@@ -4,7 +4,7 @@ import { promisify } from "node:util";
 import { MongoClient } from "mongodb";
 import { afterAll, describe, expect, it } from "vitest";
 import { createMongoDocumentStore } from "../../src/store/mongo/documents.js";
-import type { DocumentStore } from "../../src/store/ports.js";
+import type { DocumentStore } from "../../src/store/ports/documents.js";
 import { StoreUnavailableError } from "../../src/store/errors.js";
 import { emulatorGap, mongo, withDatabase } from "../support/mongo.js";
 import { runDocumentStoreContract } from "./documents.contract.js";

@@ -1,5 +1,8 @@
 import { expect, it } from "vitest";
-import type { ApiRecord, DocumentStore, NamedPageQuery, RatelimitNamespaceRecord } from "../../src/store/ports.js";
+import type { ApiRecord } from "../../src/store/ports/apis.js";
+import type { DocumentStore } from "../../src/store/ports/documents.js";
+import type { NamedPageQuery } from "../../src/store/ports/pages.js";
+import type { RatelimitNamespaceRecord } from "../../src/store/ports/ratelimits.js";
 
 const T = 1_700_000_000_000;
 

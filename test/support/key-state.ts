@@ -2,7 +2,7 @@ import { getOption } from "@bufbuild/protobuf";
 import { expect } from "vitest";
 import { http } from "../../gen/google/api/annotations_pb.js";
 import { counterTag } from "../../src/domain/verification.js";
-import type { KeyRecord } from "../../src/store/ports.js";
+import type { KeyRecord } from "../../src/store/ports/key-records.js";
 import { toRestJson } from "../../src/transport/rest/rest-json.js";
 import { expectSuccess } from "./expect-outcome.js";
 import { OPERATIONS, type OperationName, type Outcome } from "./operations.js";

@@ -7,13 +7,13 @@ import { trustedProxiesOf, type WebhookSettings } from "../../src/config.js";
 import { bootstrap } from "../../src/bootstrap.js";
 import type { Clock } from "../../src/domain/clock.js";
 import { openStores, type Stores } from "../../src/open-stores.js";
-import type { DocumentStore } from "../../src/store/ports.js";
+import type { DocumentStore } from "../../src/store/ports/documents.js";
 import { listen, type ConnectionLimits, type ListeningServer, type TlsListenOptions } from "../../src/transport/server.js";
 import type { MetricsAccess } from "../../src/observability/metrics-endpoint.js";
 import type { Logger } from "../../src/observability/logger.js";
 import { recordSecret } from "./secret-record.js";
 import { testLogger } from "./test-logger.js";
-import type { Operation } from "../../src/transport/pipeline.js";
+import type { Operation } from "../../src/services/operation.js";
 import { withDatabase } from "./mongo.js";
 
 export interface RunningKeyward {

@@ -1,4 +1,6 @@
-import type { DocumentStore, RootKeyRecord, WorkspaceRecord } from "../../src/store/ports.js";
+import type { DocumentStore } from "../../src/store/ports/documents.js";
+import type { RootKeyRecord } from "../../src/store/ports/root-keys.js";
+import type { WorkspaceRecord } from "../../src/store/ports/workspaces.js";
 
 /** One write the services asked the store for, e.g. `apis.insert api_...`. */
 export interface RecordedWrite {

@@ -18,7 +18,7 @@ export interface TooLargeOptions {
 
 /** `input` as JSON padded with trailing whitespace to exactly `bytes` bytes: still the same valid request. */
 // Each RPC path words the refusal its own way; all name the limit. gRPC-Web's binary body is read by
-// connect-node-check.ts, in gRPC's words.
+// transport/connect/adapter-check.ts, in gRPC's words.
 const OVER_LIMIT = {
   connect: "The request body exceeds 1048576 bytes.",
   grpc: /is larger than the limit of 1048576 bytes/,

@@ -3,7 +3,8 @@ import type { Clock } from "../../domain/clock.js";
 import { invalid, notFound } from "../../domain/errors.js";
 import { bucketCount, bucketStart, nextBucketStart, type Granularity } from "../../domain/time-buckets.js";
 import type { AnalyticsRow, GroupDimension } from "../../store/analytics-query.js";
-import type { DocumentStore, VerificationEventStore } from "../../store/ports.js";
+import type { DocumentStore } from "../../store/ports/documents.js";
+import type { VerificationEventStore } from "../../store/ports/events.js";
 import { authorize, type Principal } from "../context.js";
 import { MAX_BUCKETS } from "./bounds.js";
 

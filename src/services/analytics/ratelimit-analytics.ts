@@ -3,7 +3,7 @@ import { parseRatelimitSql } from "../../domain/analytics-sql/ratelimit-sql.js";
 import { invalid } from "../../domain/errors.js";
 import { bucketCount, type Granularity } from "../../domain/time-buckets.js";
 import type { GroupDimension } from "../../store/analytics-query.js";
-import type { VerificationEventStore } from "../../store/ports.js";
+import type { VerificationEventStore } from "../../store/ports/events.js";
 import { RATELIMIT_BLOCKED, RATELIMIT_PASSED } from "../../store/ratelimit-events.js";
 import { authorize, listableIds, type Principal } from "../context.js";
 import { MAX_BUCKETS } from "./bounds.js";

@@ -6,7 +6,8 @@ import { engineGranularity, finer } from "../../domain/analytics-sql/sql-time.js
 import type { Clock } from "../../domain/clock.js";
 import { bucketCount, type Granularity } from "../../domain/time-buckets.js";
 import type { GroupDimension } from "../../store/analytics-query.js";
-import type { DocumentStore, VerificationEventStore } from "../../store/ports.js";
+import type { DocumentStore } from "../../store/ports/documents.js";
+import type { VerificationEventStore } from "../../store/ports/events.js";
 import { authorize, listableIds, type Principal } from "../context.js";
 import { MAX_BUCKETS } from "./bounds.js";
 

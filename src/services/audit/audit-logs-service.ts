@@ -1,6 +1,6 @@
 import type { AuditLogsService } from "../../../gen/keyward/v1/audit_logs_pb.js";
 import { invalid } from "../../domain/errors.js";
-import type { AuditLogStore } from "../../store/ports.js";
+import type { AuditLogStore } from "../../store/ports/audit.js";
 import { authorize, type ServiceHandlers } from "../context.js";
 import { paginate } from "../pagination.js";
 

@@ -3,8 +3,10 @@ import { AUDIT_ACTIONS, changesState, DOCUMENT_CHANGES_ONLY } from "../../domain
 import type { Clock } from "../../domain/clock.js";
 import { monotonicIds, type RandomBytes } from "../../domain/ids.js";
 import { auditedDocuments, type AuditScope } from "../../store/audit/audited-documents.js";
-import type { AuditLogStore, AuditResource, CounterStore, DocumentStore } from "../../store/ports.js";
-import type { Operation } from "../../transport/pipeline.js";
+import type { AuditLogStore, AuditResource } from "../../store/ports/audit.js";
+import type { CounterStore } from "../../store/ports/counters.js";
+import type { DocumentStore } from "../../store/ports/documents.js";
+import type { Operation } from "../operation.js";
 import type { CallContext, RequestOrigin } from "../context.js";
 import { gatedCounters } from "../gated-counters.js";
 

@@ -1,5 +1,5 @@
 import { counterTag } from "../../domain/verification.js";
-import type { KeyRecord } from "../../store/ports.js";
+import type { KeyRecord } from "../../store/ports/key-records.js";
 import { refillAt, withCounters, type KeysDeps } from "./key-context.js";
 
 /** The counter writes of one key update, split around its document write. */

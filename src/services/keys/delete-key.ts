@@ -1,5 +1,7 @@
 import { counterTag } from "../../domain/verification.js";
-import type { CounterStore, DocumentStore, KeyRecord } from "../../store/ports.js";
+import type { CounterStore } from "../../store/ports/counters.js";
+import type { DocumentStore } from "../../store/ports/documents.js";
+import type { KeyRecord } from "../../store/ports/key-records.js";
 import type { KeyCache } from "../key-cache.js";
 import { withCounters } from "./key-context.js";
 

@@ -1,6 +1,6 @@
 import { newId } from "../../domain/ids.js";
 import { UniqueViolationError } from "../../store/errors.js";
-import type { IdentityRecord, KeyRecord } from "../../store/ports.js";
+import type { IdentityRecord, KeyRecord } from "../../store/ports/key-records.js";
 import { counterTag } from "../../domain/verification.js";
 import { refillAt, withCounters, type KeysDeps } from "./key-context.js";
 

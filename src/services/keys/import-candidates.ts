@@ -2,7 +2,8 @@ import type { MigrateKeyData } from "../../../gen/keyward/v1/keys_pb.js";
 import { invalid } from "../../domain/errors.js";
 import { HASH_VARIANTS, importedPlaintext, isHashVariant, storedHashOf } from "../../domain/import-hash.js";
 import type { EncryptedKey } from "../../domain/key-encryption.js";
-import type { ApiRecord, DocumentStore } from "../../store/ports.js";
+import type { ApiRecord } from "../../store/ports/apis.js";
+import type { DocumentStore } from "../../store/ports/documents.js";
 import type { KeysDeps } from "./key-context.js";
 import { checkSettings, type CheckedSettings } from "./key-settings.js";
 

@@ -1,7 +1,7 @@
 import type { Credits, RatelimitConfig } from "../../../gen/keyward/v1/keys_pb.js";
 import { invalid } from "../../domain/errors.js";
 import { newId, type RandomBytes } from "../../domain/ids.js";
-import type { KeyRecord, RatelimitRecord } from "../../store/ports.js";
+import type { KeyRecord, RatelimitRecord } from "../../store/ports/key-records.js";
 
 const MAX_META_PROPERTIES = 100;
 const MAX_META_BYTES = 64 * 1024;

@@ -2,7 +2,7 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { KeysService } from "../../../gen/keyward/v1/keys_pb.js";
 import type { PermissionSchema, RoleSchema } from "../../../gen/keyward/v1/permissions_pb.js";
 import { notFound } from "../../domain/errors.js";
-import type { KeyRecord } from "../../store/ports.js";
+import type { KeyRecord } from "../../store/ports/key-records.js";
 import { authorize, type Principal, type ServiceHandlers } from "../context.js";
 import { permissionsOf, resolvePermissions, resolveRoles, rolesOf } from "../rbac/rbac-refs.js";
 import { permissionView, roleViews } from "../rbac/rbac-views.js";

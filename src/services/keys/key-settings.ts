@@ -1,5 +1,6 @@
 import type { CreateKeyRequest } from "../../../gen/keyward/v1/keys_pb.js";
-import type { ApiRecord, IdentityRecord, KeyRecord } from "../../store/ports.js";
+import type { ApiRecord } from "../../store/ports/apis.js";
+import type { IdentityRecord, KeyRecord } from "../../store/ports/key-records.js";
 import type { Principal } from "../context.js";
 import { identityFor } from "./identities.js";
 import { checkedMeta, creditsConfig, ratelimitRecords } from "./key-input.js";

@@ -1,6 +1,6 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { IdentitySchema, KeySchema } from "../../../gen/keyward/v1/keys_pb.js";
-import type { IdentityRecord, KeyRecord, RatelimitRecord } from "../../store/ports.js";
+import type { IdentityRecord, KeyRecord, RatelimitRecord } from "../../store/ports/key-records.js";
 
 type KeyInit = MessageInitShape<typeof KeySchema>;
 

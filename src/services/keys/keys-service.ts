@@ -4,7 +4,7 @@ import { KeywardError, invalid, notFound } from "../../domain/errors.js";
 import { newId } from "../../domain/ids.js";
 import { newSecret } from "../../domain/key-material.js";
 import { counterTag } from "../../domain/verification.js";
-import type { KeyRecord } from "../../store/ports.js";
+import type { KeyRecord } from "../../store/ports/key-records.js";
 import { authorize, type Principal, type ServiceHandlers } from "../context.js";
 import { dropUndefined } from "./key-input.js";
 import { checkSettings, keyTemplate, resolvedLinks } from "./key-settings.js";

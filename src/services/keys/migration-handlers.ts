@@ -4,7 +4,7 @@ import { importedPlaintext } from "../../domain/import-hash.js";
 import { encryptKey, type EncryptedKey } from "../../domain/key-encryption.js";
 import { KeywardError, notFound } from "../../domain/errors.js";
 import { newId } from "../../domain/ids.js";
-import type { MigrationJobRecord } from "../../store/ports.js";
+import type { MigrationJobRecord } from "../../store/ports/migrations.js";
 import { authorize, type ServiceHandlers } from "../context.js";
 import { createKeyImporter } from "./import-keys.js";
 import type { KeysDeps } from "./key-context.js";

@@ -2,7 +2,8 @@ import { fromJson, toJson, type JsonValue } from "@bufbuild/protobuf";
 import { MigrateKeyDataSchema, type MigrateKeyData } from "../../../gen/keyward/v1/keys_pb.js";
 import type { Clock } from "../../domain/clock.js";
 import { KeywardError } from "../../domain/errors.js";
-import type { DocumentStore, MigrationJobRecord } from "../../store/ports.js";
+import type { DocumentStore } from "../../store/ports/documents.js";
+import type { MigrationJobRecord } from "../../store/ports/migrations.js";
 import type { Principal } from "../context.js";
 import type { KeyImporter } from "./import-keys.js";
 

@@ -1,5 +1,5 @@
 import { aborted } from "../../domain/errors.js";
-import type { IdentityRecord, KeyRecord } from "../../store/ports.js";
+import type { IdentityRecord, KeyRecord } from "../../store/ports/key-records.js";
 import type { KeysDeps } from "./key-context.js";
 
 /**

@@ -1,7 +1,7 @@
 import type { UpdateKeyRequest } from "../../../gen/keyward/v1/keys_pb.js";
 import { aborted, invalid, notFound } from "../../domain/errors.js";
 import { UniqueViolationError } from "../../store/errors.js";
-import type { KeyRecord } from "../../store/ports.js";
+import type { KeyRecord } from "../../store/ports/key-records.js";
 import type { Principal } from "../context.js";
 import { carryCredits } from "./carry-credits.js";
 import { identityToLink } from "./identities.js";

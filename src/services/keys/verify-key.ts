@@ -12,7 +12,7 @@ import { satisfies } from "../../domain/permissions.js";
 import {
   bucketOf, checkBeforeCounters, counterTag, resolveLimits, type AppliedLimit, type RequestedLimit, type VerificationCode,
 } from "../../domain/verification.js";
-import type { ConsumePlan, ConsumeResult, LimitResult } from "../../store/ports.js";
+import type { ConsumePlan, ConsumeResult, LimitResult } from "../../store/ports/counters.js";
 import { allowListOf } from "../../domain/ip-allow-list.js";
 import { clientAddressOf, type CallContext, type CommitGate, type Principal, type RequestOrigin } from "../context.js";
 import type { VerifiableKey } from "../key-cache.js";

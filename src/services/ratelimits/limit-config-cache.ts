@@ -1,6 +1,7 @@
 import type { Clock } from "../../domain/clock.js";
-import type { RatelimitNamespaceRecord, RatelimitOverrideRecord } from "../../store/ports.js";
-import { createKeyCache, type InvalidationBus } from "../key-cache.js";
+import type { RatelimitNamespaceRecord, RatelimitOverrideRecord } from "../../store/ports/ratelimits.js";
+import type { InvalidationBus } from "../../store/invalidation-bus.js";
+import { createKeyCache } from "../key-cache.js";
 
 /**
  * What a standalone limit call reads besides its counters, cached so that a call costs no document reads once warm

@@ -2,7 +2,8 @@ import type { PermissionsService } from "../../../gen/keyward/v1/permissions_pb.
 import { invalid, KeywardError, notFound } from "../../domain/errors.js";
 import { newId } from "../../domain/ids.js";
 import { UniqueViolationError } from "../../store/errors.js";
-import type { PageQuery, PermissionRecord, RoleRecord } from "../../store/ports.js";
+import type { PageQuery } from "../../store/ports/pages.js";
+import type { PermissionRecord, RoleRecord } from "../../store/ports/rbac.js";
 import { authorize, type Principal, type ServiceHandlers } from "../context.js";
 import type { KeyCache } from "../key-cache.js";
 import { paginate } from "../pagination.js";

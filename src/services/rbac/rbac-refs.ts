@@ -2,7 +2,8 @@ import type { Clock } from "../../domain/clock.js";
 import { KeywardError, notFound } from "../../domain/errors.js";
 import { newId, type RandomBytes } from "../../domain/ids.js";
 import { UniqueViolationError } from "../../store/errors.js";
-import type { DocumentStore, PermissionRecord, RoleRecord } from "../../store/ports.js";
+import type { DocumentStore } from "../../store/ports/documents.js";
+import type { PermissionRecord, RoleRecord } from "../../store/ports/rbac.js";
 import { authorize, type Principal } from "../context.js";
 
 /** What resolving role and permission references needs. */

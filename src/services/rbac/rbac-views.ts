@@ -1,6 +1,6 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { PermissionSchema, RoleSchema } from "../../../gen/keyward/v1/permissions_pb.js";
-import type { PermissionRecord, RoleRecord } from "../../store/ports.js";
+import type { PermissionRecord, RoleRecord } from "../../store/ports/rbac.js";
 import { permissionsOf, type RbacDeps } from "./rbac-refs.js";
 
 /** A permission as every call shows it. */

@@ -1,7 +1,7 @@
 import type { Clock } from "../../domain/clock.js";
 import { newId, type RandomBytes } from "../../domain/ids.js";
-import type { AuditLogStore, AuditRecord } from "../../store/ports.js";
-import type { WebhookMessageStore } from "../../store/webhook-ports.js";
+import type { AuditLogStore, AuditRecord } from "../../store/ports/audit.js";
+import type { WebhookMessageStore } from "../../store/ports/webhooks.js";
 import { messageFor, type WebhookEvent } from "./messages.js";
 import type { WebhookIndex } from "./webhook-index.js";
 

@@ -1,6 +1,6 @@
 import type { Clock } from "../../domain/clock.js";
 import { DEFAULT_EXPIRING_BEFORE_MS } from "../../domain/webhooks/webhook-input.js";
-import type { ExpiringKey, KeyExpiryScan, WebhookRecord } from "../../store/webhook-ports.js";
+import type { ExpiringKey, KeyExpiryScan, WebhookRecord } from "../../store/ports/webhooks.js";
 import type { WebhookEvent } from "./messages.js";
 import type { WebhookIndex } from "./webhook-index.js";
 

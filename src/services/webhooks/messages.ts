@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { newId, type RandomBytes } from "../../domain/ids.js";
-import type { WebhookMessageRecord } from "../../store/webhook-ports.js";
+import type { WebhookMessageRecord } from "../../store/ports/webhooks.js";
 
 /** An event before it is addressed to endpoints. */
 export interface WebhookEvent {

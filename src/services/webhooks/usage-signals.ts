@@ -1,5 +1,5 @@
 import { crossedLevels } from "../../domain/webhooks/credit-crossing.js";
-import type { KeyRecord } from "../../store/ports.js";
+import type { KeyRecord } from "../../store/ports/key-records.js";
 import { refillAt } from "../keys/key-context.js";
 import type { WebhookEvent } from "./messages.js";
 import type { WebhookIndex } from "./webhook-index.js";

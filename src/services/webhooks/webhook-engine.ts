@@ -1,8 +1,9 @@
 import type { Clock } from "../../domain/clock.js";
 import type { RandomBytes } from "../../domain/ids.js";
-import type { AuditLogStore, DocumentStore } from "../../store/ports.js";
-import type { WebhookRecord } from "../../store/webhook-ports.js";
-import type { InvalidationBus } from "../key-cache.js";
+import type { AuditLogStore } from "../../store/ports/audit.js";
+import type { DocumentStore } from "../../store/ports/documents.js";
+import type { WebhookRecord } from "../../store/ports/webhooks.js";
+import type { InvalidationBus } from "../../store/invalidation-bus.js";
 import { createAuditFanout } from "./audit-fanout.js";
 import { createDispatcher } from "./dispatcher.js";
 import { messageFor, type WebhookEvent } from "./messages.js";

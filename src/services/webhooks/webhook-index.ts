@@ -1,6 +1,6 @@
-import type { DocumentStore } from "../../store/ports.js";
-import type { WebhookRecord } from "../../store/webhook-ports.js";
-import type { InvalidationBus } from "../key-cache.js";
+import type { DocumentStore } from "../../store/ports/documents.js";
+import type { WebhookRecord } from "../../store/ports/webhooks.js";
+import type { InvalidationBus } from "../../store/invalidation-bus.js";
 
 /**
  * Endpoints of one workspace by event type: enabled and paused ones (a paused endpoint's messages queue and wait for

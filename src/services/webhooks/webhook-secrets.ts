@@ -1,5 +1,5 @@
 import { decryptKey, encryptKey } from "../../domain/key-encryption.js";
-import type { StoredSecret, WebhookRecord } from "../../store/webhook-ports.js";
+import type { StoredSecret, WebhookRecord } from "../../store/ports/webhooks.js";
 
 /** How long a rotated-out secret keeps signing beside the new one. */
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;

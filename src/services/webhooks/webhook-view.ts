@@ -1,6 +1,6 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { CreditThresholdSchema, WebhookDeliverySchema, WebhookSchema, WebhookThresholds as ThresholdsMessage } from "../../../gen/keyward/v1/webhooks_pb.js";
-import type { CreditThreshold, WebhookMessageRecord, WebhookRecord, WebhookThresholds } from "../../store/webhook-ports.js";
+import type { CreditThreshold, WebhookMessageRecord, WebhookRecord, WebhookThresholds } from "../../store/ports/webhooks.js";
 
 /** An endpoint as the API shows it: never a secret, only until when a rotated-out one still signs. */
 export function webhookView(record: WebhookRecord, now: number): MessageInitShape<typeof WebhookSchema> {

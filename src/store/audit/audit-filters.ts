@@ -1,6 +1,6 @@
 /** Pure pieces of the audit log shared by the adapters: matching a query, and the MongoDB filter of one. */
 import type { Document } from "mongodb";
-import type { AuditQuery, AuditRecord } from "../ports.js";
+import type { AuditQuery, AuditRecord } from "../ports/audit.js";
 
 /** Whether a record answers `query` (the in-memory adapters' filter; MongoDB's is `auditFilter`). */
 export function auditMatches(record: AuditRecord, query: AuditQuery): boolean {

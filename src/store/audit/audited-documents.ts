@@ -1,4 +1,5 @@
-import type { AuditLogStore, AuditRecord, AuditResource, DocumentStore } from "../ports.js";
+import type { AuditLogStore, AuditRecord, AuditResource } from "../ports/audit.js";
+import type { DocumentStore } from "../ports/documents.js";
 
 /** Who is changing what, for every record one operation (or CLI command) writes. */
 export interface AuditContext {

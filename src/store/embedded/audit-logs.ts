@@ -1,5 +1,5 @@
 import { auditMatches } from "../audit/audit-filters.js";
-import type { AuditLogStore, AuditRecord } from "../ports.js";
+import type { AuditLogStore, AuditRecord } from "../ports/audit.js";
 import type { CollectionSpec, Journal } from "./journal.js";
 
 export const AUDIT_LOGS = "audit_logs";

@@ -1,6 +1,6 @@
 import { applyRefill, type CreditsState } from "../../domain/refill-calendar.js";
 import { evaluateWindow, windowOf } from "../../domain/sliding-window.js";
-import type { ConsumeResult, CounterStore, CreditsCheck, LimitResult } from "../ports.js";
+import type { ConsumeResult, CounterStore, CreditsCheck, LimitResult } from "../ports/counters.js";
 import { checkCount, checkPlan } from "../counter-input.js";
 import { createIdempotencyRecords, IDEMPOTENCY_COLLECTION } from "./idempotency-records.js";
 import { openJournal, type JournalOptions, type Mutation } from "./journal.js";

@@ -1,4 +1,4 @@
-import type { DashboardSessionRecord, DashboardSessionStore } from "../ports.js";
+import type { DashboardSessionRecord, DashboardSessionStore } from "../ports/dashboard-sessions.js";
 import type { CollectionSpec, Journal } from "./journal.js";
 
 export const dashboardSessionsCollection: CollectionSpec = { unique: { hash: (d) => d.hash } };

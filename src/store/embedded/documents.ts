@@ -1,4 +1,8 @@
-import type { ApiRecord, DocumentStore, PageQuery, RootKeyRecord, WorkspaceRecord } from "../ports.js";
+import type { ApiRecord } from "../ports/apis.js";
+import type { DocumentStore } from "../ports/documents.js";
+import type { PageQuery } from "../ports/pages.js";
+import type { RootKeyRecord } from "../ports/root-keys.js";
+import type { WorkspaceRecord } from "../ports/workspaces.js";
 import { AUDIT_LOGS, auditingJournal, auditLogsCollection } from "./audit-logs.js";
 import { dashboardSessionsCollection, dashboardSessionStoreOver } from "./dashboard-sessions.js";
 import { identitiesCollection, identityStoreOver } from "./identities.js";
@@ -37,7 +41,7 @@ export const embeddedCollections: Record<string, CollectionSpec> = {
 };
 
 /**
- * Opens the default document store: every port of ports.ts over a journal in `dir` (created if missing, locked
+ * Opens the default document store: every port of ports/documents.ts over a journal in `dir` (created if missing, locked
  * against a second process). Each write resolves once fsynced; a duplicate id, root-key or key hash, or a live
  * identity's external id taken in its workspace, is refused with UniqueViolationError.
  */

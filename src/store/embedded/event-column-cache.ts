@@ -1,7 +1,7 @@
 import type { AnalyticsQuery, AnalyticsRow } from "../analytics-query.js";
 import { createColumnAggregator } from "../event-column-aggregator.js";
 import { EventColumns, EventDictionary } from "../event-columns.js";
-import type { VerificationEvent } from "../ports.js";
+import type { VerificationEvent } from "../ports/events.js";
 
 export interface EventColumnCache {
   /** Runs `task` alone: segment loads and appends never interleave, so a loaded segment is never counted twice. */

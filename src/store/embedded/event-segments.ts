@@ -1,5 +1,5 @@
 import { appendFile, open } from "node:fs/promises";
-import type { VerificationEvent } from "../ports.js";
+import type { VerificationEvent } from "../ports/events.js";
 
 /**
  * Event segments on disk: one JSON-lines file per hour of event time, named by the hour's start in unix ms

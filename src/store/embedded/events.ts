@@ -6,7 +6,7 @@ import { createEventColumnCache } from "./event-column-cache.js";
 import { openLastUseFile, type LastUseFile } from "./last-use-file.js";
 import { pacedLastUseWrites } from "../last-use.js";
 import { createEventBatcher, type EventBatchingOptions, type EventStoreStats, type WriteOutcome } from "../event-batcher.js";
-import type { VerificationEvent, VerificationEventStore } from "../ports.js";
+import type { VerificationEvent, VerificationEventStore } from "../ports/events.js";
 import {
   SEGMENT_MS, appendLines, countLines, decodeEvent, encodeEvent, endsCleanly, parseSegmentFileName, readLines,
   segmentFileName, segmentStart, workspaceNeedle,

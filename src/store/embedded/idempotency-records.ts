@@ -1,5 +1,5 @@
 import { idempotencyConflict } from "../../domain/idempotency.js";
-import type { ConsumeResult, IdempotencyCheck } from "../ports.js";
+import type { ConsumeResult, IdempotencyCheck } from "../ports/counters.js";
 import type { Journal, Mutation } from "./journal.js";
 
 /** One stored step result, journaled with the counts it spent. */

@@ -1,4 +1,5 @@
-import type { IdentityRecord, IdentityStore, KeyRecord } from "../ports.js";
+import type { IdentityStore } from "../ports/identities.js";
+import type { IdentityRecord, KeyRecord } from "../ports/key-records.js";
 import type { CollectionSpec, Journal, Mutation } from "./journal.js";
 import { liveKeysOfIdentity } from "./keys.js";
 import { countIndexed, liveOf, replaceLive, revisionOf } from "./owned.js";

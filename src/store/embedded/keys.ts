@@ -1,5 +1,7 @@
 import { keyMatchesSearch } from "../key-search.js";
-import type { KeyRecord, KeyStore, PageQuery } from "../ports.js";
+import type { KeyRecord } from "../ports/key-records.js";
+import type { KeyStore } from "../ports/keys.js";
+import type { PageQuery } from "../ports/pages.js";
 import type { CollectionSpec, Journal } from "./journal.js";
 import { countIndexed, liveOf, markDeletedIn, revisionOf } from "./owned.js";
 

@@ -1,7 +1,7 @@
 import { appendFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { lastUseOf, mergeLastUse, type LastUse, type UseOf } from "../last-use.js";
-import type { VerificationEvent } from "../ports.js";
+import type { VerificationEvent } from "../ports/events.js";
 import { endsCleanly, readLines } from "./event-segments.js";
 
 /** Beside the segments, named unlike them (not `.jsonl`), so segment listing and retention never touch it. */

@@ -1,4 +1,4 @@
-import type { MigrationJobRecord, MigrationJobStore } from "../ports.js";
+import type { MigrationJobRecord, MigrationJobStore } from "../ports/migrations.js";
 import type { CollectionSpec, Journal } from "./journal.js";
 
 const JOBS = "migration_jobs";

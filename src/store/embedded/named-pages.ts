@@ -1,4 +1,4 @@
-import type { NamedPageQuery } from "../ports.js";
+import type { NamedPageQuery } from "../ports/pages.js";
 import type { Journal } from "./journal.js";
 import { liveOf, type Owned } from "./owned.js";
 

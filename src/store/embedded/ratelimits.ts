@@ -1,4 +1,4 @@
-import type { RatelimitNamespaceRecord, RatelimitNamespaceStore, RatelimitOverrideRecord, RatelimitOverrideStore } from "../ports.js";
+import type { RatelimitNamespaceRecord, RatelimitNamespaceStore, RatelimitOverrideRecord, RatelimitOverrideStore } from "../ports/ratelimits.js";
 import { isPattern } from "../../domain/override-match.js";
 import type { CollectionSpec, Journal } from "./journal.js";
 import { scanNamed } from "./named-pages.js";

@@ -1,4 +1,4 @@
-import type { PermissionRecord, PermissionStore, RoleRecord, RoleStore } from "../ports.js";
+import type { PermissionRecord, PermissionStore, RoleRecord, RoleStore } from "../ports/rbac.js";
 import type { CollectionSpec, Journal, Mutation } from "./journal.js";
 import { liveOf, replaceLive, revisionOf } from "./owned.js";
 

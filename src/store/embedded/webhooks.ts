@@ -1,8 +1,8 @@
-import type { PageQuery } from "../ports.js";
-import type { ExpiringKey, KeyExpiryScan, Settlement, WebhookMessageRecord, WebhookMessageStore, WebhookRecord, WebhookStore } from "../webhook-ports.js";
+import type { PageQuery } from "../ports/pages.js";
+import type { ExpiringKey, KeyExpiryScan, Settlement, WebhookMessageRecord, WebhookMessageStore, WebhookRecord, WebhookStore } from "../ports/webhooks.js";
 import type { CollectionSpec, Doc, Journal, Mutation } from "./journal.js";
 import { expiryHour } from "./keys.js";
-import type { KeyRecord } from "../ports.js";
+import type { KeyRecord } from "../ports/key-records.js";
 
 const WEBHOOKS = "webhooks";
 const MESSAGES = "webhook_messages";

@@ -1,6 +1,6 @@
 import type { Db } from "mongodb";
 import { auditFilter } from "../audit/audit-filters.js";
-import type { AuditLogStore, AuditRecord } from "../ports.js";
+import type { AuditLogStore, AuditRecord } from "../ports/audit.js";
 
 export const AUDIT_LOGS_COLLECTION = "audit_logs";
 /** Most records the outbox holds while MongoDB refuses writes; beyond it the oldest are dropped, counted and logged. */

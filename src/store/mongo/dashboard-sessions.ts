@@ -1,5 +1,5 @@
 import type { Collection } from "mongodb";
-import type { DashboardSessionRecord, DashboardSessionStore } from "../ports.js";
+import type { DashboardSessionRecord, DashboardSessionStore } from "../ports/dashboard-sessions.js";
 import { byHashFilter, fromDocument, toDocument, type StoredDocument } from "./filters.js";
 import { untypedCollection, write } from "./scoped.js";
 

@@ -2,12 +2,17 @@
  * DocumentStore over MongoDB (official driver). Every filter, update and index spec comes from the pure
  * modules beside this one; this file only hands them to the driver.
  */
-import { MongoClient, type Db } from "mongodb";
-import type { ApiRecord, DocumentStore, IdentityRecord, KeyRecord, RootKeyRecord, WorkspaceRecord } from "../ports.js";
-import type { PermissionRecord, RoleRecord } from "../ports.js";
+import type { Db, MongoClient } from "mongodb";
+import type { ApiRecord } from "../ports/apis.js";
+import type { DocumentStore } from "../ports/documents.js";
+import type { IdentityRecord, KeyRecord } from "../ports/key-records.js";
+import type { RootKeyRecord } from "../ports/root-keys.js";
+import type { WorkspaceRecord } from "../ports/workspaces.js";
+import type { PermissionRecord, RoleRecord } from "../ports/rbac.js";
 import { UniqueViolationError } from "../errors.js";
 import { atomicWritesOver } from "./atomic.js";
-import { clientOptionsFor, databaseNameFor, redactUrl, supportsTransactions } from "./connection.js";
+import { connectMongo } from "./client.js";
+import { databaseNameFor, supportsTransactions } from "./connection.js";
 import { isNamespaceExistsError } from "./errors.js";
 import { anyDocumentQuery, byHashFilter, byIdFilter, fromDocument, pageQuery, toDocument, type StoredDocument } from "./filters.js";
 import { mongoIdentityStore } from "./identities.js";
@@ -28,30 +33,31 @@ export interface MongoDocumentStoreOptions {
   url: string;
   /** Database name; defaults to the one in the URL, else "keyward". */
   dbName?: string;
+  /**
+   * The process's client (client.ts), shared with the other MongoDB stores; its owner closes it, not this store.
+   * Absent: the store connects a client of its own and closes it with the store.
+   */
+  client?: MongoClient;
 }
 
 /**
- * Connects, ensures collections and indexes exist (idempotent), and returns the store. Rejects with
- * "cannot connect to MongoDB at <url without credentials>: <driver reason>" when no server answers within the
- * server-selection timeout (or authentication fails); nothing stays open after any rejection.
+ * Connects (unless given a client), ensures collections and indexes exist (idempotent), and returns the store.
+ * Rejects as `connectMongo` does when no server answers; nothing this opened stays open after any rejection.
  */
 export async function createMongoDocumentStore(options: MongoDocumentStoreOptions): Promise<DocumentStore> {
-  const client = new MongoClient(options.url, clientOptionsFor(options.url));
-  try {
-    await client.connect();
-  } catch (error) {
-    await client.close().catch(() => undefined);
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`cannot connect to MongoDB at ${redactUrl(options.url)}: ${reason}`, { cause: error });
-  }
+  const owned = options.client === undefined;
+  const client = options.client ?? (await connectMongo(options.url));
+  const closeOwned = async () => {
+    if (owned) await client.close();
+  };
   try {
     const db = client.db(options.dbName ?? databaseNameFor(options.url));
     await ensureCollections(db);
     const hello = await db.command({ hello: 1 });
     // Every verb answers an outage with StoreUnavailableError (503), within the client's timeoutMS.
-    return withOutagesTranslated(storeOver(client, db, supportsTransactions(hello)));
+    return withOutagesTranslated(storeOver(client, db, supportsTransactions(hello), closeOwned));
   } catch (error) {
-    await client.close().catch(() => undefined);
+    await closeOwned().catch(() => undefined);
     throw error;
   }
 }
@@ -73,7 +79,7 @@ async function ensureCollections(db: Db): Promise<void> {
   }
 }
 
-function storeOver(client: MongoClient, db: Db, transactional: boolean): DocumentStore {
+function storeOver(client: MongoClient, db: Db, transactional: boolean, close: () => Promise<void>): DocumentStore {
   const workspaceDocs = db.collection<StoredDocument<WorkspaceRecord>>(collectionNames.workspaces);
   const rootKeyDocs = db.collection<StoredDocument<RootKeyRecord>>(collectionNames.rootKeys);
   const apiDocs = db.collection<StoredDocument<ApiRecord>>(collectionNames.apis);
@@ -168,8 +174,6 @@ function storeOver(client: MongoClient, db: Db, transactional: boolean): Documen
     async ping() {
       await db.command({ ping: 1 });
     },
-    async close() {
-      await client.close();
-    },
+    close,
   };
 }

@@ -1,7 +1,7 @@
 /** Pure pieces of the MongoDB event adapter: collection options, documents, $match and the aggregation pipeline. */
 import type { CreateCollectionOptions, Document, IndexDescription } from "mongodb";
 import { checkAggregateQuery, type EventAggregateQuery } from "../event-aggregation.js";
-import type { VerificationEvent, VerificationEventQuery } from "../ports.js";
+import type { VerificationEvent, VerificationEventQuery } from "../ports/events.js";
 
 export const EVENTS_COLLECTION = "verification_events";
 export const DEFAULT_EVENT_MAX_AGE_MS = 30 * 86_400_000;

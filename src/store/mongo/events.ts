@@ -1,6 +1,6 @@
 import { MongoServerError, type Db } from "mongodb";
 import { createEventBatcher, type EventBatchingOptions, type EventStoreStats } from "../event-batcher.js";
-import type { VerificationEventStore } from "../ports.js";
+import type { VerificationEventStore } from "../ports/events.js";
 import { analyticsIndexes, analyticsPipeline, analyticsRow } from "./analytics-pipeline.js";
 import {
   EVENTS_COLLECTION, bucketRow, eventAggregatePipeline, eventDocument, eventIndexes, eventsCollectionOptions,

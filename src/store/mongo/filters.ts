@@ -2,7 +2,7 @@
  * Everything the Mongo adapter sends to the driver, as pure functions: record/document mapping, filters,
  * updates and find options. Unit tested without a server (test/store/mongo-filters.test.ts).
  */
-import type { PageQuery as Page } from "../ports.js";
+import type { PageQuery as Page } from "../ports/pages.js";
 import type { KeySearch } from "../key-search.js";
 
 /** A stored document: our record with `id` renamed to `_id`. */

@@ -1,5 +1,6 @@
 import type { Collection } from "mongodb";
-import type { IdentityRecord, IdentityStore, KeyRecord } from "../ports.js";
+import type { IdentityStore } from "../ports/identities.js";
+import type { IdentityRecord, KeyRecord } from "../ports/key-records.js";
 import type { AtomicWrites } from "./atomic.js";
 import {
   fromDocument,

@@ -1,5 +1,6 @@
 import type { ClientSession, Collection } from "mongodb";
-import type { IdentityRecord, KeyRecord, KeyStore } from "../ports.js";
+import type { IdentityRecord, KeyRecord } from "../ports/key-records.js";
+import type { KeyStore } from "../ports/keys.js";
 import type { AtomicWrites } from "./atomic.js";
 import {
   byIdFilter,

@@ -1,5 +1,5 @@
 import type { Collection } from "mongodb";
-import type { MigrationJobRecord, MigrationJobStore } from "../ports.js";
+import type { MigrationJobRecord, MigrationJobStore } from "../ports/migrations.js";
 import { byIdFilter, fromDocument, toDocument, type StoredDocument } from "./filters.js";
 import { untypedCollection, withoutId, write } from "./scoped.js";
 

@@ -3,7 +3,7 @@
  * narrowed by a case-insensitive piece of the name and by a set of ids. Unit tested without a server in
  * test/store/mongo-named-filters.test.ts.
  */
-import type { NamedPageQuery } from "../ports.js";
+import type { NamedPageQuery } from "../ports/pages.js";
 import { keysetPage, liveInWorkspaceFilter, type LiveInWorkspaceFilter } from "./filters.js";
 import { containsPattern } from "./identity-filters.js";
 

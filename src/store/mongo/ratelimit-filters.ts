@@ -5,7 +5,8 @@
  * query; the field exists only in MongoDB and is dropped on every read.
  */
 import { isPattern } from "../../domain/override-match.js";
-import type { PageQuery as Page, RatelimitOverrideRecord } from "../ports.js";
+import type { PageQuery as Page } from "../ports/pages.js";
+import type { RatelimitOverrideRecord } from "../ports/ratelimits.js";
 import { fromDocument, keysetPage, toDocument, type PageQuery, type StoredDocument } from "./filters.js";
 
 export type StoredOverride = StoredDocument<RatelimitOverrideRecord> & { pattern?: true };

@@ -1,6 +1,6 @@
 import type { Collection } from "mongodb";
 import { UniqueViolationError } from "../errors.js";
-import type { RatelimitNamespaceRecord, RatelimitNamespaceStore, RatelimitOverrideRecord, RatelimitOverrideStore } from "../ports.js";
+import type { RatelimitNamespaceRecord, RatelimitNamespaceStore, RatelimitOverrideRecord, RatelimitOverrideStore } from "../ports/ratelimits.js";
 import { fromDocument, toDocument, type StoredDocument } from "./filters.js";
 import {
   fromOverrideDocument,

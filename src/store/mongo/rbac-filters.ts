@@ -2,7 +2,7 @@
  * What the MongoDB permission and role ports send to the driver, as pure functions (unit tested without a server in
  * test/store/mongo-rbac-filters.test.ts). Permissions and roles are deleted for good, so no `deletedAt` appears.
  */
-import type { PageQuery as Page } from "../ports.js";
+import type { PageQuery as Page } from "../ports/pages.js";
 import type { PageQuery } from "./filters.js";
 import { revisionMatch, type RevisionMatch } from "./revision-filters.js";
 

@@ -1,5 +1,6 @@
 import type { ClientSession, Collection } from "mongodb";
-import type { KeyRecord, PermissionRecord, PermissionStore, RoleRecord, RoleStore } from "../ports.js";
+import type { KeyRecord } from "../ports/key-records.js";
+import type { PermissionRecord, PermissionStore, RoleRecord, RoleStore } from "../ports/rbac.js";
 import type { AtomicWrites } from "./atomic.js";
 import { fromDocument, toDocument, type StoredDocument } from "./filters.js";
 import {

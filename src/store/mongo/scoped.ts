@@ -1,7 +1,7 @@
 /** Helpers shared by the MongoDB ports: error translation and the verbs every workspace-scoped collection has. */
 import type { Collection } from "mongodb";
 import { UniqueViolationError } from "../errors.js";
-import type { PageQuery } from "../ports.js";
+import type { PageQuery } from "../ports/pages.js";
 import { duplicateKeyTarget, isDuplicateKeyError } from "./errors.js";
 import { fromDocument, liveByIdFilter, livePageQuery, markDeletedUpdate, toDocument, type StoredDocument } from "./filters.js";
 

@@ -1,6 +1,6 @@
 /** Pure filters and updates of the MongoDB webhook adapter (webhooks.ts hands them to the driver). */
 import type { Document } from "mongodb";
-import type { DeliveryQuery, Settlement } from "../webhook-ports.js";
+import type { DeliveryQuery, Settlement } from "../ports/webhooks.js";
 
 /** Pending, due at `now`, and not leased (or its lease expired): what a dispatcher may take. */
 export function dueFilter(now: number): Document {

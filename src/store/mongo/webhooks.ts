@@ -1,5 +1,5 @@
 import type { Collection } from "mongodb";
-import type { KeyExpiryScan, WebhookMessageRecord, WebhookMessageStore, WebhookRecord, WebhookStore } from "../webhook-ports.js";
+import type { KeyExpiryScan, WebhookMessageRecord, WebhookMessageStore, WebhookRecord, WebhookStore } from "../ports/webhooks.js";
 import { HISTORY } from "../embedded/webhooks.js";
 import { isDuplicateKeyError } from "./errors.js";
 import { fromDocument, pageQuery, toDocument, type StoredDocument } from "./filters.js";

@@ -1,6 +1,6 @@
 import { idempotencyConflict } from "../../domain/idempotency.js";
 import { evaluateWindow, windowOf, type WindowPosition } from "../../domain/sliding-window.js";
-import type { ConsumePlan, ConsumeResult, LimitResult } from "../ports.js";
+import type { ConsumePlan, ConsumeResult, LimitResult } from "../ports/counters.js";
 
 const OUTCOMES: ConsumeResult["outcome"][] = ["VALID", "RATE_LIMITED", "USAGE_EXCEEDED"];
 

@@ -4,7 +4,7 @@ import { packageFile } from "../../package-file.js";
 import { atTurnEnd } from "../../turn-end.js";
 import { windowOf } from "../../domain/sliding-window.js";
 import { idempotencyConflict } from "../../domain/idempotency.js";
-import type { ConsumePlan, CounterStore, CreditsCheck, CreditsOperation, IdempotencyCheck } from "../ports.js";
+import type { ConsumePlan, CounterStore, CreditsCheck, CreditsOperation, IdempotencyCheck } from "../ports/counters.js";
 import { replayedResult, resultOf, type Reply } from "./consume-reply.js";
 import { checkCount, checkPlan } from "../counter-input.js";
 import { isCluster, type RedisClient } from "./client-options.js";

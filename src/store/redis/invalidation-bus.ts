@@ -1,4 +1,4 @@
-import type { Invalidation, InvalidationBus } from "../../services/key-cache.js";
+import type { Invalidation, InvalidationBus } from "../invalidation-bus.js";
 import { isCluster, type RedisClient } from "./client-options.js";
 
 const CHANNEL = "keyward:invalidate";

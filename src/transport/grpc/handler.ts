@@ -3,20 +3,22 @@ import { create, toBinary, toJsonString, type DescMessage, type MessageShape } f
 import { Code } from "@connectrpc/connect";
 import { decodeProtoJson } from "../json-check.js";
 import { decodeProtoBinary } from "../binary-check.js";
-import { CallDeadline, MAX_TIMER_MS } from "../call-deadline.js";
-import type { Invocation, Invoke, Operation } from "../pipeline.js";
+import type { Operation } from "../../services/operation.js";
+import type { Invocation, Invoke } from "../pipeline.js";
 import type { RequestOrigin } from "../../services/context.js";
-import { newRequestId, REQUEST_ID_HEADER } from "../request-id.js";
-import { rpcFailureOf, statusDetailsOf, type RpcFailure } from "../rpc-error.js";
+import { REQUEST_ID_HEADER } from "../request-id.js";
+import { operationsByPath, UnaryCall } from "../unary-call.js";
+import { rpcFailureOf, type RpcFailure } from "../rpc-error.js";
 import type { RequestDone } from "../../observability/request-observer.js";
 import type { RequestTallies } from "../../observability/route-tally.js";
-import { ACCEPTED_ENCODINGS, encodeGrpcMessage, frame, parseTimeout, unframeUnary, type Encoding } from "./wire.js";
+import {
+  ACCEPTED_ENCODINGS, failureTrailers, frame, grpcCodecOf, grpcTimeoutOf, responseEncodingOf, unframeUnary, type Encoding,
+} from "./wire.js";
 
 /** Answers a gRPC stream and returns true, or returns false to leave it to the next handler (connect-node). */
 export type GrpcStreamHandler = (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => boolean;
 
 type Codec = "proto" | "json";
-const CODECS: Record<string, Codec> = { "application/grpc": "proto", "application/grpc+proto": "proto", "application/grpc+json": "json" };
 
 const OK_TRAILERS = { "grpc-status": "0" };
 // Every response carries a fresh request id. HPACK would add each one to the connection's header table, evicting
@@ -44,12 +46,12 @@ export function createGrpcHandler(options: {
   tallies: RequestTallies;
   done: RequestDone;
 }): GrpcStreamHandler {
-  const byPath = new Map(options.operations.map((op) => [`/${op.method.parent.typeName}/${op.method.name}`, op]));
+  const byPath = operationsByPath(options.operations);
 
   return function handleGrpc(stream, headers) {
     const path = headers[":path"] ?? "";
     if (options.passThrough.has(path)) return false;
-    const call = new UnaryCall(stream, headers, options);
+    const call = new GrpcCall(stream, headers, options);
     const operation = byPath.get(path);
     if (!operation) return call.fail(Code.Unimplemented, `unknown method ${path}`);
     if (headers[":method"] !== "POST") return call.fail(Code.Unimplemented, `gRPC calls are POST, not ${headers[":method"]}`);
@@ -58,21 +60,19 @@ export function createGrpcHandler(options: {
     if (encoding !== "identity" && encoding !== "gzip") {
       return call.fail(Code.Unimplemented, `unsupported grpc-encoding ${encoding}; this server accepts ${ACCEPTED_ENCODINGS}`);
     }
-    const timeout = parseTimeout(headers["grpc-timeout"] as string | undefined);
-    if (timeout.error) return call.fail(Code.InvalidArgument, timeout.error);
+    const timeout = grpcTimeoutOf(headers["grpc-timeout"] as string | undefined);
+    if (timeout.error) return call.fail(timeout.error.code, timeout.error.rawMessage);
     call.start(operation, encoding, timeout.ms);
     return true;
   };
 }
 
 /**
- * One unary call. Its answer goes out once, whichever comes first of result, failure or deadline (the deadline only
- * while the call has not begun committing; see CallDeadline). The call is the
- * pipeline's Invocation and the stream's listeners reach it through the stream, so a call allocates no closures.
+ * One unary gRPC call, on the steps every RPC call shares (unary-call.ts: request id, deadline, finish once). The
+ * call is the pipeline's Invocation and the stream's listeners reach it through the stream, so a call allocates no
+ * closures.
  */
-class UnaryCall implements Invocation {
-  readonly requestId = newRequestId();
-  private readonly startedAt = performance.now();
+class GrpcCall extends UnaryCall implements Invocation {
   readonly authorization: string | undefined;
   readonly codec: Codec | undefined;
   private operation: Operation | undefined;
@@ -80,17 +80,15 @@ class UnaryCall implements Invocation {
   private message: Uint8Array | undefined;
   private chunks: Buffer[] = [];
   private size = 0;
-  private done = false;
-  private timer: NodeJS.Timeout | undefined;
-  deadline: CallDeadline | undefined;
 
   constructor(
-    private readonly stream: ServerHttp2Stream & { [CALL]?: UnaryCall },
+    private readonly stream: ServerHttp2Stream & { [CALL]?: GrpcCall },
     private readonly headers: IncomingHttpHeaders,
     private readonly options: { invoke: Invoke; maxBytes: number; tallies: RequestTallies; done: RequestDone },
   ) {
+    super();
     this.authorization = headers.authorization;
-    this.codec = CODECS[headers["content-type"] ?? ""];
+    this.codec = grpcCodecOf(headers["content-type"]);
     stream[CALL] = this;
     // A client reset is no server error; the answer, if any, is simply dropped.
     stream.on("error", ignore);
@@ -104,10 +102,7 @@ class UnaryCall implements Invocation {
   start(operation: Operation, encoding: Encoding, deadlineMs: number | undefined): void {
     this.operation = operation;
     this.requestEncoding = encoding;
-    if (deadlineMs !== undefined) {
-      this.deadline = new CallDeadline(deadlineMs);
-      if (deadlineMs <= MAX_TIMER_MS) this.timer = setTimeout(onDeadline, deadlineMs, this, deadlineMs);
-    }
+    if (deadlineMs !== undefined) this.armDeadline(deadlineMs);
     this.stream.on("data", onData);
     this.stream.on("end", onEnd);
   }
@@ -152,8 +147,7 @@ class UnaryCall implements Invocation {
     const message = create(schema, output as never);
     const bytes = this.codec === "json" ? Buffer.from(toJsonString(schema, message)) : toBinary(schema, message);
     // Answer as the client asked: a gzip request gets a gzip response, when the client accepts gzip.
-    const accepts = this.headers["grpc-accept-encoding"];
-    const encoding: Encoding = this.requestEncoding === "gzip" && (accepts === undefined || accepts.includes("gzip")) ? "gzip" : "identity";
+    const encoding = responseEncodingOf(this.requestEncoding, this.headers["grpc-accept-encoding"]);
     const headers = this.responseHeaders();
     if (encoding === "gzip") headers["grpc-encoding"] = "gzip";
     this.stream.respond(headers, { waitForTrailers: true });
@@ -170,21 +164,18 @@ class UnaryCall implements Invocation {
   /** A trailers-only response: status and message in the one HEADERS frame, as gRPC does for errors. */
   private failWith(failure: RpcFailure, cause?: unknown): void {
     if (!this.finish(failure.code, cause)) return;
-    const headers = this.responseHeaders();
-    headers["grpc-status"] = String(failure.code);
-    headers["grpc-message"] = encodeGrpcMessage(failure.message);
-    const details = statusDetailsOf(failure);
-    if (details) headers["grpc-status-details-bin"] = Buffer.from(details).toString("base64").replace(/=+$/, "");
+    const headers = { ...this.responseHeaders(), ...failureTrailers(failure) };
     // Whatever the client still sends is read and dropped (h2-upload.ts, discardRestOfUpload), not reset.
     this.stream.respond(headers, { endStream: true });
   }
 
+  deadlineExpired(ms: number): void {
+    this.fail(Code.DeadlineExceeded, `the deadline of ${ms} ms expired`);
+  }
+
   /** True exactly once, and only while the stream can still carry an answer. Reports the answer (`code`) once. */
   private finish(code: number, cause?: unknown): boolean {
-    if (this.done) return false;
-    this.done = true;
-    clearTimeout(this.timer);
-    this.options.done(this.options.tallies.of("grpc", this.operation?.method), code, this.startedAt, this.requestId, cause);
+    if (!this.finishOnce(this.options.tallies.of("grpc", this.operation?.method), this.options.done, code, cause)) return false;
     return !this.stream.destroyed && !this.stream.closed;
   }
 
@@ -200,20 +191,16 @@ class UnaryCall implements Invocation {
 }
 
 // Listeners shared by every call: `this` is the stream, which holds its call.
-function onData(this: ServerHttp2Stream & { [CALL]: UnaryCall }, chunk: Buffer): void {
+function onData(this: ServerHttp2Stream & { [CALL]: GrpcCall }, chunk: Buffer): void {
   this[CALL].received(chunk);
 }
 
-function onEnd(this: ServerHttp2Stream & { [CALL]: UnaryCall }): void {
+function onEnd(this: ServerHttp2Stream & { [CALL]: GrpcCall }): void {
   this[CALL].ended();
 }
 
 function sendOkTrailers(this: ServerHttp2Stream): void {
   this.sendTrailers(OK_TRAILERS);
-}
-
-function onDeadline(call: UnaryCall, ms: number): void {
-  if ((call.deadline as CallDeadline).expire()) call.fail(Code.DeadlineExceeded, `the deadline of ${ms} ms expired`);
 }
 
 function ignore(): void {}

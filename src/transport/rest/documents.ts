@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { KeywardError } from "../../domain/errors.js";
-import { DOCUMENT_PATHS } from "../../openapi/paths.js";
+import { DOCUMENT_PATHS } from "./document-paths.js";
 import { packageFile } from "../../package-file.js";
 import type { ExchangeRequest, ExchangeResponse } from "../exchange.js";
 import { REQUEST_ID_HEADER } from "../request-id.js";

@@ -1,6 +1,6 @@
 import { invalid } from "../../domain/errors.js";
 import { requireMinLength } from "./unkey-bounds.js";
-import type { DialectMapping } from "./v1-dialect.js";
+import type { DialectMapping } from "./dialect-mapping.js";
 
 /**
  * The REST dialect mappings of RatelimitService (merged into v1Mappings and v2Mappings). The proto carries v1's

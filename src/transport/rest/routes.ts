@@ -1,7 +1,7 @@
 import { getOption } from "@bufbuild/protobuf";
 import { http } from "../../../gen/google/api/annotations_pb.js";
 import type { HttpRule } from "../../../gen/google/api/http_pb.js";
-import type { Operation } from "../pipeline.js";
+import type { Operation } from "../../services/operation.js";
 import type { Dialect } from "./errors.js";
 
 export interface Route {

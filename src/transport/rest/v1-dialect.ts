@@ -3,18 +3,7 @@ import { ratelimitV1Mappings, ratelimitV2Mappings } from "./ratelimit-dialect.js
 import { requireMinLength, requirePresent, v2KeyOrIdentityWrite, v2RatelimitNames, v2VerifyKeyRequest } from "./unkey-bounds.js";
 import { v1RbacMappings } from "./v1-rbac-dialect.js";
 import { v1MigrationMappings } from "./v1-migrations-dialect.js";
-
-/**
- * v1 is a thin dialect over the same RPCs: per route, how v1 names and shapes map onto the proto JSON and back.
- * Routes absent here use the proto JSON unchanged (without the v2 envelope).
- */
-export interface DialectMapping {
-  request?: (input: unknown) => unknown;
-  /** `json` is the payload (the `response_body` field when the binding names one); `full` the whole response. */
-  response?: (json: Record<string, unknown>, full: Record<string, unknown>) => unknown;
-  /** The success status when it is not 200 (v1 migrations.enqueueKeys answers 202, as Unkey did). */
-  status?: number;
-}
+import type { DialectMapping } from "./dialect-mapping.js";
 
 type Json = Record<string, any>;
 

@@ -1,5 +1,5 @@
 import { invalid } from "../../domain/errors.js";
-import type { DialectMapping } from "./v1-dialect.js";
+import type { DialectMapping } from "./dialect-mapping.js";
 
 type Json = Record<string, any>;
 

@@ -1,6 +1,6 @@
 import { invalid } from "../../domain/errors.js";
 import { requireMinLength, requirePresent } from "./unkey-bounds.js";
-import type { DialectMapping } from "./v1-dialect.js";
+import type { DialectMapping } from "./dialect-mapping.js";
 
 type Json = Record<string, any>;
 

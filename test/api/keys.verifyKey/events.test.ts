@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { VerificationEventQuery } from "../../../src/store/ports.js";
+import type { VerificationEventQuery } from "../../../src/store/ports/events.js";
 import { keyAdmin, toNextWindow, useVerifyKit } from "../../support/verify-key.js";
 
 const MINUTE = 60_000;

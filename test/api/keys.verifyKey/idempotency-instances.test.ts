@@ -10,7 +10,7 @@ import { startKeyward, type RunningKeyward } from "../../support/keyward.js";
 import { startSecondInstance, type SecondInstance } from "../../support/second-instance.js";
 import { idempotentVerifier, type IdempotentVia } from "../../support/idempotent-verify.js";
 import { keyAdmin } from "../../support/verify-key.js";
-import type { VerificationEvent } from "../../../src/store/ports.js";
+import type { VerificationEvent } from "../../../src/store/ports/events.js";
 
 describe("keys.verifyKey with an idempotency key across three instances on one Redis", () => {
   let first: RunningKeyward;

@@ -7,7 +7,7 @@ import { COUNTER_WRITES, gatedCounters } from "../../../src/services/gated-count
 import { AUDITED_WRITES, auditedDocuments } from "../../../src/store/audit/audited-documents.js";
 import { createEmbeddedCounterStore } from "../../../src/store/embedded/counters.js";
 import { createEmbeddedDocumentStore } from "../../../src/store/embedded/documents.js";
-import type { DocumentStore } from "../../../src/store/ports.js";
+import type { DocumentStore } from "../../../src/store/ports/documents.js";
 import { CallDeadline } from "../../../src/transport/call-deadline.js";
 
 /** CounterStore methods that change no counter (a refill `readCredits` stores is what any reader would compute; `recall` only reads). */

@@ -6,15 +6,15 @@ import { Code } from "@connectrpc/connect";
 import { codeFromString } from "@connectrpc/connect/protocol-connect";
 import { trailerParse } from "@connectrpc/connect/protocol-grpc-web";
 import { COUNTER_WRITES } from "../../../src/services/gated-counters.js";
-import type { CounterStore } from "../../../src/store/ports.js";
-import type { Operation } from "../../../src/transport/pipeline.js";
+import type { CounterStore } from "../../../src/store/ports/counters.js";
+import type { Operation } from "../../../src/services/operation.js";
 import { grpcFrame, grpcMessages, grpcStatusOf, rawRequest } from "../../support/raw-grpc.js";
 import { recordSecretsIn } from "../../support/secret-record.js";
 import { useKeyward } from "../../support/use-keyward.js";
 
 /**
  * The paths a deadline takes: gRPC and lean Connect are Keyward's own handlers (each with its early-answer timer);
- * gRPC-Web and gzipped Connect go through connect-node (connect.ts), which answers with the handler's result.
+ * gRPC-Web and gzipped Connect go through connect-node (transport/connect/adapter.ts), which answers with the handler's result.
  */
 export type Wire = "grpc" | "connect" | "grpc-web" | "connect-gzip";
 export const WIRES: Wire[] = ["grpc", "connect", "grpc-web", "connect-gzip"];

@@ -1,16 +1,17 @@
 import { create, toBinary, toJsonString, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { codeToHttpStatus, errorToJsonBytes, parseTimeout } from "@connectrpc/connect/protocol-connect";
-import { atTurnEnd } from "../turn-end.js";
-import { CallDeadline, MAX_TIMER_MS } from "./call-deadline.js";
-import { decodeProtoBinary } from "./binary-check.js";
-import { decodeProtoJson } from "./json-check.js";
-import { readBody, type ExchangeRequest, type ExchangeResponse } from "./exchange.js";
-import type { Invocation, Invoke, Operation } from "./pipeline.js";
-import { newRequestId, REQUEST_ID_HEADER } from "./request-id.js";
-import { rpcFailureOf, toConnectError } from "./rpc-error.js";
-import type { RequestDone } from "../observability/request-observer.js";
-import type { RequestTallies, RouteTally, TransportName } from "../observability/route-tally.js";
+import { codeToHttpStatus, errorToJsonBytes, parseContentType, parseTimeout } from "@connectrpc/connect/protocol-connect";
+import { atTurnEnd } from "../../turn-end.js";
+import { decodeProtoBinary } from "../binary-check.js";
+import { decodeProtoJson } from "../json-check.js";
+import { readBody, type ExchangeRequest, type ExchangeResponse } from "../exchange.js";
+import type { Operation } from "../../services/operation.js";
+import type { Invocation, Invoke } from "../pipeline.js";
+import { REQUEST_ID_HEADER } from "../request-id.js";
+import { operationsByPath, UnaryCall } from "../unary-call.js";
+import { rpcFailureOf, toConnectError } from "../rpc-error.js";
+import type { RequestDone } from "../../observability/request-observer.js";
+import type { RequestTallies, RouteTally, TransportName } from "../../observability/route-tally.js";
 
 type Codec = "json" | "proto";
 
@@ -32,7 +33,7 @@ export function createConnectUnaryHandler(options: {
   done: RequestDone;
   transport?: TransportName;
 }): ConnectUnaryHandler {
-  const byPath = new Map(options.operations.map((op) => [`/${op.method.parent.typeName}/${op.method.name}`, op]));
+  const byPath = operationsByPath(options.operations);
   const tallyOf = new Map(options.operations.map((op) => [op, options.tallies.of(options.transport ?? "connect", op.method)]));
 
   return function handleConnectUnary(req, res) {
@@ -51,20 +52,17 @@ export function createConnectUnaryHandler(options: {
   };
 }
 
-/** `application/json` or `application/proto`, with or without parameters such as `; charset=utf-8`. */
+/** A unary content type by connect's parser: `application/json` (`; charset=utf-8` allowed) or `application/proto`. */
 function codecOf(contentType: string | undefined): Codec | undefined {
-  if (!contentType) return undefined;
-  const type = contentType.split(";", 1)[0].trim().toLowerCase();
-  return type === "application/json" ? "json" : type === "application/proto" ? "proto" : undefined;
+  const parsed = parseContentType(contentType ?? null);
+  if (parsed === undefined || parsed.stream) return undefined;
+  return parsed.binary ? "proto" : "json";
 }
 
-class ConnectCall implements Invocation {
-  readonly requestId = newRequestId();
-  private readonly startedAt = performance.now();
+/** One unary Connect call, on the steps every RPC call shares (unary-call.ts: request id, deadline, finish once). */
+class ConnectCall extends UnaryCall implements Invocation {
   private body: Buffer | undefined;
-  private done = false;
   origin: ExchangeRequest | undefined;
-  deadline: CallDeadline | undefined;
 
   constructor(
     private readonly res: ExchangeResponse,
@@ -73,30 +71,26 @@ class ConnectCall implements Invocation {
     readonly authorization: string | undefined,
     private readonly tally: RouteTally,
     private readonly observe: RequestDone,
-  ) {}
+  ) {
+    super();
+  }
 
   async run(req: ExchangeRequest, options: { invoke: Invoke; maxBytes: number }, timeout: ReturnType<typeof parseTimeout>): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
     try {
       if (timeout.error) throw timeout.error;
-      if (timeout.timeoutMs !== undefined) {
-        this.deadline = new CallDeadline(timeout.timeoutMs);
-        if (timeout.timeoutMs <= MAX_TIMER_MS) timer = setTimeout(onDeadline, timeout.timeoutMs, this, timeout.timeoutMs);
-      }
+      if (timeout.timeoutMs !== undefined) this.armDeadline(timeout.timeoutMs);
       this.origin = req;
       this.body = await readBody(req, options.maxBytes);
       const output = await options.invoke(this.operation, this);
       this.succeed(output);
     } catch (error) {
       this.fail(error instanceof ConnectError ? error : toConnectError(rpcFailureOf(error)), error);
-    } finally {
-      clearTimeout(timer);
     }
   }
 
   /** The deadline's timer: answers DEADLINE_EXCEEDED unless the call has begun committing (its result answers then). */
   deadlineExpired(ms: number): void {
-    if ((this.deadline as CallDeadline).expire()) this.fail(new ConnectError(`the deadline of ${ms} ms expired`, Code.DeadlineExceeded));
+    this.fail(new ConnectError(`the deadline of ${ms} ms expired`, Code.DeadlineExceeded));
   }
 
   /** Called by the pipeline once the caller is authenticated. */
@@ -108,22 +102,18 @@ class ConnectCall implements Invocation {
   }
 
   private succeed(output: object): void {
-    if (this.done) return;
-    this.done = true;
+    if (!this.finishOnce(this.tally, this.observe, 0)) return;
     const schema = this.operation.method.output;
     const message = create(schema, output as never);
     const body = this.codec === "json" ? toJsonString(schema, message) : toBinary(schema, message);
     const contentType = this.codec === "json" ? "application/json" : "application/proto";
     this.send(200, contentType, body);
-    this.observe(this.tally, 0, this.startedAt, this.requestId);
   }
 
   /** `cause`: what was thrown, when it is not `error` itself (for the request log). */
   private fail(error: ConnectError, cause: unknown = error): void {
-    if (this.done) return;
-    this.done = true;
+    if (!this.finishOnce(this.tally, this.observe, error.code, cause)) return;
     this.send(codeToHttpStatus(error.code), "application/json", errorToJsonBytes(error, {}));
-    this.observe(this.tally, error.code, this.startedAt, this.requestId, cause);
   }
 
   /** Written at the end of the turn with the other responses of this turn (see turn-end.ts). */
@@ -134,8 +124,4 @@ class ConnectCall implements Invocation {
       res.end(body);
     });
   }
-}
-
-function onDeadline(call: ConnectCall, ms: number): void {
-  call.deadlineExpired(ms);
 }

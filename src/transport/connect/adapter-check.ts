@@ -6,10 +6,10 @@ import {
 } from "@connectrpc/connect/protocol";
 import { codeToHttpStatus, errorToJsonBytes } from "@connectrpc/connect/protocol-connect";
 import { setTrailerStatus, trailerFlag, trailerSerialize } from "@connectrpc/connect/protocol-grpc-web";
-import { KeywardError } from "../domain/errors.js";
-import { decodeProtoBinary } from "./binary-check.js";
-import { unframeUnary } from "./grpc/wire.js";
-import { rpcFailureOf } from "./rpc-error.js";
+import { KeywardError } from "../../domain/errors.js";
+import { decodeProtoBinary } from "../binary-check.js";
+import { unframeUnary } from "../grpc/wire.js";
+import { rpcFailureOf } from "../rpc-error.js";
 
 /**
  * The binary unary calls connect-node decodes itself (gRPC-Web, and Connect with a compressed body) held to the rules

@@ -2,7 +2,7 @@
  * Storage ports of webhooks: the endpoints (management writes, audited like every document) and the outbox of
  * messages to them (written by the event sources and the dispatcher, never audited: a delivery is not a change).
  */
-import type { PageQuery } from "./ports.js";
+import type { PageQuery } from "./pages.js";
 
 /** `key.credits.low` fires at `remaining` credits or fewer, or at `percent` of the key's refill amount (else initial credits). */
 export type CreditThreshold = { remaining: number } | { percent: number };

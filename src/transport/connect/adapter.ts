@@ -2,14 +2,15 @@ import type { DescService } from "@bufbuild/protobuf";
 import {
   ConnectError, createContextKey, createContextValues, type ConnectRouter, type ContextValues, type HandlerContext, type Interceptor,
 } from "@connectrpc/connect";
-import type { RequestDone } from "../observability/request-observer.js";
-import type { RequestTallies, TransportName } from "../observability/route-tally.js";
-import type { RequestOrigin } from "../services/context.js";
-import { CallDeadline } from "./call-deadline.js";
-import { checkBinaryBodies } from "./connect-node-check.js";
-import type { Invoke, Operation } from "./pipeline.js";
-import { newRequestId, REQUEST_ID_HEADER } from "./request-id.js";
-import { rpcFailureOf, toConnectError } from "./rpc-error.js";
+import type { RequestDone } from "../../observability/request-observer.js";
+import type { RequestTallies, TransportName } from "../../observability/route-tally.js";
+import type { RequestOrigin } from "../../services/context.js";
+import { CallDeadline } from "../call-deadline.js";
+import { checkBinaryBodies } from "./adapter-check.js";
+import type { Operation } from "../../services/operation.js";
+import type { Invoke } from "../pipeline.js";
+import { newRequestId, REQUEST_ID_HEADER } from "../request-id.js";
+import { rpcFailureOf, toConnectError } from "../rpc-error.js";
 
 const REQUEST_ID = createContextKey<string | undefined>(undefined, { description: "the request id of this RPC" });
 const SOCKET = createContextKey<RequestOrigin["socket"]>(undefined, { description: "the connection the RPC came on" });
@@ -68,7 +69,7 @@ export function registerOperations(
     }
     const before = router.handlers.length;
     router.service(service, impl as never);
-    // Its binary messages are checked as Keyward's own paths check theirs (connect-node-check.ts).
+    // Its binary messages are checked as Keyward's own paths check theirs (connect/adapter-check.ts).
     for (let i = before; i < router.handlers.length; i++) {
       router.handlers[i] = checkBinaryBodies(router.handlers[i], router.handlers[i].method.input, options.maxBytes);
     }
