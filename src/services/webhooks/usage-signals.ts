@@ -1,6 +1,6 @@
 import { crossedLevels } from "../../domain/webhooks/credit-crossing.js";
 import type { KeyRecord } from "../../store/ports/key-records.js";
-import { refillAt } from "../keys/key-context.js";
+import { latestRefillBoundary } from "../../domain/refill-calendar.js";
 import type { WebhookEvent } from "./messages.js";
 import type { WebhookIndex } from "./webhook-index.js";
 
@@ -62,7 +62,8 @@ export function createUsageSignals(deps: { index: WebhookIndex; emit(event: Webh
       }
     } else if (s.code === "USAGE_EXCEEDED" && deps.index.wants(ws, "key.credits.exhausted")) {
       // One per refill period, key change (updatedAt) and balance: a refill or an update of the key re-arms it.
-      const period = refillAt(key, s.now)?.boundary ?? 0;
+      const rule = key.credits?.refill;
+      const period = rule ? latestRefillBoundary(rule, s.now) : 0;
       const dedupeKey = `exhausted\n${key.id}\n${period}\n${key.updatedAt ?? key.createdAt}\n${s.remaining ?? 0}`;
       if (firstTime(dedupeKey)) {
         deps.emit({
