@@ -78,9 +78,14 @@ run_phase() {
   "$@" --reporter=default --reporter=json --outputFile.json="$reports/$report.json" || echo "$name" >"$reports/$report.failed"
   printf '%-28s %5d s\n' "$name" $((SECONDS - started)) >"$reports/$report.time"
 }
-# The Node 24 LTS binary from the npm registry's `node` package (npx caches it after the first run). Its bin folder
-# comes first on PATH, so the workers (process.execPath) and every `node`/`npm` a test starts run on Node 24 too.
-node24() { npm exec --yes --package=node@24 -- "$@"; }
+# node24 COMMAND...: runs COMMAND with the Node 24 LTS binary of the npm registry's `node` package (npx caches it after
+# the first run) first on PATH, so the workers (process.execPath) and every `node`/`npm`/`npx` a test starts run on
+# Node 24 too. Not inside `npm exec` itself: the npm_config_* it sets would make each nested npx fetch node@24 again.
+node24() {
+  local bin
+  bin=$(npm exec --yes --package=node@24 -- node -p process.execPath) || { echo "node@24 from the npm registry failed" >&2; return 1; }
+  PATH="$(dirname "$bin"):$PATH" "$@"
+}
 
 if (( $# )); then
   # A filtered run (`bash scripts/test.sh test/api/keys.getKey`): the Node pass alone, on the machine's Node.
