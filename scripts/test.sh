@@ -106,11 +106,16 @@ else
   # collide, so one start (and stop) comes first. A missing emulator is left for the passes to report.
   node --input-type=module -e 'import { findMongoEmulator, startMongoEmulator } from "./scripts/mongo-emulator.mjs";
     if (findMongoEmulator()) await (await startMongoEmulator()).stop();' || true
+  # The background lane gets a process group of its own (set -m), so an interrupt or an early exit stops all of it.
+  set -m
   (
     run_phase "e2e on MongoDB documents" mongo npx vitest run --config vitest.mongo-e2e.config.ts
     KEYWARD_EXPECT_NODE_MAJOR=24 run_phase "vitest on Node 24" node24 node24 node node_modules/vitest/vitest.mjs run
   ) >"$reports/lane.log" 2>&1 &
   lane=$!
+  set +m
+  trap 'kill -- -"$lane" 2>/dev/null; rm -rf "$reports"' EXIT
+  trap 'exit 130' INT TERM
   run_phase "vitest (Node suite)" node npx vitest run
   run_phase "deno e2e" deno npm run -s test:deno --
   say "waiting for the MongoDB and Node 24 passes (their output follows)"
@@ -124,7 +129,7 @@ for phase in node deno mongo node24; do
   [[ -f $reports/$phase.time ]] && printf '  %s' "$(cat "$reports/$phase.time")" && echo
   [[ -f $reports/$phase.failed ]] && failed+=("$(cat "$reports/$phase.failed")")
 done
-printf '  %-28s %5d s\n' "total" "$SECONDS"
+printf '  %-28s %5d s\n' "total (wall, with set-up)" "$SECONDS"
 if (( ${#failed[@]} )); then
   say "FAILED: ${failed[*]}"
 else
