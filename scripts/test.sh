@@ -93,8 +93,9 @@ if (( $# )); then
   say "filtered run: the MongoDB, Deno and Node 24 passes are skipped"
 else
   # Two lanes at once, one per CPU, each pass on one worker: the machine's Node then Deno in the foreground, the
-  # MongoDB pass then Node 24 in the background (its console output is shown when it ends). Nothing is sampled:
-  # every pass runs its whole file set.
+  # MongoDB pass then Node 24 in the background (its console output is shown when it ends); measured balanced (under
+  # load: 944 + 378 s against 524 + 765 s). Nothing is sampled: every pass runs its whole file set, except that the
+  # MongoDB pass skips the 413 refusals, which the transport makes before any store is touched (test/support/too-large.ts).
   # - MongoDB documents (vitest.mongo-e2e.config.ts): the api and sdk files again, every server on a fresh database
   #   of the wire emulator (test/setup/mongo.ts: MONGODB_URL when set, else ../shared/mongo-emulator/run.sh; CI=1 or
   #   KEYWARD_REQUIRE_MONGO=1 makes a missing MongoDB a failure instead of skipped cases).
