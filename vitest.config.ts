@@ -12,5 +12,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     teardownTimeout: 15_000,
     pool: "forks",
+    // One module graph per worker, reused by every file: loading the modules was half of an api file's time (78 api
+    // files: 71 s isolated, 21 s shared). Safe because no test mocks modules, stubs globals or changes process.env
+    // (test/suite-rules.test.ts keeps it so), and every file starts its own servers on their own ports and stores.
+    isolate: false,
   },
 });

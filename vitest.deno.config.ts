@@ -10,5 +10,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // One module graph reused across files, as in vitest.config.ts (which says why that is safe).
+    isolate: false,
   },
 });

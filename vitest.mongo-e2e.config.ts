@@ -14,5 +14,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     teardownTimeout: 15_000,
     pool: "forks",
+    // One module graph reused across files, as in vitest.config.ts (which says why that is safe).
+    isolate: false,
   },
 });

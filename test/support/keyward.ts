@@ -41,12 +41,15 @@ export function manualClock(start = Date.now()): Clock & { set(ms: number): void
   return { now: () => now, set: (ms) => void (now = ms), advance: (ms) => void (now += ms) };
 }
 
+/** Whether this is the end-to-end suite's run on MongoDB documents (vitest.mongo-e2e.config.ts). */
+export const onMongoDocuments = (): boolean => process.env.KEYWARD_TEST_DOCUMENTS === "mongo";
+
 /**
  * With KEYWARD_TEST_DOCUMENTS=mongo (the end-to-end suite's second run, vitest.mongo-e2e.config.ts), the URL of a
  * fresh database for one server on the test MongoDB (test/setup/mongo.ts); else undefined (embedded documents).
  */
 function mongoDocumentsUrl(): string | undefined {
-  if (process.env.KEYWARD_TEST_DOCUMENTS !== "mongo") return undefined;
+  if (!onMongoDocuments()) return undefined;
   const url = process.env.KEYWARD_TEST_MONGODB_URL;
   if (!url) throw new Error("KEYWARD_TEST_DOCUMENTS=mongo needs a MongoDB: MONGODB_URL or the emulator (test/setup/mongo.ts)");
   return withDatabase(url, `kw_e2e_${randomBytes(6).toString("hex")}`);
