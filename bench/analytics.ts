@@ -92,6 +92,7 @@ async function main(): Promise<void> {
     await call(); // the server's own event store parses the segments once
     const rest = await timeRuns("REST v2 warm", call);
     await server.close();
+    await app.stop();
     await stores.close();
 
     const result = {

@@ -191,5 +191,12 @@ export function createApp(options: AppOptions) {
     done,
     mounted: { dashboard, wantsDashboard, metrics: observed.serveMetrics },
   });
-  return { handler, stream, invoke, operations, restRoutes, metrics: observed.metrics, migrations, webhooks };
+  return {
+    handler, stream, invoke, operations, restRoutes, metrics: observed.metrics, migrations, webhooks,
+    /** Stops the background work (queued imports, webhook fan-out and delivery); call before the stores close. */
+    async stop(): Promise<void> {
+      await migrations.stop();
+      await webhooks.stop();
+    },
+  };
 }

@@ -49,8 +49,7 @@ async function main() {
     reloader?.close();
     await server.close({ graceMs: config.shutdownGraceMs });
     // A queued import stops after its current slice; the rest resumes at the next start.
-    await app.migrations.stop();
-    await app.webhooks.stop();
+    await app.stop();
     await stores.close();
     logger.info("Keyward stopped");
     flush();

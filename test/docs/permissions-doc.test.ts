@@ -23,6 +23,7 @@ describe("docs/permissions.md", () => {
 
   it("lists every operation with its REST paths and the permission it needs, exactly as the server enforces", async () => {
     const app = createApp({ ...harness.keyward.stores });
+    await app.stop();
     const doc = readFileSync(DOC, "utf8");
     const rows = doc.split("\n").filter((line) => line.startsWith("| `") && line.includes("Service/"));
     // PRINT_PERMISSION_ROWS=1 prints the rows to paste after a change to the operations.

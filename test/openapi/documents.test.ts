@@ -35,7 +35,9 @@ describe("the OpenAPI documents", () => {
     const dir = await mkdtemp(join(tmpdir(), "keyward-openapi-"));
     const stores = await openStores({ dataDir: dir });
     try {
-      const served = createApp(stores).restRoutes.map(({ verb, path }) => `${verb} ${path}`).sort();
+      const app = createApp(stores);
+      await app.stop();
+      const served = app.restRoutes.map(({ verb, path }) => `${verb} ${path}`).sort();
       const documented = DIALECTS.flatMap((dialect) => operationsOf(committedDocument(dialect)).map(({ verb, path }) => `${verb} ${path}`)).sort();
       expect(documented).toEqual(served);
       expect(served).toContain("POST /v1/keys");

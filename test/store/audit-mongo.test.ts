@@ -23,7 +23,8 @@ const skipReason = mongoUrl ? "" : " [skipped: MONGODB_URL is unset and no Mongo
     const rootKey = `kw_test_${randomBytes(12).toString("hex")}`;
     try {
       await bootstrap({ documents: stores.documents, clock: { now: () => Date.now() }, randomBytes: (n) => new Uint8Array(randomBytes(n)), rootKey, print: () => {} });
-      const server = await listen(createApp({ ...stores }), { port: 0, host: "127.0.0.1" });
+      const app = createApp({ ...stores });
+      const server = await listen(app, { port: 0, host: "127.0.0.1" });
       try {
         const rest = restClient(`http://127.0.0.1:${server.port}`);
         const created = await rest.v2("apis.createApi", { name: "audited-on-mongo" }, rootKey);
@@ -36,6 +37,7 @@ const skipReason = mongoUrl ? "" : " [skipped: MONGODB_URL is unset and no Mongo
         expect(stores.auditLogs?.stats()).toMatchObject({ written: 1, queued: 0, dropped: 0 });
       } finally {
         await server.close();
+        await app.stop();
       }
     } finally {
       await stores.close();

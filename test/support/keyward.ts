@@ -136,8 +136,7 @@ export async function startKeyward(
     server,
     async stop() {
       await server.close();
-      await app.migrations.stop();
-      await app.webhooks.stop();
+      await app.stop();
       await stores.close();
       log.flush();
       if (mongodbUrl) await dropDatabase(mongodbUrl);

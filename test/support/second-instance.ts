@@ -36,6 +36,7 @@ export async function startSecondInstance(first: RunningKeyward, options: { redi
     stores,
     async stop() {
       await server.close();
+      await app.stop();
       await stores.close();
       await rm(dir, { recursive: true, force: true });
     },

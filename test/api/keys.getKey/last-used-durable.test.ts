@@ -19,8 +19,9 @@ import { ALL_VIAS, connect, grpc, restV2, viaClient } from "../../support/vias.j
 /** One Keyward on `stores` (opened by the caller), with the bootstrap root key `rootKey`. */
 async function serve(stores: Stores, clock: Clock, rootKey: string) {
   await bootstrap({ documents: stores.documents, clock, randomBytes: (n) => new Uint8Array(randomBytes(n)), rootKey, print: () => {} });
-  const server = await listen(createApp({ ...stores, clock, logger: testLogger().logger }), { port: 0, host: "127.0.0.1" });
-  return { baseUrl: `http://127.0.0.1:${server.port}`, stores, stop: async () => { await server.close(); await stores.close(); } };
+  const app = createApp({ ...stores, clock, logger: testLogger().logger });
+  const server = await listen(app, { port: 0, host: "127.0.0.1" });
+  return { baseUrl: `http://127.0.0.1:${server.port}`, stores, stop: async () => { await server.close(); await app.stop(); await stores.close(); } };
 }
 
 async function seedKey(baseUrl: string, rootKey: string, name: string) {

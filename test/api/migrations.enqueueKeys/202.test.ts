@@ -96,6 +96,6 @@ describe("v1 migrations.enqueueKeys and keys.getMigration", () => {
     expect(resumed.outcomes.map((o) => o.keyId)).toEqual(firstRun);
     expect(resumed.outcomes.filter((o) => o.error)).toEqual([]);
     expect(await apiKeys(harness, apiId)).toHaveLength(100);
-    await restarted.migrations.stop();
+    await restarted.stop();
   });
 });

@@ -51,10 +51,14 @@ with grpc.insecure_channel(address) as channel:
             "fields": [v.field for v in bad_request.field_violations],
         }
 
-    try:
-        apis.CreateApi(apis_pb2.CreateApiRequest(name="too-late"), metadata=auth, timeout=0.000001)
-    except grpc.RpcError as error:
-        observed["deadline"] = error.code().name
+    # A 1 us deadline: grpcio checks it on a timer, so on a busy machine an answer can now and then beat it. A few
+    # tries, the first refusal's code kept.
+    for _ in range(5):
+        try:
+            apis.CreateApi(apis_pb2.CreateApiRequest(name="too-late"), metadata=auth, timeout=0.000001)
+        except grpc.RpcError as error:
+            observed["deadline"] = error.code().name
+            break
 
     gzipped = apis.CreateApi(apis_pb2.CreateApiRequest(name="gzip-api"), metadata=auth, compression=grpc.Compression.Gzip)
     observed["gzip"] = gzipped.api_id.startswith("api_")
