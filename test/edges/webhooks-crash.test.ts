@@ -1,22 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { createServer } from "node:net";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { startServerProcess, tempDataDir, type ServerProcess } from "../cli/keyward-cli.js";
 import { restClient } from "../support/rest.js";
 import { startReceiverOn, type Receiver } from "../support/webhook-receiver.js";
+import { freePort } from "../support/free-port.js";
 
 const ROOT_KEY = "kw_root_webhooks_crash_0123456789abcdef";
 
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once("error", fail);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
 
 /**
  * At least once across a crash: with the receiver down, messages pile up in the outbox (and some changes have not

@@ -4,10 +4,10 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { createServer } from "node:net";
 import { resolve } from "node:path";
 import { startRedisCluster, type RedisClusterHandle } from "../../scripts/redis-cluster.mjs";
 import { REPO_ROOT, startServerProcess, tempDataDir, type ServerProcess } from "../cli/keyward-cli.js";
+import { freePort } from "../support/free-port.js";
 
 /**
  * The emulator's run.sh: `$KEYWARD_MONGO_EMULATOR`, else `../shared/mongo-emulator/run.sh` beside the repository
@@ -104,13 +104,3 @@ export async function startFleet(options: { count: number; db: string; env?: Rec
   }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once("error", fail);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
