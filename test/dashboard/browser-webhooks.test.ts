@@ -26,7 +26,7 @@ describe("webhooks pages in a real browser", () => {
 
     const form = ui.page.getByRole("form", { name: "Create a webhook" });
     await form.getByLabel("Endpoint URL").fill("ftp://example.com/hook");
-    await form.getByLabel("Only events of api").selectOption(apiId);
+    await form.getByLabel("Only events of API").selectOption(apiId);
     await form.getByRole("checkbox", { name: "key.credits.low", exact: true }).check();
     await form.getByRole("checkbox", { name: "key.create", exact: true }).check();
     // A credit level that is neither a number nor a percentage is named before anything is sent.
@@ -177,11 +177,11 @@ describe("webhooks pages in a real browser", () => {
     const before = (await listed()).length;
     await form.getByLabel("Endpoint URL").fill(receiver.url);
     await form.getByRole("checkbox", { name: "key.credits.exhausted", exact: true }).check();
-    await form.getByRole("textbox", { name: "Only events of api" }).fill(otherApi);
+    await form.getByRole("textbox", { name: "Only events of API" }).fill(otherApi);
     await form.getByRole("button", { name: "Create webhook" }).click();
     await expect.poll(() => form.getByRole("alert").textContent()).toMatch(/^Not found: /);
     expect((await listed()).length).toBe(before);
-    await form.getByRole("textbox", { name: "Only events of api" }).fill(apiId);
+    await form.getByRole("textbox", { name: "Only events of API" }).fill(apiId);
     await form.getByRole("button", { name: "Create webhook" }).click();
     await ui.page.getByRole("region", { name: "Webhook created" }).waitFor();
     expect((await listed()).filter((w) => (w as { apiId?: string }).apiId === apiId).length).toBe(1);

@@ -35,11 +35,11 @@ function ApiFilter({ value, onChange }: { value: string; onChange: (apiId: strin
   const readable = can("api", "read_api");
   const apis = useAsync(async () => (readable ? api.apis.listApis({ limit: 100 }) : undefined), [readable]);
   const set = (e: Event) => onChange((e.target as HTMLInputElement | HTMLSelectElement).value);
-  if (!apis.data) return <label>Only events of api <input value={value} placeholder="all apis (or an api id)" maxLength={255} onInput={set} /></label>;
+  if (!apis.data) return <label>Only events of API <input value={value} placeholder="all APIs (or an API id)" maxLength={255} onInput={set} /></label>;
   return (
-    <label>Only events of api
+    <label>Only events of API
       <select value={value} onChange={set}>
-        <option value="">All apis</option>
+        <option value="">All APIs</option>
         {apis.data.data.map((a) => <option key={a.id} value={a.id}>{a.name} ({a.id})</option>)}
       </select>
     </label>

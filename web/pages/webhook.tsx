@@ -43,7 +43,7 @@ export function WebhookPage({ webhookId }: { webhookId: string }) {
               <dt>URL</dt><dd class="mono">{w.url}</dd>
               <dt>State</dt><dd><span class={`badge ${state.tone}`}>{state.label}</span></dd>
               <dt>Events</dt><dd><ul class="perms">{w.events.map((e) => <li key={e} class="mono">{e}</li>)}</ul></dd>
-              <dt>Api</dt><dd class="mono">{w.apiId ?? "all apis"}</dd>
+              <dt>API</dt><dd class="mono">{w.apiId ?? "all APIs"}</dd>
               {w.description && <><dt>Description</dt><dd>{w.description}</dd></>}
               {w.events.includes("key.credits.low") && <><dt>Credit levels</dt><dd>{creditLevelsText(w.thresholds?.credits ?? []) || "none"}</dd></>}
               {w.events.includes("key.expiring") && <><dt>Expiry notice</dt><dd>{Number(w.thresholds?.expiringBeforeMs ?? 86_400_000n) / HOUR_MS} h before</dd></>}

@@ -19,7 +19,7 @@ export function WebhooksPage() {
         <>
           <div class="table-wrap">
             <table>
-              <thead><tr><th>URL</th><th>Events</th><th>Api</th><th>State</th><th>Created</th></tr></thead>
+              <thead><tr><th>URL</th><th>Events</th><th>API</th><th>State</th><th>Created</th></tr></thead>
               <tbody>
                 {list.data.data.length === 0 && <tr><td colSpan={5}>No webhooks yet.</td></tr>}
                 {list.data.data.map((w) => {
@@ -28,7 +28,7 @@ export function WebhooksPage() {
                     <tr key={w.id}>
                       <td data-label="URL" class="name"><a href={`#/webhooks/${encodeURIComponent(w.id)}`}>{w.url}</a><div class="muted mono">{w.id}</div>{w.description && <div class="muted">{w.description}</div>}</td>
                       <td data-label="Events"><details><summary>{w.events.length} event{w.events.length === 1 ? "" : "s"}</summary><ul class="perms">{w.events.map((e) => <li key={e} class="mono">{e}</li>)}</ul></details></td>
-                      <td data-label="Api" class="mono">{w.apiId ?? "all"}</td>
+                      <td data-label="API" class="mono">{w.apiId ?? "all"}</td>
                       <td data-label="State"><span class={`badge ${state.tone}`}>{state.label}</span></td>
                       <td data-label="Created">{formatTime(w.createdAt)}</td>
                     </tr>
