@@ -87,6 +87,7 @@ export function createApp(options: AppOptions) {
   const randomBytes = options.randomBytes ?? ((size: number) => new Uint8Array(nodeRandomBytes(size)));
   // Metrics, request log, and the stores timed; the transports report each request to `done`.
   const observed = createObservability(options);
+  const warn = (line: string) => observed.logger.warn(line);
   const { documents, counters, tallies, done } = observed;
   const deps = { documents, clock, randomBytes };
   const bus = options.bus ?? createLocalInvalidationBus();
@@ -105,6 +106,7 @@ export function createApp(options: AppOptions) {
   const webhooks = createWebhookEngine({
     documents, auditLogs, bus, clock, wallClock: systemClock, randomBytes, encryptionKey: options.encryptionKey,
     allowPrivate: webhookSettings.allowPrivate, retentionDays: webhookSettings.retentionDays, scale: webhookSettings.retryScale,
+    log: warn,
     // The embedded audit log is written by this one process in id order; MongoDB's by several instances.
     lateWindowMs: options.documents.auditLogs ? 0 : 10_000,
   });
@@ -121,10 +123,11 @@ export function createApp(options: AppOptions) {
   const migrations = createMigrationRunner({
     documents,
     clock,
+    log: warn,
     importerFor: (job, principal) =>
       createKeyImporter({ ...keysDeps, documents: audit({ principal, requestId: job.id }, "key.create").documents }),
   });
-  void migrations.resume().catch((error: unknown) => console.error(`migrations: cannot resume queued imports: ${(error as Error).message}`));
+  void migrations.resume().catch((error: unknown) => warn(`migrations: cannot resume queued imports: ${(error as Error).message}`));
   const factories = new Map<DescService, ServiceFactory>([
     [KeysService, (documents, counters) => createKeysService({ ...keysDeps, documents, counters, migrations })],
     [ApisService, (documents, counters) => createApisService({

@@ -34,6 +34,8 @@ export function createObservability(options: ObservabilityOptions) {
   // The audit log's buffer goes next to it: metrics.watchBuffer("audit_log", () => auditLog.stats()).
   return {
     metrics,
+    /** The process's logger; background work (imports, webhooks) reports its failures here as warnings. */
+    logger,
     tallies: metrics.requests,
     done: createRequestObserver({ logger, sampleRate: options.logSampleRate ?? 1 }),
     serveMetrics: createMetricsEndpoint({ metrics, access }),
