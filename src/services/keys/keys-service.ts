@@ -132,9 +132,14 @@ export function createKeysService(deps: KeysDeps & { migrations?: MigrationSched
             throw error;
           });
         // The record notes the update, so every instance's next read re-arms the credit events (usage-signals.ts).
-        await updateKeyWithRetry(deps, principal.workspaceId, key.id, (current) => current.credits && {
+        const noted = updateKeyWithRetry(deps, principal.workspaceId, key.id, (current) => current.credits && {
           ...current, credits: { ...current.credits, ...(request.operation === "set" && { base: value }), changedAt: now },
         }, { read: key });
+        // A set may be answered "retry" (repeating it is harmless); an increment already applied must not be, and a
+        // note that kept losing lost to writes that re-armed the events just the same.
+        await (request.operation === "set" ? noted : noted.catch((error: unknown) => {
+          if (!(error instanceof KeywardError && error.kind === "aborted")) throw error;
+        }));
       }
       const refill = key.credits?.refill;
       return { credits: { remaining: BigInt(remaining), refill: refill && { interval: refill.interval, amount: BigInt(refill.amount), refillDay: refill.refillDay } } };
