@@ -75,6 +75,22 @@ describe("webhook credit events after credit updates", () => {
     expect(receiver.distinct("key.credits.low").every((r) => r.verifiedBy.length === 1)).toBe(true);
   });
 
+  it("v1 keys.updateRemaining set gives the base too; setting only a refill keeps it, and the refill amount then counts", async () => {
+    const { keyId, key } = await harness.seed.key(apiId, { credits: { remaining: 100 } });
+    const set = await harness.rest.v1Post("keys.updateRemaining", { keyId, op: "set", value: 30 }, harness.keyward.rootKey);
+    expect(set.body).toEqual({ remaining: 30 });
+    expect((await storedCredits(keyId))?.base).toBe(30);
+    expect(await verifyTimes(key, 24)).toBe(24);
+    await vi.waitFor(() => expect(lowLevels(keyId)).toEqual([[6, 6]]), { timeout: 5000 });
+    // A daily refill of 200 (the balance left as it is, 6): the 20 % level is now 40, already below, so nothing fires.
+    const refill = await v2("keys.updateKey", { keyId, credits: { refill: { interval: "daily", amount: 200 } }, updateMask: "credits.refill" });
+    expect(refill.status).toBe(200);
+    expect(await storedCredits(keyId)).toEqual({ refill: { interval: "daily", amount: 200 }, base: 30, changedAt: harness.clock.now() });
+    expect((await v2("keys.updateCredits", { keyId, operation: "set", value: 41 })).status).toBe(200);
+    expect(await verifyTimes(key, 1)).toBe(1);
+    await vi.waitFor(() => expect(lowLevels(keyId)).toEqual([[6, 6], [40, 40]]), { timeout: 5000 });
+  });
+
   it("an imported key's credits are its percent base", async () => {
     const imported = foreignKey("legacy");
     const answer = await v2("keys.migrateKeys", { migrationId: "sha256_base64", apiId, keys: [{ hash: imported.base64, credits: { remaining: 10 } }] });
