@@ -21,7 +21,7 @@ export type CreditLevel = { remaining?: bigint; percent?: number };
 
 /**
  * Credit levels typed as "100, 10%": a number is a remaining balance, a number with % a share of the key's refill
- *. Only the form is checked here; ranges and duplicates are the server's to name.
+ * amount (without a refill, of the credits it was last given). Only the form is checked here; ranges and duplicates are the server's to name.
  */
 export function parseCreditLevels(text: string): { levels: CreditLevel[] } | { error: string } {
   const levels: CreditLevel[] = [];

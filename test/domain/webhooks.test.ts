@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
-import { crossedLevels } from "../../src/domain/webhooks/credit-crossing.js";
+import { crossedLevels, percentBase } from "../../src/domain/webhooks/credit-crossing.js";
 import { isWebhookEvent, WEBHOOK_EVENTS } from "../../src/domain/webhooks/events.js";
 import { MAX_ATTEMPTS, nextAttemptDelay } from "../../src/domain/webhooks/retry-schedule.js";
 import { newSecret, signatureHeader } from "../../src/domain/webhooks/signature.js";
@@ -21,6 +21,16 @@ describe("crossedLevels", () => {
     expect(crossedLevels([{ percent: 33 }], { after: 3, cost: 100 })).toEqual([]);
     // Cost 0 moves nothing.
     expect(crossedLevels(levels, { after: 10, cost: 0, base: 100 })).toEqual([]);
+  });
+});
+
+describe("percentBase", () => {
+  it("is the refill amount when there is one, else the credits last given, else nothing", () => {
+    expect(percentBase({ refill: { amount: 100 }, base: 40 })).toBe(100);
+    expect(percentBase({ base: 40 })).toBe(40);
+    expect(percentBase({ base: 0 })).toBe(0);
+    expect(percentBase({})).toBeUndefined();
+    expect(percentBase(undefined)).toBeUndefined();
   });
 });
 

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp } from "../../src/app.js";
+import type { WebhookSettings } from "../../src/config.js";
 import type { Clock } from "../../src/domain/clock.js";
 import { openStores, type Stores } from "../../src/open-stores.js";
 import { listen } from "../../src/transport/server.js";
@@ -21,13 +22,15 @@ export interface SecondInstance {
  * Starts another Keyward instance in this process, as a second replica behind a load balancer would run: the same
  * DocumentStore object as `first`, its own key cache, and its own Redis connection for counters and cache
  * invalidation (so `first` must have been started with the same `redisUrl`). The first instance's root key works here.
+ * `encryptionKey` and `webhooks`: as `first` was given them (a webhook message may be signed and sent by either one).
  */
-export async function startSecondInstance(first: RunningKeyward, options: { redisUrl: string; clock?: Clock }): Promise<SecondInstance> {
+export async function startSecondInstance(first: RunningKeyward, options: { redisUrl: string; clock?: Clock; encryptionKey?: Buffer; webhooks?: Partial<WebhookSettings> }): Promise<SecondInstance> {
   const dir = await mkdtemp(join(tmpdir(), "keyward-second-"));
   // openStores also opens an embedded document store in `dir`; it stays unused, the shared one serves instead.
   const stores = await openStores({ dataDir: dir, redisUrl: options.redisUrl });
   const app = createApp({
     ...stores, documents: first.documents, auditLogs: first.stores.auditLogs, clock: options.clock, logger: testLogger().logger,
+    encryptionKey: options.encryptionKey, webhooks: options.webhooks,
   });
   const server = await listen(app, { port: 0, host: "127.0.0.1" });
   return {

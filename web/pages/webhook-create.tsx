@@ -124,7 +124,7 @@ export function CreateWebhook({ onCreated }: { onCreated: () => void }) {
             </label>
           )}
         </div>
-        {events.has("key.credits.low") && <p class="hint">Credit levels: up to 10, each a number of remaining credits or a percentage (1–99 %) of the key's refill amount (keys without a refill never reach it). Each fires once per crossing; a refill re-arms it.</p>}
+        {events.has("key.credits.low") && <p class="hint">Credit levels: up to 10, each a number of remaining credits or a percentage (1–99 %) of the key's refill amount (without a refill: of the credits it was last given). Each fires once per crossing; a refill or credit update re-arms it.</p>}
       </fieldset>
       <ErrorNote message={invalid ?? error} />
       <Guarded type="submit" need={["webhook", "create_webhook"]} busy={busy}>Create webhook</Guarded>

@@ -33,7 +33,8 @@ export type CreditThreshold = Message<"keyward.v1.CreditThreshold"> & {
   remaining?: bigint | undefined;
 
   /**
-   * Fires at this percentage (1 to 99) of the key's refill amount (keys without a refill never reach it).
+   * Fires at this percentage (1 to 99) of the key's refill amount, or for a key without a refill of the credits it
+   * was last given (at creation or import, by updateKey's credits or an updateCredits "set"), rounded down.
    *
    * @generated from field: optional int32 percent = 2;
    */

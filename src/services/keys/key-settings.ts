@@ -56,7 +56,8 @@ export function keyTemplate(
     enabled: settings.enabled ?? true,
     environment: settings.environment,
     identityId: context.identity?.id,
-    credits: checked.credits.config,
+    // The starting balance is what a percent credit level counts against until a refill rule or a new balance.
+    credits: checked.credits.config && { ...checked.credits.config, base: checked.credits.remaining },
     ratelimits: checked.ratelimits,
     permissions: context.rbac.permissions ?? [],
     roles: context.rbac.roles ?? [],

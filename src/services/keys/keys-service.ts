@@ -120,7 +120,7 @@ export function createKeysService(deps: KeysDeps & { migrations?: MigrationSched
         // The balance went to `key`'s counter tag, once; a key that changed identity meanwhile would not find it.
         const update = await updateKeyWithRetry(deps, principal.workspaceId, key.id, (current) => {
           if (current.identityId !== key.identityId) throw new KeywardError("aborted", `The key ${key.id} changed its identity concurrently; retry the request.`);
-          return current.credits ? undefined : { ...current, credits: {}, updatedAt: now };
+          return current.credits ? undefined : { ...current, credits: { base: value, changedAt: now }, updatedAt: now };
         }, { read: key });
         if (!update) throw notFound(`The key ${key.id} does not exist.`);
         remaining = value;
@@ -131,6 +131,15 @@ export function createKeysService(deps: KeysDeps & { migrations?: MigrationSched
             if (error instanceof RangeError) throw invalid(`${request.operation} by ${value} would take the balance past 2^53 - 1.`, [{ location: "value", message: "the balance would exceed 2^53 - 1" }]);
             throw error;
           });
+        // The record notes the update, so every instance's next read re-arms the credit events (usage-signals.ts).
+        const noted = updateKeyWithRetry(deps, principal.workspaceId, key.id, (current) => current.credits && {
+          ...current, credits: { ...current.credits, ...(request.operation === "set" && { base: value }), changedAt: now },
+        }, { read: key });
+        // A set may be answered "retry" (repeating it is harmless); an increment already applied must not be, and a
+        // note that kept losing lost to writes that re-armed the events just the same.
+        await (request.operation === "set" ? noted : noted.catch((error: unknown) => {
+          if (!(error instanceof KeywardError && error.kind === "aborted")) throw error;
+        }));
       }
       const refill = key.credits?.refill;
       return { credits: { remaining: BigInt(remaining), refill: refill && { interval: refill.interval, amount: BigInt(refill.amount), refillDay: refill.refillDay } } };

@@ -104,7 +104,7 @@ export function createKeyUpdater(deps: KeysDeps) {
         default: throw invalid(`Cannot update ${path}.`, [{ location: "updateMask", message: `unknown field ${path}` }]);
       }
     }
-    const remaining = planCreditsUpdate(next, request, paths);
+    const remaining = planCreditsUpdate(next, request, paths, now);
     const rbac = await assignedRbac(deps, principal, {
       permissions: paths.has("permissions") ? request.permissions : undefined,
       roles: paths.has("roles") ? request.roles : undefined,
@@ -124,7 +124,7 @@ export function createKeyUpdater(deps: KeysDeps) {
    * Validates the credits part of an update and sets `next.credits`; returns the balance to write once the record is
    * (null: none, credits are now unlimited), or undefined when the balance stays as it is.
    */
-  function planCreditsUpdate(next: KeyRecord, request: UpdateKeyRequest, paths: Set<string>): number | null | undefined {
+  function planCreditsUpdate(next: KeyRecord, request: UpdateKeyRequest, paths: Set<string>, now: number): number | null | undefined {
     const setRemaining = paths.has("credits") || paths.has("credits.remaining");
     const setRefill = paths.has("credits") || paths.has("credits.refill");
     if (!setRemaining && !setRefill) return undefined;
@@ -141,7 +141,8 @@ export function createKeyUpdater(deps: KeysDeps) {
     if (!next.credits && remaining === undefined) {
       throw invalid("A refill needs a credit balance.", [{ location: "credits.remaining", message: "required with refill on an unlimited key" }]);
     }
-    next.credits = refillConfig ? { refill: refillConfig } : {};
+    const base = remaining === undefined ? next.credits?.base : Number(remaining);
+    next.credits = { ...(refillConfig && { refill: refillConfig }), ...(base !== undefined && { base }), changedAt: now };
     return remaining === undefined ? undefined : Number(remaining);
   }
 }
@@ -168,5 +169,7 @@ function presentFields(request: UpdateKeyRequest): Set<string> {
 
 /** Whether two reads of a key keep their balance under the same counter tag with the same credits rule. */
 function sameCounters(a: KeyRecord, b: KeyRecord): boolean {
-  return a.identityId === b.identityId && JSON.stringify(a.credits) === JSON.stringify(b.credits);
+  // The rule only: a concurrent updateCredits moves the balance and its changedAt, not where or how it is kept.
+  return a.identityId === b.identityId && (a.credits === undefined) === (b.credits === undefined)
+    && JSON.stringify(a.credits?.refill) === JSON.stringify(b.credits?.refill);
 }

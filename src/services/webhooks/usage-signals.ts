@@ -1,4 +1,4 @@
-import { crossedLevels } from "../../domain/webhooks/credit-crossing.js";
+import { crossedLevels, percentBase } from "../../domain/webhooks/credit-crossing.js";
 import type { KeyRecord } from "../../store/ports/key-records.js";
 import { latestRefillBoundary } from "../../domain/refill-calendar.js";
 import type { WebhookEvent } from "./messages.js";
@@ -50,7 +50,7 @@ export function createUsageSignals(deps: { index: WebhookIndex; emit(event: Webh
     const { key } = s;
     const ws = key.workspaceId;
     if (s.code === "VALID" && s.remaining !== undefined) {
-      const base = key.credits?.refill?.amount;
+      const base = percentBase(key.credits);
       if (!deps.index.mayBeLow(ws, s.remaining, base)) return;
       for (const webhook of deps.index.subscribers(ws, "key.credits.low", key.apiId)) {
         for (const threshold of crossedLevels(webhook.thresholds.credits, { after: s.remaining, cost: s.cost, base })) {
@@ -61,14 +61,16 @@ export function createUsageSignals(deps: { index: WebhookIndex; emit(event: Webh
         }
       }
     } else if (s.code === "USAGE_EXCEEDED" && deps.index.wants(ws, "key.credits.exhausted")) {
-      // One per refill period, key change (updatedAt) and balance: a refill or an update of the key re-arms it.
+      // One per refill period, write of the key (its revision) and balance: a refill, an update of the key or of its
+      // credits (updateCredits writes the record too) re-arms it, on every instance once it reads the record again.
       const rule = key.credits?.refill;
       const period = rule ? latestRefillBoundary(rule, s.now) : 0;
-      const dedupeKey = `exhausted\n${key.id}\n${period}\n${key.updatedAt ?? key.createdAt}\n${s.remaining ?? 0}`;
+      const changed = Math.max(key.updatedAt ?? key.createdAt, key.credits?.changedAt ?? 0);
+      const dedupeKey = `exhausted\n${key.id}\n${period}\n${key.revision ?? 0}\n${s.remaining ?? 0}`;
       if (firstTime(dedupeKey)) {
         deps.emit({
           type: "key.credits.exhausted", workspaceId: ws, time: s.now, apiId: key.apiId, dedupeKey,
-          dedupeTime: Math.max(period, key.updatedAt ?? key.createdAt),
+          dedupeTime: Math.max(period, changed),
           data: { keyId: key.id, apiId: key.apiId, remaining: s.remaining ?? 0 },
         });
       }

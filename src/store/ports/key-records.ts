@@ -12,6 +12,21 @@ export interface RatelimitRecord {
   autoApply: boolean;
 }
 
+/** A key's credits rule, and what the webhook credit events need of its last credit update (absent in old records). */
+export interface KeyCredits {
+  refill?: { interval: RefillInterval; amount: number; refillDay?: number };
+  /**
+   * The balance last given outright (createKey, updateKey's credits, updateCredits "set", import): what a percent
+   * credit level counts against when the key has no refill.
+   */
+  base?: number;
+  /**
+   * Unix ms of the last credit update (updateCredits, updateKey's credits). Writing it bumps the revision, which
+   * re-arms `key.credits.exhausted`; the time dates the next such message.
+   */
+  changedAt?: number;
+}
+
 export interface KeyRecord {
   id: string;
   workspaceId: string;
@@ -29,7 +44,7 @@ export interface KeyRecord {
   environment?: string;
   identityId?: string;
   /** Present when the key has limited uses; the balance itself lives in the counter store. */
-  credits?: { refill?: { interval: RefillInterval; amount: number; refillDay?: number } };
+  credits?: KeyCredits;
   ratelimits: RatelimitRecord[];
   /** Direct permission names and role names (RBAC resolves them to effective permissions). */
   permissions: string[];
