@@ -1,11 +1,13 @@
 import type { DescField, DescMessage } from "@bufbuild/protobuf";
 import { invalid, KeywardError } from "../../domain/errors.js";
 import { readBody, type ExchangeRequest, type ExchangeResponse } from "../exchange.js";
-import type { Invoke } from "../pipeline.js";
-import { newRequestId, REQUEST_ID_HEADER } from "../request-id.js";
+import type { Invocation, Invoke } from "../pipeline.js";
+import { REQUEST_ID_HEADER } from "../request-id.js";
+import { UnaryCall } from "../unary-call.js";
 import { atTurnEnd } from "../../turn-end.js";
 import type { RequestDone } from "../../observability/request-observer.js";
 import type { RequestTallies, TransportName } from "../../observability/route-tally.js";
+import type { DialectMapping } from "./dialect-mapping.js";
 import { restErrorBody, type Dialect } from "./errors.js";
 import { decodeCheckedJson } from "../json-check.js";
 import { toRestJson } from "./rest-json.js";
@@ -51,17 +53,16 @@ export function createRestRouter(options: {
   return Object.assign(handle, { served });
 
   async function handle(req: Request, res: Response): Promise<void> {
-    const startedAt = performance.now();
-    const requestId = newRequestId();
+    const call = new RestCall(req);
+    const requestId = call.requestId;
     const url = splitUrl(req.url ?? "/");
     const dialect: Dialect = url.pathname.startsWith("/v1/") ? "v1" : "v2";
     let verbs = byPath.get(url.pathname);
     // Path variables (legacy v1 routes such as /v1/apis/{apiId}/keys) fill input fields; exact paths never pay for it.
-    let pathFields: Record<string, string> | undefined;
     if (!verbs && templates.length > 0) {
       for (const template of templates) {
-        pathFields = template.match(url.pathname);
-        if (pathFields) {
+        call.pathFields = template.match(url.pathname);
+        if (call.pathFields) {
           verbs = template.verbs;
           break;
         }
@@ -70,7 +71,6 @@ export function createRestRouter(options: {
     const route = verbs?.get(req.method ?? "");
     const transport: TransportName = dialect === "v1" ? "rest-v1" : url.pathname.startsWith("/v2/") ? "rest-v2" : "http";
     const tally = tallies.of(transport, route?.operation.method);
-    let locationPrefix = "body";
     try {
       if (!verbs) {
         // Off the hot path: only a path no RPC is bound to gets here.
@@ -82,32 +82,19 @@ export function createRestRouter(options: {
         res.setHeader("allow", [...verbs.keys()].join(", "));
         throw new KeywardError("method_not_allowed", `${req.method} is not allowed on ${url.pathname}; use ${[...verbs.keys()].join(" or ")}.`);
       }
-      const schema = route.operation.method.input;
       const mapping = (route.dialect === "v1" ? v1Mappings : v2Mappings)[route.path];
+      call.route = route;
+      call.mapping = mapping;
       // The body is read (and its size enforced) now, but parsed only inside `decode`, which the pipeline calls
       // after authentication: a request without a valid root key gets 401 whatever its body.
-      let query: Record<string, unknown> | undefined;
-      let text = "";
       if (route.verb === "GET") {
-        locationPrefix = "query";
-        query = queryToJson(schema, new URLSearchParams(url.search));
+        call.prefix = "query";
+        call.query = queryToJson(route.operation.method.input, new URLSearchParams(url.search));
       } else {
         requireJsonBody(req.headers);
-        text = (await readBody(req, MAX_BODY_BYTES)).toString("utf8");
+        call.text = (await readBody(req, MAX_BODY_BYTES)).toString("utf8");
       }
-      const prefix = locationPrefix;
-      // A method, not an arrow: no per-request function for tsx's name-keeping helper to rename (measured ~1%).
-      const output = await options.invoke(route.operation, {
-        authorization: req.headers.authorization,
-        requestId,
-        origin: req,
-        decode() {
-          const parsed = query ?? parseJson(text);
-          const raw = pathFields && isPlainObject(parsed) ? { ...parsed, ...pathFields } : parsed;
-          const input = mapping?.request ? mapping.request(raw) : raw;
-          return decodeInput(schema, input, { allowUnknown: route.dialect === "v1", prefix });
-        },
-      });
+      const output = await options.invoke(route.operation, call);
       const full = toRestJson(route.operation.method.output, output as never);
       const json = route.responseField ? ((full[route.responseField] ?? {}) as Record<string, unknown>) : full;
       const mapped = mapping?.response ? (mapping.response(json, full) as Record<string, unknown>) : json;
@@ -116,13 +103,42 @@ export function createRestRouter(options: {
         : route.responseField ? { meta: { requestId }, data: mapped } : v2Envelope(route.operation.method.output, mapped, requestId);
       const status = mapping?.status ?? 200;
       send(res, status, body, requestId);
-      done(tally, status, startedAt, requestId);
+      call.finishOnce(tally, done, status);
     } catch (error) {
       const known = error instanceof KeywardError ? error : INTERNAL_ERROR;
-      const { status, body } = restErrorBody(dialect, known, { requestId, docsUrl: options.docsUrl, locationPrefix });
+      const { status, body } = restErrorBody(dialect, known, { requestId, docsUrl: options.docsUrl, locationPrefix: call.prefix });
       send(res, status, body, requestId);
-      done(tally, status, startedAt, requestId, error);
+      call.finishOnce(tally, done, status, error);
     }
+  }
+}
+
+/**
+ * One REST call, on the steps every entry shares (unary-call.ts: request id, start time, finish once), and the
+ * pipeline's Invocation: what `decode` needs is kept on the call, so a request allocates no closure for it.
+ */
+class RestCall extends UnaryCall implements Invocation {
+  readonly authorization: string | undefined;
+  route: Route | undefined;
+  mapping: DialectMapping | undefined;
+  /** Where input errors point: the JSON body, or the query of a GET. */
+  prefix = "body";
+  query: Record<string, unknown> | undefined;
+  text = "";
+  pathFields: Record<string, string> | undefined;
+
+  constructor(readonly origin: Request) {
+    super();
+    this.authorization = origin.headers.authorization;
+  }
+
+  /** Called by the pipeline once the caller is authenticated. */
+  decode() {
+    const route = this.route as Route;
+    const parsed = this.query ?? parseJson(this.text);
+    const raw = this.pathFields && isPlainObject(parsed) ? { ...parsed, ...this.pathFields } : parsed;
+    const input = this.mapping?.request ? this.mapping.request(raw) : raw;
+    return decodeInput(route.operation.method.input, input, { allowUnknown: route.dialect === "v1", prefix: this.prefix });
   }
 }
 
