@@ -1,5 +1,4 @@
-import type { DescField, DescMessage } from "@bufbuild/protobuf";
-import { invalid, KeywardError } from "../../domain/errors.js";
+import { KeywardError } from "../../domain/errors.js";
 import { readBody, type ExchangeRequest, type ExchangeResponse } from "../exchange.js";
 import type { Invocation, Invoke } from "../pipeline.js";
 import { REQUEST_ID_HEADER } from "../request-id.js";
@@ -9,13 +8,13 @@ import type { RequestDone } from "../../observability/request-observer.js";
 import type { RequestTallies, TransportName } from "../../observability/route-tally.js";
 import type { DialectMapping } from "./dialect-mapping.js";
 import { restErrorBody, type Dialect } from "./errors.js";
-import { decodeCheckedJson } from "../json-check.js";
 import { toRestJson } from "./rest-json.js";
 import { serveDocument, type ServedDocument } from "./documents.js";
 import type { Route } from "./routes.js";
 import { templateRoutes } from "./path-templates.js";
 import { v1Mappings, v2Mappings } from "./v1-dialect.js";
 import { v2Envelope } from "./v2-dialect.js";
+import { decodeInput, isPlainObject, parseJson, queryToJson, requireJsonBody, splitUrl } from "./wire.js";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -27,7 +26,7 @@ type Response = ExchangeResponse;
  * runs the shared pipeline, and encodes the dialect's output or error. No business logic here. Each answer is
  * reported to `done` (metrics and the request log) under rest-v1, rest-v2, or http for a path outside both.
  */
-export function createRestRouter(options: {
+export function createRestHandler(options: {
   routes: Route[];
   invoke: Invoke;
   docsUrl: string;
@@ -139,106 +138,6 @@ class RestCall extends UnaryCall implements Invocation {
     const raw = this.pathFields && isPlainObject(parsed) ? { ...parsed, ...this.pathFields } : parsed;
     const input = this.mapping?.request ? this.mapping.request(raw) : raw;
     return decodeInput(route.operation.method.input, input, { allowUnknown: route.dialect === "v1", prefix: this.prefix });
-  }
-}
-
-/** Path and query of a request target; cheaper than `new URL` for the common POST without a query. */
-function splitUrl(target: string): { pathname: string; search: string } {
-  const at = target.indexOf("?");
-  if (at === -1) return { pathname: target, search: "" };
-  return { pathname: target.slice(0, at), search: target.slice(at + 1) };
-}
-
-function decodeInput(schema: DescMessage, input: unknown, options: { allowUnknown: boolean; prefix: string }) {
-  return decodeCheckedJson(schema, withUpdateMask(schema, input), {
-    allowUnknown: options.allowUnknown, prefix: "", dialect: "rest",
-    name: (location) => `${options.prefix}${location ? "." + location : ""}`,
-  });
-}
-
-/**
- * REST bodies are JSON: a declared media type other than JSON (`application/json`, `+json` types) or a
- * `Content-Encoding` other than identity is refused with 415 rather than read as JSON. A body with no content type
- * at all is read as JSON, as simple clients send it.
- */
-function requireJsonBody(headers: Request["headers"]): void {
-  const type = headers["content-type"];
-  if (type !== undefined) {
-    const media = type.split(";", 1)[0].trim().toLowerCase();
-    if (media !== "application/json" && !(media.startsWith("application/") && media.endsWith("+json"))) {
-      throw new KeywardError("unsupported_media_type", `Content-Type ${media || "(empty)"} is not supported; send application/json.`);
-    }
-  }
-  const encoding = headers["content-encoding"];
-  if (encoding !== undefined && encoding.trim().toLowerCase() !== "identity") {
-    throw new KeywardError("unsupported_media_type", `Content-Encoding ${encoding} is not supported; send the body uncompressed.`);
-  }
-}
-
-/**
- * For a request with an `update_mask` (AIP-134), REST derives the mask from the body: every field present is
- * listed, nested messages by their present sub-fields (`{"credits":{"refill":null}}` → `credits.refill`), and a
- * null is dropped from the body so the listed field reads as unset, i.e. cleared. Elsewhere null means absent.
- */
-function withUpdateMask(schema: DescMessage, input: unknown): unknown {
-  const maskField = schema.fields.find((f) => f.name === "update_mask" && f.message?.typeName === "google.protobuf.FieldMask");
-  if (!maskField || !isPlainObject(input) || maskField.jsonName in input) return input;
-  const paths: string[] = [];
-  const collect = (value: Record<string, unknown>, message: DescMessage, prefix: string): Record<string, unknown> => {
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) {
-      const field = message.fields.find((f) => f.jsonName === key || f.name === key);
-      if (!field) {
-        out[key] = item; // left for the unknown-field check
-        continue;
-      }
-      const nested = field.fieldKind === "message" && !field.message.typeName.startsWith("google.protobuf.");
-      if (nested && isPlainObject(item) && Object.keys(item).length > 0) {
-        out[key] = collect(item, field.message, `${prefix}${field.name}.`);
-        continue;
-      }
-      paths.push(prefix + field.name);
-      if (item !== null) out[key] = item;
-    }
-    return out;
-  };
-  const body = collect(input, schema, "");
-  // FieldMask JSON is comma-separated lowerCamelCase paths.
-  body[maskField.jsonName] = paths.map((p) => p.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())).join(",");
-  return body;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** Query parameters as the JSON object of the input message: integers and booleans converted by field type. */
-function queryToJson(schema: DescMessage, params: URLSearchParams): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const key of new Set(params.keys())) {
-    const field = schema.fields.find((f) => f.jsonName === key || f.name === key);
-    if (!field) continue; // v1 tolerates unknown query parameters
-    const values = params.getAll(key);
-    out[key] = field.fieldKind === "list" ? values.map((v) => fromQuery(field, v)) : fromQuery(field, values[values.length - 1]);
-  }
-  return out;
-}
-
-function fromQuery(field: DescField, raw: string): unknown {
-  const scalar = field.fieldKind === "scalar" || field.fieldKind === "list" ? field.scalar : undefined;
-  if (scalar === undefined) return raw;
-  if (scalar === 8 /* BOOL */) return raw === "true" ? true : raw === "false" ? false : raw;
-  if (scalar === 9 /* STRING */ || scalar === 12 /* BYTES */) return raw;
-  return /^-?\d+$/.test(raw) ? Number(raw) : raw;
-}
-
-function parseJson(text: string): unknown {
-  if (text.trim() === "") throw invalid("The request body is empty; send a JSON object.", [{ location: "", message: "empty body" }]);
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    const detail = (error as Error).message;
-    throw invalid(`The request body is not valid JSON: ${detail}`, [{ location: "", message: detail }]);
   }
 }
 
