@@ -39,7 +39,7 @@ import { createDashboardSessions } from "./dashboard/sessions.js";
 import { createProtocols } from "./transport/protocols.js";
 import { createPipeline } from "./transport/pipeline.js";
 import { operationsOf } from "./services/operation.js";
-import { MAX_BODY_BYTES } from "./transport/rest/router.js";
+import { MAX_BODY_BYTES } from "./transport/rest/handler.js";
 import { useFastTextEncoding } from "./transport/text-encoding.js";
 import { AnalyticsService } from "../gen/keyward/v1/analytics_pb.js";
 import { createAnalyticsService } from "./services/analytics/analytics-service.js";

@@ -7,7 +7,8 @@ import { createConnectUnaryHandler } from "../transport/connect/handler.js";
 import { readBody, type ExchangeRequest, type ExchangeResponse } from "../transport/exchange.js";
 import type { Operation } from "../services/operation.js";
 import { createPipeline } from "../transport/pipeline.js";
-import { newRequestId, REQUEST_ID_HEADER } from "../transport/request-id.js";
+import { REQUEST_ID_HEADER } from "../transport/request-id.js";
+import { UnaryCall } from "../transport/unary-call.js";
 import { createBundleLoader, type DashboardBundle } from "./bundle.js";
 import { crossOriginRefusal, csrfRefusal } from "./guards.js";
 import { INDEX_HTML } from "./index-html.js";
@@ -71,11 +72,10 @@ export function createDashboardHandler(deps: DashboardDeps) {
 
   /** A refused RPC, answered here with its own request id and reported like the calls the API's handler answers. */
   function refuseRpc(res: ExchangeResponse, path: string, error: ConnectError): void {
-    const startedAt = performance.now();
-    const requestId = newRequestId();
-    res.setHeader(REQUEST_ID_HEADER, requestId);
+    const call = new UnaryCall();
+    res.setHeader(REQUEST_ID_HEADER, call.requestId);
     rpcError(res, error);
-    deps.done(deps.tallies.of("dashboard", methodOf.get(path)), error.code, startedAt, requestId);
+    call.finishOnce(deps.tallies.of("dashboard", methodOf.get(path)), deps.done, error.code);
   }
 
   function rpc(req: ExchangeRequest, res: ExchangeResponse, path: string): void {
@@ -183,14 +183,13 @@ export function createDashboardHandler(deps: DashboardDeps) {
    * `dashboard-http` and `route`, one of a fixed few) when the answer is written.
    */
   function observed(res: ExchangeResponse, route: string): ExchangeResponse {
-    const startedAt = performance.now();
-    const requestId = newRequestId();
+    const call = new UnaryCall();
     const tally: RouteTally = deps.tallies.ofRoute("dashboard-http", route);
-    res.setHeader(REQUEST_ID_HEADER, requestId);
+    res.setHeader(REQUEST_ID_HEADER, call.requestId);
     return {
       setHeader: (name, value) => res.setHeader(name, value),
       writeHead(status, headers) {
-        deps.done(tally, status, startedAt, requestId);
+        call.finishOnce(tally, deps.done, status);
         return res.writeHead(status, headers);
       },
       end: (body) => res.end(body),

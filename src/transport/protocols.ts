@@ -12,7 +12,7 @@ import { registerHealth } from "./health.js";
 import type { Invoke } from "./pipeline.js";
 import { REFLECTION_SERVICES, registerReflection } from "./reflection.js";
 import { loadOpenApiDocuments } from "./rest/documents.js";
-import { createRestRouter, MAX_BODY_BYTES } from "./rest/router.js";
+import { createRestHandler, MAX_BODY_BYTES } from "./rest/handler.js";
 import { routesOf } from "./rest/routes.js";
 import { rpcPathOf } from "./unary-call.js";
 
@@ -35,7 +35,7 @@ export function createProtocols(options: {
 }) {
   const { operations, invoke, tallies, done } = options;
   const maxBytes = MAX_BODY_BYTES;
-  const rest = createRestRouter({ routes: routesOf(operations), invoke, docsUrl: options.docsUrl, tallies, done, documents: loadOpenApiDocuments() });
+  const rest = createRestHandler({ routes: routesOf(operations), invoke, docsUrl: options.docsUrl, tallies, done, documents: loadOpenApiDocuments() });
   const connectNode = connectNodeAdapter({
     routes(router) {
       registerOperations(router, options.services, operations, { invoke, maxBytes });

@@ -14,12 +14,13 @@ export function operationsByPath(operations: readonly Operation[]): Map<string, 
 }
 
 /**
- * The steps every unary RPC call takes whatever its protocol, written once: a request id and start time, the
- * deadline from the protocol's header with its timer, and an answer that goes out once (result, failure or
- * deadline, whichever comes first) and is reported once to metrics and the request log. A protocol's call extends
- * it with its own decoding and encoding; the class keeps the per-call cost at one object (no closures).
+ * The steps every call takes whatever its entry (REST, Connect, gRPC, the dashboard), written once: a request id and
+ * start time, the deadline from the protocol's header with its timer (RPC protocols only; REST has none), and an
+ * answer that goes out once (result, failure or deadline, whichever comes first) and is reported once to metrics and
+ * the request log. An entry's call extends it with its own decoding and encoding; the class keeps the per-call cost
+ * at one object (no closures).
  */
-export abstract class UnaryCall {
+export class UnaryCall {
   readonly requestId = newRequestId();
   protected readonly startedAt = performance.now();
   deadline: CallDeadline | undefined;
@@ -32,11 +33,14 @@ export abstract class UnaryCall {
     if (ms <= MAX_TIMER_MS) this.timer = setTimeout(onDeadline, ms, this, ms);
   }
 
-  /** The protocol's DEADLINE_EXCEEDED answer. */
-  abstract deadlineExpired(ms: number): void;
+  /** The protocol's DEADLINE_EXCEEDED answer; every entry that arms a deadline gives its own. */
+  deadlineExpired(_ms: number): void {}
 
-  /** True exactly once: stops the deadline's timer and reports the answer (`code`, 0 = OK) under `tally`. */
-  protected finishOnce(tally: RouteTally, done: RequestDone, code: number, cause?: unknown): boolean {
+  /**
+   * True exactly once: stops the deadline's timer and reports the answer (`code`: the RPC code, 0 = OK, or the HTTP
+   * status) under `tally`.
+   */
+  finishOnce(tally: RouteTally, done: RequestDone, code: number, cause?: unknown): boolean {
     if (this.finished) return false;
     this.finished = true;
     clearTimeout(this.timer);

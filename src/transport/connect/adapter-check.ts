@@ -8,7 +8,7 @@ import { codeToHttpStatus, errorToJsonBytes } from "@connectrpc/connect/protocol
 import { setTrailerStatus, trailerFlag, trailerSerialize } from "@connectrpc/connect/protocol-grpc-web";
 import { KeywardError } from "../../domain/errors.js";
 import { decodeProtoBinary } from "../binary-check.js";
-import { unframeUnary } from "../grpc/wire.js";
+import { unframeUnary } from "../envelope.js";
 import { rpcFailureOf } from "../rpc-error.js";
 
 /**

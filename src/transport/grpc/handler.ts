@@ -11,9 +11,8 @@ import { operationsByPath, UnaryCall } from "../unary-call.js";
 import { rpcFailureOf, type RpcFailure } from "../rpc-error.js";
 import type { RequestDone } from "../../observability/request-observer.js";
 import type { RequestTallies } from "../../observability/route-tally.js";
-import {
-  ACCEPTED_ENCODINGS, failureTrailers, frame, grpcCodecOf, grpcTimeoutOf, responseEncodingOf, unframeUnary, type Encoding,
-} from "./wire.js";
+import { frame, unframeUnary, type Encoding } from "../envelope.js";
+import { ACCEPTED_ENCODINGS, failureTrailers, grpcCodecOf, grpcTimeoutOf, responseEncodingOf } from "./wire.js";
 
 /** Answers a gRPC stream and returns true, or returns false to leave it to the next handler (connect-node). */
 export type GrpcStreamHandler = (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => boolean;

@@ -1,0 +1,156 @@
+import { KeywardError } from "../../domain/errors.js";
+import { readBody, type ExchangeRequest, type ExchangeResponse } from "../exchange.js";
+import type { Invocation, Invoke } from "../pipeline.js";
+import { REQUEST_ID_HEADER } from "../request-id.js";
+import { UnaryCall } from "../unary-call.js";
+import { atTurnEnd } from "../../turn-end.js";
+import type { RequestDone } from "../../observability/request-observer.js";
+import type { RequestTallies, TransportName } from "../../observability/route-tally.js";
+import type { DialectMapping } from "./dialect-mapping.js";
+import { restErrorBody, type Dialect } from "./errors.js";
+import { toRestJson } from "./rest-json.js";
+import { serveDocument, type ServedDocument } from "./documents.js";
+import type { Route } from "./routes.js";
+import { templateRoutes } from "./path-templates.js";
+import { v1Mappings, v2Mappings } from "./v1-dialect.js";
+import { v2Envelope } from "./v2-dialect.js";
+import { decodeInput, isPlainObject, parseJson, queryToJson, requireJsonBody, splitUrl } from "./wire.js";
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+type Request = ExchangeRequest;
+type Response = ExchangeResponse;
+
+/**
+ * The REST entry: finds the route bound in the proto, decodes the dialect's input (JSON body, or query for GET),
+ * runs the shared pipeline, and encodes the dialect's output or error. No business logic here. Each answer is
+ * reported to `done` (metrics and the request log) under rest-v1, rest-v2, or http for a path outside both.
+ */
+export function createRestHandler(options: {
+  routes: Route[];
+  invoke: Invoke;
+  docsUrl: string;
+  tallies: RequestTallies;
+  done: RequestDone;
+  documents?: Map<string, ServedDocument>;
+}) {
+  const { tallies, done } = options;
+  const byPath = new Map<string, Map<string, Route>>();
+  for (const route of options.routes) {
+    if (route.path.includes("{")) continue; // templated: matched below, after the exact paths
+    const verbs = byPath.get(route.path) ?? new Map<string, Route>();
+    verbs.set(route.verb, route);
+    byPath.set(route.path, verbs);
+  }
+
+  const templates = templateRoutes(options.routes);
+  // Every verb and path this router answers: the proto's bindings and the documents.
+  const served = [
+    ...options.routes.map((route) => ({ verb: route.verb as string, path: route.path })),
+    ...[...(options.documents?.keys() ?? [])].map((path) => ({ verb: "GET", path })),
+  ];
+  return Object.assign(handle, { served });
+
+  async function handle(req: Request, res: Response): Promise<void> {
+    const call = new RestCall(req);
+    const requestId = call.requestId;
+    const url = splitUrl(req.url ?? "/");
+    const dialect: Dialect = url.pathname.startsWith("/v1/") ? "v1" : "v2";
+    let verbs = byPath.get(url.pathname);
+    // Path variables (legacy v1 routes such as /v1/apis/{apiId}/keys) fill input fields; exact paths never pay for it.
+    if (!verbs && templates.length > 0) {
+      for (const template of templates) {
+        call.pathFields = template.match(url.pathname);
+        if (call.pathFields) {
+          verbs = template.verbs;
+          break;
+        }
+      }
+    }
+    const route = verbs?.get(req.method ?? "");
+    const transport: TransportName = dialect === "v1" ? "rest-v1" : url.pathname.startsWith("/v2/") ? "rest-v2" : "http";
+    const tally = tallies.of(transport, route?.operation.method);
+    try {
+      if (!verbs) {
+        // Off the hot path: only a path no RPC is bound to gets here.
+        const document = options.documents?.get(url.pathname);
+        if (document) return serveDocument(req, res, document, requestId);
+        throw new KeywardError("not_found", `No route ${req.method} ${url.pathname}.`);
+      }
+      if (!route) {
+        res.setHeader("allow", [...verbs.keys()].join(", "));
+        throw new KeywardError("method_not_allowed", `${req.method} is not allowed on ${url.pathname}; use ${[...verbs.keys()].join(" or ")}.`);
+      }
+      const mapping = (route.dialect === "v1" ? v1Mappings : v2Mappings)[route.path];
+      call.route = route;
+      call.mapping = mapping;
+      // The body is read (and its size enforced) now, but parsed only inside `decode`, which the pipeline calls
+      // after authentication: a request without a valid root key gets 401 whatever its body.
+      if (route.verb === "GET") {
+        call.prefix = "query";
+        call.query = queryToJson(route.operation.method.input, new URLSearchParams(url.search));
+      } else {
+        requireJsonBody(req.headers);
+        call.text = (await readBody(req, MAX_BODY_BYTES)).toString("utf8");
+      }
+      const output = await options.invoke(route.operation, call);
+      const full = toRestJson(route.operation.method.output, output as never);
+      const json = route.responseField ? ((full[route.responseField] ?? {}) as Record<string, unknown>) : full;
+      const mapped = mapping?.response ? (mapping.response(json, full) as Record<string, unknown>) : json;
+      const body = route.dialect === "v1"
+        ? mapped
+        : route.responseField ? { meta: { requestId }, data: mapped } : v2Envelope(route.operation.method.output, mapped, requestId);
+      const status = mapping?.status ?? 200;
+      send(res, status, body, requestId);
+      call.finishOnce(tally, done, status);
+    } catch (error) {
+      const known = error instanceof KeywardError ? error : INTERNAL_ERROR;
+      const { status, body } = restErrorBody(dialect, known, { requestId, docsUrl: options.docsUrl, locationPrefix: call.prefix });
+      send(res, status, body, requestId);
+      call.finishOnce(tally, done, status, error);
+    }
+  }
+}
+
+/**
+ * One REST call, on the steps every entry shares (unary-call.ts: request id, start time, finish once), and the
+ * pipeline's Invocation: what `decode` needs is kept on the call, so a request allocates no closure for it.
+ */
+class RestCall extends UnaryCall implements Invocation {
+  readonly authorization: string | undefined;
+  route: Route | undefined;
+  mapping: DialectMapping | undefined;
+  /** Where input errors point: the JSON body, or the query of a GET. */
+  prefix = "body";
+  query: Record<string, unknown> | undefined;
+  text = "";
+  pathFields: Record<string, string> | undefined;
+
+  constructor(readonly origin: Request) {
+    super();
+    this.authorization = origin.headers.authorization;
+  }
+
+  /** Called by the pipeline once the caller is authenticated. */
+  decode() {
+    const route = this.route as Route;
+    const parsed = this.query ?? parseJson(this.text);
+    const raw = this.pathFields && isPlainObject(parsed) ? { ...parsed, ...this.pathFields } : parsed;
+    const input = this.mapping?.request ? this.mapping.request(raw) : raw;
+    return decodeInput(route.operation.method.input, input, { allowUnknown: route.dialect === "v1", prefix: this.prefix });
+  }
+}
+
+// What an unexpected error answers: nothing of its text, which may hold anything. The request log has its stack.
+const INTERNAL_ERROR = new KeywardError("internal", "An internal error occurred; the request id identifies it in the logs.");
+
+/** Serialises now; writes at the end of the turn with the other responses of this turn (see turn-end.ts). */
+function send(res: Response, status: number, body: unknown, requestId: string): void {
+  const text = JSON.stringify(body);
+  atTurnEnd("respond", () => writeResponse(res, status, text, requestId));
+}
+
+function writeResponse(res: Response, status: number, text: string, requestId: string): void {
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), [REQUEST_ID_HEADER]: requestId });
+  res.end(text);
+}
