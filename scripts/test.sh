@@ -63,9 +63,9 @@ else
 fi
 
 # --- 3. the test passes ---------------------------------------------------------------------------------------
-# Every pass runs vitest on one worker with one module graph per worker (isolate: false in the configs): loading the
+# Every pass runs vitest on one worker; the Node passes with one module graph per worker (isolate: false): loading the
 # modules took half of an api file's time, and 2 workers gain nothing on 2 CPUs (measured: 78 api files 71 s
-# isolated, 21 s shared, 21 s shared on 2 workers). Each pass writes vitest's JSON report beside its console output;
+# isolated, 21 s shared, 21 s shared on 2 workers). The Deno pass keeps a graph per file (vitest.deno.config.ts says why). Each pass writes vitest's JSON report beside its console output;
 # the closing line sums them, the phase table times them.
 reports=$(mktemp -d -t keyward-vitest-XXXXXX)
 trap 'rm -rf "$reports"' EXIT
