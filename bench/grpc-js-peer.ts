@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { Server, ServerCredentials, status, type sendUnaryData, type ServerUnaryCall } from "@grpc/grpc-js";
 import { create, fromBinary, toBinary, type MessageShape } from "@bufbuild/protobuf";
 import { RateLimiterMemory } from "rate-limiter-flexible";
-import { PEER_KEY } from "./peer-key.js";
+import { PEER_KEY, PEER_LIMIT } from "./peer-key.js";
 import { VerifyKeyRequestSchema, VerifyKeyResponseSchema } from "../gen/keyward/v1/keys_pb.js";
 
 
@@ -16,7 +16,7 @@ type Response = MessageShape<typeof VerifyKeyResponseSchema>;
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("base64");
 const keys = new Map([[sha256(PEER_KEY), { keyId: "key_peer", name: "peer" }]]);
-const limiter = new RateLimiterMemory({ points: 1_000_000_000, duration: 60 });
+const limiter = new RateLimiterMemory({ points: PEER_LIMIT.points, duration: PEER_LIMIT.durationMs / 1_000 });
 
 async function verifyKey(call: ServerUnaryCall<Request, Response>, callback: sendUnaryData<Response>) {
   const key = keys.get(sha256(call.request.key));
@@ -25,7 +25,7 @@ async function verifyKey(call: ServerUnaryCall<Request, Response>, callback: sen
     const limit = await limiter.consume(key.keyId);
     callback(null, create(VerifyKeyResponseSchema, {
       valid: true, code: "VALID", keyId: key.keyId, name: key.name,
-      ratelimits: [{ name: "requests", limit: 1_000_000_000n, remaining: BigInt(limit.remainingPoints), reset: BigInt(Date.now() + limit.msBeforeNext), exceeded: false }],
+      ratelimits: [{ name: "requests", limit: BigInt(PEER_LIMIT.points), remaining: BigInt(limit.remainingPoints), reset: BigInt(Date.now() + limit.msBeforeNext), exceeded: false }],
     }));
   } catch {
     callback({ code: status.RESOURCE_EXHAUSTED, details: "rate limited" });
