@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseH2loadSummary, percentile, summariseRequestLog } from "./h2load.js";
+import { parseH2loadSummary, percentile, perConnectionRps, summariseRequestLog } from "./h2load.js";
 import { grpcFrame } from "./targets.js";
 
 // Tail of a real h2load 1.52.0 run.
@@ -31,6 +31,12 @@ describe("h2load results", () => {
     const rows = Array.from({ length: 100 }, (_, i) => `17953${i}\t${i === 0 ? 0 : i === 1 ? 404 : 200}\t${(i + 1) * 1000}`);
     const summary = summariseRequestLog(rows.reverse().join("\n") + "\n");
     expect(summary).toEqual({ count: 100, non2xx: 1, p50Ms: 50, p99Ms: 99, meanMs: 50.5 });
+  });
+
+  it("spreads a fixed offered load over the connections, at least 1 req/s each", () => {
+    expect(perConnectionRps(20_000, 50)).toBe(400);
+    expect(perConnectionRps(10_049, 50)).toBe(201);
+    expect(perConnectionRps(10, 50)).toBe(1);
   });
 
   it("takes the smallest value with at least p% at or below it", () => {

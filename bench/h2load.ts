@@ -21,6 +21,8 @@ export interface LoadOptions {
   warmUpSeconds: number;
   /** Each run makes its own folder here for its body and log files. */
   workDir: string;
+  /** A fixed offered load in req/s over all connections (h2load --rps takes it per connection); none: as fast as it goes. */
+  rps?: number;
 }
 
 export interface LoadResult {
@@ -80,6 +82,7 @@ export async function runH2load(options: LoadOptions): Promise<LoadResult> {
     "--warm-up-time", String(options.warmUpSeconds),
     "--log-file", logPath,
   ];
+  if (options.rps !== undefined) args.push("--rps", String(perConnectionRps(options.rps, options.connections)));
   args.push(...requestArgs(options, runDir));
 
   const output = await run("h2load", args, (options.warmUpSeconds + options.seconds + 30) * 1_000);
@@ -100,6 +103,11 @@ export async function runH2load(options: LoadOptions): Promise<LoadResult> {
     non2xx: Math.max(summary.status["3xx"] + summary.status["4xx"] + summary.status["5xx"], latency.non2xx),
     failed: summary.errored + summary.timeout,
   };
+}
+
+/** h2load's --rps is per connection: the whole rate spread over them, at least 1. */
+export function perConnectionRps(total: number, connections: number): number {
+  return Math.max(1, Math.round(total / connections));
 }
 
 /**

@@ -4,7 +4,8 @@ import { bareH2Name, baselineName } from "./targets.js";
 
 const row = (name: string, reqPerSec: number, extra: Partial<Row> = {}): Row => ({
   name, protocol: "h1", streams: 1, path: "/", requests: reqPerSec * 10, reqPerSec, p50Ms: 1, p99Ms: 2, meanMs: 1.5,
-  non2xx: 0, failed: 0, cpuUsPerRequest: 100, ratioToBare: null, ratioToBareH2: null, ...extra,
+  non2xx: 0, failed: 0, cpuUsPerRequest: 100, ratioToBare: null, ratioToBareH2: null, promotedBytesPerRequest: 500, gcShare: 0.1,
+  ...extra,
 });
 
 describe("bench rows", () => {
@@ -44,6 +45,43 @@ describe("bench rows", () => {
     expect(target).toMatchObject({
       reqPerSec: 9_000, p99Ms: 10, ratioToBare: 0.5, non2xx: 1, failed: 2, requests: 240_000, metrics: { sent: 15, counted: 14 },
     });
+  });
+
+  it("setRatios: Keyward rows against their peers (same protocol and -m), fixed-rate rows' p99 against the bare one's", () => {
+    const versus = [{ label: "memory", includes: "memory peer" }, { label: "grpc-js", includes: "grpc-js peer", excludes: "RateLimiterRedis" }];
+    const fixedRate = (capacityOf: string, isBaseline: boolean) => ({ capacityOf, isBaseline, offeredRps: 10_000, p99VsBaseline: null });
+    const rows = setRatios([
+      row(baselineName, 20_000),
+      row("memory peer", 16_000),
+      row("grpc-js peer -m10", 4_000, { protocol: "h2c", streams: 10 }),
+      row("grpc-js + RateLimiterRedis peer -m1", 3_000, { protocol: "h2c" }),
+      row("grpc-js peer -m1", 2_000, { protocol: "h2c" }),
+      row("REST", 8_000, { versus }),
+      row("gRPC -m1", 3_000, { protocol: "h2c", versus }),
+      row(`${baselineName} @ half`, 10_000, { p99Ms: 0.5, fixedRate: fixedRate(baselineName, true) }),
+      row("REST @ half", 10_000, { p99Ms: 0.8, fixedRate: fixedRate(baselineName, false) }),
+      row("gRPC @ half", 5_000, { p99Ms: 3, fixedRate: fixedRate(`${bareH2Name} -m1`, false) }),
+    ]);
+    const byName = Object.fromEntries(rows.map((r) => [r.name, r]));
+    expect(byName["REST"].versusPeers).toEqual({ memory: 0.5, "grpc-js": null });
+    expect(byName["gRPC -m1"].versusPeers).toEqual({ memory: null, "grpc-js": 1.5 });
+    expect(byName["memory peer"].versusPeers).toBeUndefined();
+    expect(byName[`${baselineName} @ half`].fixedRate?.p99VsBaseline).toBe(1);
+    expect(byName["REST @ half"].fixedRate?.p99VsBaseline).toBeCloseTo(1.6, 9);
+    expect(byName["gRPC @ half"].fixedRate?.p99VsBaseline).toBeNull(); // its bare row did not run
+  });
+
+  it("medianOfRounds: medians of GC columns, peer ratios and fixed-rate numbers", () => {
+    const versus = [{ label: "memory", includes: "memory peer" }];
+    const round = (peer: number, promoted: number, p99: number) => setRatios([
+      row("memory peer", peer),
+      row("REST", 8_000, { versus, promotedBytesPerRequest: promoted, gcShare: promoted / 10_000 }),
+      row("bare @ half", 10_000, { p99Ms: 1, fixedRate: { capacityOf: "bare", isBaseline: true, offeredRps: 10_000, p99VsBaseline: null } }),
+      row("REST @ half", 10_000, { p99Ms: p99, fixedRate: { capacityOf: "bare", isBaseline: false, offeredRps: 10_000, p99VsBaseline: null } }),
+    ]);
+    const [, rest, , half] = medianOfRounds([round(16_000, 300, 2), round(8_000, 100, 4), round(10_000, 200, 3)]);
+    expect(rest).toMatchObject({ promotedBytesPerRequest: 200, gcShare: 0.02, versusPeers: { memory: 0.8 } });
+    expect(half.fixedRate).toEqual({ capacityOf: "bare", isBaseline: false, offeredRps: 10_000, p99VsBaseline: 3 });
   });
 
   it("medianOfRounds refuses a round that lacks a target", () => {

@@ -3,7 +3,7 @@
  * rounds (on a shared machine one round can be off by a fifth; the median of alternating rounds is what to compare).
  */
 import type { LoadResult } from "./h2load.js";
-import { bareH2Name, baselineName } from "./targets.js";
+import { bareH2Name, baselineName, type PeerMatch } from "./targets.js";
 
 export interface Row extends LoadResult {
   name: string;
@@ -17,16 +17,56 @@ export interface Row extends LoadResult {
   ratioToBareH2: number | null;
   /** Keyward rows: requests sent by a counted run after the load, and what `/metrics` counted meanwhile. */
   metrics?: { sent: number; counted: number };
+  /** Bytes the server's GC promoted to the old generation per request, over the same window as the CPU. */
+  promotedBytesPerRequest: number | null;
+  /** GC pauses as a share of the server's CPU time over that window (0..1). */
+  gcShare: number | null;
+  /** The peers this row is compared with (from its target), and its req/s as a multiple of each one's. */
+  versus?: PeerMatch[];
+  versusPeers?: Record<string, number | null>;
+  /** Rows measured at a fixed offered load: half of `capacityOf`'s req/s in the same round. */
+  fixedRate?: FixedRate;
 }
 
-/** Sets each row's ratios against the references measured in the same round. */
+export interface FixedRate {
+  capacityOf: string;
+  /** The bare handler's row at that load: the p99 the others are compared with. */
+  isBaseline: boolean;
+  offeredRps: number;
+  /** p99 over the baseline's p99 at the same offered load. */
+  p99VsBaseline: number | null;
+}
+
+/** The peer row `match` names for `row`: same protocol and streams, name matched case-insensitively. */
+export function peerOf(row: Pick<Row, "protocol" | "streams">, rows: Row[], match: PeerMatch): Row | undefined {
+  return rows.find((r) => {
+    const name = r.name.toLowerCase();
+    return !r.fixedRate && r.protocol === row.protocol && r.streams === row.streams &&
+      name.includes(match.includes.toLowerCase()) && !(match.excludes && name.includes(match.excludes.toLowerCase()));
+  });
+}
+
+const ratio = (a: number, b: number | undefined) => (b !== undefined && b > 0 ? a / b : null);
+
+/**
+ * Sets each row's ratios against the references measured in the same round: req/s against the bare handlers and the
+ * peers, and for rows at a fixed offered load, p99 against the bare handler's p99 at that load.
+ */
 export function setRatios(rows: Row[]): Row[] {
   const bare = rows.find((r) => r.name === baselineName);
-  for (const r of rows) r.ratioToBare = bare && bare.reqPerSec > 0 ? r.reqPerSec / bare.reqPerSec : null;
+  for (const r of rows) r.ratioToBare = ratio(r.reqPerSec, bare?.reqPerSec);
   // HTTP/2 rows against the bare HTTP/2 handler at the same -m.
   for (const r of rows.filter((row) => row.protocol === "h2c")) {
-    const bareH2 = rows.find((row) => row.name.startsWith(bareH2Name) && row.streams === r.streams);
-    r.ratioToBareH2 = bareH2 && bareH2.reqPerSec > 0 ? r.reqPerSec / bareH2.reqPerSec : null;
+    const bareH2 = rows.find((row) => !row.fixedRate && row.name.startsWith(bareH2Name) && row.streams === r.streams);
+    r.ratioToBareH2 = ratio(r.reqPerSec, bareH2?.reqPerSec);
+  }
+  for (const r of rows) {
+    if (r.versus) r.versusPeers = Object.fromEntries(r.versus.map((m) => [m.label, ratio(r.reqPerSec, peerOf(r, rows, m)?.reqPerSec)]));
+    if (r.fixedRate) {
+      const { capacityOf } = r.fixedRate;
+      const baseline = rows.find((b) => b.fixedRate?.isBaseline && b.fixedRate.capacityOf === capacityOf);
+      r.fixedRate.p99VsBaseline = ratio(r.p99Ms, baseline?.p99Ms);
+    }
   }
   return rows;
 }
@@ -55,11 +95,23 @@ export function medianOfRounds(rounds: Row[][]): Row[] {
       p99Ms: median((r) => r.p99Ms) as number,
       meanMs: median((r) => r.meanMs) as number,
       cpuUsPerRequest: median((r) => r.cpuUsPerRequest),
+      promotedBytesPerRequest: median((r) => r.promotedBytesPerRequest),
+      gcShare: median((r) => r.gcShare),
       ratioToBare: median((r) => r.ratioToBare),
       ratioToBareH2: median((r) => r.ratioToBareH2),
       non2xx: sum(all.map((r) => r.non2xx)),
       failed: sum(all.map((r) => r.failed)),
       ...(metrics && { metrics }),
+      ...(row.versusPeers && {
+        versusPeers: Object.fromEntries(Object.keys(row.versusPeers).map((label) => [label, median((r) => r.versusPeers?.[label] ?? null)])),
+      }),
+      ...(row.fixedRate && {
+        fixedRate: {
+          ...row.fixedRate,
+          offeredRps: median((r) => r.fixedRate?.offeredRps ?? null) as number,
+          p99VsBaseline: median((r) => r.fixedRate?.p99VsBaseline ?? null),
+        },
+      }),
     };
   });
 }

@@ -1,11 +1,13 @@
 /**
  * `npm run bench`: every target of targets.ts under the same h2load settings, one server process at a
- * time, then a table (req/s, p50, p99, non-2xx, ratio to the bare handler) and bench/results/latest.json.
+ * time, then a table (req/s, p50, p99, CPU µs, bytes promoted and GC share per request, non-2xx, ratios to the bare
+ * handlers and to the hand-rolled peers), the fixed-rate latency rows, and bench/results/latest.json.
  * Exits non-zero if any target answered anything but 2xx (or a gRPC probe a non-zero grpc-status).
  *
  * Env: BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (50),
  *      BENCH_ROUNDS (1; with more, every server is measured once per round and the table shows each target's median),
- *      BENCH_ONLY (comma-separated parts of target names; the two bare references always run).
+ *      BENCH_ONLY (comma-separated parts of target names; the two bare references always run, and so do the peers
+ *      and fixed-rate baselines of the rows chosen).
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus } from "node:os";
@@ -14,7 +16,8 @@ import { ensureH2load, runH2load, sendCounted } from "./h2load.js";
 import { probe } from "./probe.js";
 import { startRedisServer } from "../scripts/redis-server.mjs";
 import { cpuTimeMs, envNumber, repoRoot, startServer, tail, tempDir, type ServerSpec } from "./servers.js";
-import { medianOfRounds, setRatios, type Row } from "./rows.js";
+import { gcBetween, logOffset } from "./gc-trace.js";
+import { medianOfRounds, peerOf, setRatios, type Row } from "./rows.js";
 import { bareH2Name, baselineName, servers, targets, type ServerName, type Target } from "./targets.js";
 
 /** Requests of the counted run that follows each Keyward target (its `/metrics` must count exactly these). */
@@ -49,8 +52,13 @@ function envInteger(name: string, fallback: number): number {
 function selectTargets(): Target[] {
   const only = (process.env.BENCH_ONLY ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
   if (only.length === 0) return targets;
-  const references = (t: Target) => t.name === baselineName || t.name.startsWith(bareH2Name);
-  return targets.filter((t) => references(t) || only.some((part) => t.name.toLowerCase().includes(part)));
+  const references = (t: Target) => !t.fixedRate && (t.name === baselineName || t.name.startsWith(bareH2Name));
+  const chosen = targets.filter((t) => only.some((part) => t.name.toLowerCase().includes(part)));
+  // A chosen row's peers and, at a fixed rate, the bare handler's row at the same load: its numbers mean nothing without them.
+  const asRow = (t: Target) => ({ name: t.name, protocol: t.protocol, streams: t.streams ?? 1, fixedRate: t.fixedRate }) as Row;
+  const peer = (t: Target) => chosen.some((c) => c.versus?.some((m) => peerOf(asRow(c), [asRow(t)], m)));
+  const baseline = (t: Target) => t.fixedRate?.isBaseline && chosen.some((c) => c.fixedRate?.capacityOf === t.fixedRate!.capacityOf);
+  return targets.filter((t) => references(t) || chosen.includes(t) || peer(t) || baseline(t));
 }
 
 /** Targets grouped by server, servers in order of first appearance. */
@@ -60,11 +68,20 @@ function byServer(list: Target[]): Map<ServerName, Target[]> {
   return groups;
 }
 
-async function measureServer(name: ServerName, group: Target[], config: Config, workDir: string): Promise<Row[]> {
+/** Half the req/s `capacityOf` reached earlier in this round: the offered load of a fixed-rate row. */
+function halfCapacity(target: Target, measured: Row[]): number | undefined {
+  if (!target.fixedRate) return undefined;
+  const reference = measured.find((r) => r.name === target.fixedRate!.capacityOf);
+  if (!reference) throw new Error(`${target.name}: ${target.fixedRate.capacityOf} must be measured before it in the round`);
+  return reference.reqPerSec / 2;
+}
+
+/** Measures `group` on one server process; `measured` holds the rows of this round so far (fixed rates read them). */
+async function measureServer(name: ServerName, group: Target[], config: Config, workDir: string, measured: Row[]): Promise<Row[]> {
   console.log(`\nbench: starting ${name} (${servers[name].entry})`);
   const spec: ServerSpec = servers[name];
   const redis = spec.redis ? await startRedisServer() : undefined;
-  const server = await startServer(redis ? { ...spec, env: { ...spec.env, REDIS_URL: redis.url } } : spec).catch(async (error) => {
+  const server = await startServer(redis ? { ...spec, env: { ...spec.env, REDIS_URL: redis.url } } : spec, { traceGc: true }).catch(async (error) => {
     await redis?.stop();
     throw error;
   });
@@ -84,19 +101,27 @@ async function measureServer(name: ServerName, group: Target[], config: Config, 
         body: target.body?.(ctx),
       };
       await probe(request);
-      console.log(`bench: ${target.name}: ${config.warmUpSeconds}s warm-up + ${config.seconds}s load`);
+      const rps = halfCapacity(target, [...measured, ...rows]);
+      console.log(`bench: ${target.name}: ${config.warmUpSeconds}s warm-up + ${config.seconds}s load${rps === undefined ? "" : ` at ${rps.toFixed(0)} req/s`}`);
       const streams = target.streams ?? config.streamsPerConnection;
       const cpuBefore = cpuTimeMs(server.pid);
-      const result = await runH2load({ ...request, ...config, streamsPerConnection: streams, workDir });
+      const logBefore = logOffset(server.logPath);
+      const result = await runH2load({ ...request, ...config, streamsPerConnection: streams, workDir, rps });
       const cpuAfter = cpuTimeMs(server.pid);
-      // CPU over warm-up + load, per request at the measured rate: an estimate, good for comparing rows.
-      const cpuUsPerRequest = cpuBefore === undefined || cpuAfter === undefined
-        ? null
-        : ((cpuAfter - cpuBefore) * 1_000) / (result.reqPerSec * (config.warmUpSeconds + config.seconds));
+      const gc = gcBetween(server.logPath, logBefore, logOffset(server.logPath));
+      // CPU and GC over warm-up + load, per request at the measured rate: estimates, good for comparing rows.
+      const requests = result.reqPerSec * (config.warmUpSeconds + config.seconds);
+      const cpuMs = cpuBefore === undefined || cpuAfter === undefined ? null : cpuAfter - cpuBefore;
       const row: Row = {
-        name: target.name, protocol: target.protocol, streams, path: target.path, ...result, cpuUsPerRequest, ratioToBare: null, ratioToBareH2: null,
+        name: target.name, protocol: target.protocol, streams, path: target.path, ...result,
+        cpuUsPerRequest: cpuMs === null ? null : (cpuMs * 1_000) / requests,
+        promotedBytesPerRequest: requests > 0 ? gc.promotedBytes / requests : null,
+        gcShare: cpuMs ? gc.pauseMs / cpuMs : null,
+        ratioToBare: null, ratioToBareH2: null,
+        ...(target.versus && { versus: target.versus }),
+        ...(target.fixedRate && { fixedRate: { ...target.fixedRate, isBaseline: target.fixedRate.isBaseline ?? false, offeredRps: rps!, p99VsBaseline: null } }),
       };
-      if (name.startsWith("keyward")) {
+      if (name.startsWith("keyward") && !target.fixedRate) {
         // The metrics cross-check: a known number of requests, then /metrics must show exactly that many more.
         const before = await requestsCounted(server.baseUrl);
         const sent = await sendCounted({ ...request, connections: 10, streamsPerConnection: streams, count: COUNTED_REQUESTS, workDir });
@@ -115,21 +140,55 @@ async function measureServer(name: ServerName, group: Target[], config: Config, 
   return rows;
 }
 
+const fixed = (value: number | null | undefined, digits: number, suffix = "") => (value == null ? "-" : value.toFixed(digits) + suffix);
+
+/** Keyward's req/s as a multiple of each peer's, e.g. `0.45× memory peer, 1.20× SQLite peer`. */
+const versusCell = (r: Row) =>
+  Object.entries(r.versusPeers ?? {}).map(([label, ratio]) => `${fixed(ratio, 2, "×")} ${label}`).join(", ");
+
 function formatTable(rows: Row[]): string {
-  const header = ["target", "proto", "-m", "req/s", "p50 ms", "p99 ms", "CPU µs/req", "non-2xx", "failed", "vs bare", "vs bare h2"];
-  const lines = rows.map((r) => [
+  const header = [
+    "target", "proto", "-m", "req/s", "p50 ms", "p99 ms", "CPU µs/req", "promoted B/req", "GC %", "non-2xx", "failed", "vs bare", "vs bare h2", "Keyward vs the peer",
+  ];
+  const lines = rows.filter((r) => !r.fixedRate).map((r) => [
     r.name,
     r.protocol,
     String(r.streams),
     r.reqPerSec.toFixed(0),
     r.p50Ms.toFixed(2),
     r.p99Ms.toFixed(2),
-    r.cpuUsPerRequest === null ? "-" : r.cpuUsPerRequest.toFixed(0),
+    fixed(r.cpuUsPerRequest, 0),
+    fixed(r.promotedBytesPerRequest, 0),
+    fixed(r.gcShare === null ? null : r.gcShare * 100, 1),
     String(r.non2xx),
     String(r.failed),
-    r.ratioToBare === null ? "-" : r.ratioToBare.toFixed(2),
-    r.ratioToBareH2 === null ? "-" : r.ratioToBareH2.toFixed(2),
+    fixed(r.ratioToBare, 2),
+    fixed(r.ratioToBareH2, 2),
+    versusCell(r),
   ]);
+  return alignColumns(header, lines);
+}
+
+/** The rows at a fixed offered load: latency beside the bare handler's at the same load. */
+function formatFixedRateTable(rows: Row[]): string {
+  const header = ["target at a fixed offered load", "proto", "offered req/s", "req/s", "p50 ms", "p99 ms", "p99 vs bare", "CPU µs/req", "promoted B/req", "GC %"];
+  const lines = rows.filter((r) => r.fixedRate).map((r) => [
+    r.name,
+    r.protocol,
+    r.fixedRate!.offeredRps.toFixed(0),
+    // Short of the offered load: the server could not keep up, so its latency includes queueing.
+    r.reqPerSec.toFixed(0) + (r.reqPerSec < 0.95 * r.fixedRate!.offeredRps ? " (saturated)" : ""),
+    r.p50Ms.toFixed(2),
+    r.p99Ms.toFixed(2),
+    fixed(r.fixedRate!.p99VsBaseline, 2, "×"),
+    fixed(r.cpuUsPerRequest, 0),
+    fixed(r.promotedBytesPerRequest, 0),
+    fixed(r.gcShare === null ? null : r.gcShare * 100, 1),
+  ]);
+  return alignColumns(header, lines);
+}
+
+function alignColumns(header: string[], lines: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
   const format = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
   return [format(header), widths.map((w) => "-".repeat(w)).join("  "), ...lines.map(format)].join("\n");
@@ -152,7 +211,7 @@ async function main(): Promise<void> {
     for (let round = 1; round <= config.rounds; round++) {
       if (config.rounds > 1) console.log(`\nbench: round ${round} of ${config.rounds}`);
       const rows: Row[] = [];
-      for (const [name, group] of byServer(selectTargets())) rows.push(...(await measureServer(name, group, config, workDir)));
+      for (const [name, group] of byServer(selectTargets())) rows.push(...(await measureServer(name, group, config, workDir, rows)));
       rounds.push(setRatios(rows));
     }
   } finally {
@@ -167,6 +226,14 @@ async function main(): Promise<void> {
       (config.rounds > 1 ? `; median of ${config.rounds} rounds (ratios taken within each round)\n` : "\n"),
   );
   console.log(formatTable(rows));
+  if (rows.some((r) => r.fixedRate)) {
+    console.log(`\nLatency at a fixed offered load (h2load --rps): half the bare handler's req/s measured in the same round\n`);
+    console.log(formatFixedRateTable(rows));
+  }
+  console.log(
+    "\npromoted B/req: bytes the server's GC moved to the old generation per request; GC %: GC pauses over the server's CPU time" +
+      " (both from --trace-gc-nvp over warm-up + load)",
+  );
   const checked = rows.filter((r) => r.metrics);
   if (checked.length > 0) {
     console.log(`\n/metrics cross-check (keyward_requests_total, summed, before and after ${COUNTED_REQUESTS} counted requests per Keyward target):`);

@@ -30,6 +30,8 @@ export interface RunningServer {
   port: number;
   rootKey: string;
   logPath: string;
+  /** The server's KEYWARD_DATA_DIR. */
+  dataDir: string;
   pid: number;
   /** SIGTERM, then SIGKILL after a grace period; removes the data dir. Never rejects. */
   stop(): Promise<void>;
@@ -88,25 +90,27 @@ export async function freePort(): Promise<number> {
 /**
  * Starts `process.execPath --import tsx <entry>` with PORT, HOST, a fresh KEYWARD_DATA_DIR and a random
  * KEYWARD_ROOT_KEY, and resolves once `GET <readyPath>` answers 200. Rejects (after killing the child)
- * if the child exits first or `timeoutMs` passes, quoting the end of its log.
+ * if the child exits first or `timeoutMs` passes, quoting the end of its log. With `traceGc`, node runs with
+ * `--trace-gc-nvp`, so the log also holds a record of every GC (read by gc-trace.ts).
  */
 export async function startServer(
   spec: ServerSpec,
-  { readyPath = "/v2/liveness", timeoutMs = 30_000 }: { readyPath?: string; timeoutMs?: number } = {},
+  { readyPath = "/v2/liveness", timeoutMs = 30_000, traceGc = false }: { readyPath?: string; timeoutMs?: number; traceGc?: boolean } = {},
 ): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = tempDir("keyward-bench-");
   const logPath = join(dataDir, "server.log");
   const rootKey = `kw_bench_${randomBytes(12).toString("hex")}`;
+  const serverDataDir = join(dataDir, "data");
   const logFd = openSync(logPath, "a");
-  const child = spawn(process.execPath, ["--import", "tsx", spec.entry], {
+  const child = spawn(process.execPath, [...(traceGc ? ["--trace-gc-nvp"] : []), "--import", "tsx", spec.entry], {
     cwd: repoRoot,
     env: {
       ...process.env,
       ...spec.env,
       PORT: String(port),
       HOST: "127.0.0.1",
-      KEYWARD_DATA_DIR: join(dataDir, "data"),
+      KEYWARD_DATA_DIR: serverDataDir,
       KEYWARD_ROOT_KEY: rootKey,
     },
     stdio: ["ignore", logFd, logFd],
@@ -136,11 +140,11 @@ export async function startServer(
     try {
       if (spec.readyByConnect) {
         await accepts(port);
-        return { baseUrl, port, rootKey, logPath, pid: child.pid as number, stop };
+        return { baseUrl, port, rootKey, logPath, dataDir: serverDataDir, pid: child.pid as number, stop };
       }
       const res = await fetch(baseUrl + readyPath, { signal: AbortSignal.timeout(1_000) });
       await res.arrayBuffer();
-      if (res.status === 200) return { baseUrl, port, rootKey, logPath, pid: child.pid as number, stop };
+      if (res.status === 200) return { baseUrl, port, rootKey, logPath, dataDir: serverDataDir, pid: child.pid as number, stop };
     } catch {
       // not listening yet
     }

@@ -13,6 +13,9 @@ export const servers = {
   bare: { entry: "bench/bare-handler.ts" },
   "bare-h2": { entry: "bench/bare-grpc.ts", readyByConnect: true },
   "grpc-js peer": { entry: "bench/grpc-js-peer.ts", readyByConnect: true },
+  // Hand-rolled node:http peers (part "bench"): memory only, and durable in SQLite.
+  "http peer": { entry: "bench/http-peer.ts", readyByConnect: true },
+  "sqlite peer": { entry: "bench/sqlite-peer.ts", readyByConnect: true },
   keyward: { entry: "src/main.ts" },
   "keyward+redis": { entry: "src/main.ts", redis: true },
   // Webhook secrets are stored encrypted: endpoints need an encryption key (a fixed one: nothing here is secret).
@@ -43,6 +46,20 @@ export interface Target {
   body?: (ctx: TargetContext) => Uint8Array;
   /** Seeds data through the API before the load. */
   setup?: (server: { baseUrl: string; rootKey: string }) => Promise<Seed>;
+  /** Keyward rows: the peer rows to compare req/s with (they run whenever this row runs). */
+  versus?: PeerMatch[];
+  /**
+   * Run at a fixed offered load (h2load --rps) of half `capacityOf`'s req/s, measured earlier in the same round;
+   * `isBaseline` marks the bare handler's row whose p99 the others at that load are compared with.
+   */
+  fixedRate?: { capacityOf: string; isBaseline?: boolean };
+}
+
+/** A peer row, by parts of its name (case-insensitive), shown as `label` in the "vs peer" column. */
+export interface PeerMatch {
+  label: string;
+  includes: string;
+  excludes?: string;
 }
 
 export const baselineName = "bare node:http";
@@ -179,6 +196,48 @@ const grpcJsPeer = (streams: number): Target => ({
   body: () => verifyFrame(PEER_KEY),
 });
 
+// Part "bench": the node:http peers, what Keyward's rows are compared with, and the fixed-rate latency rows.
+const peerVerify = (name: string, server: ServerName): Target => ({
+  name,
+  server,
+  protocol: "h1",
+  method: "POST",
+  path: "/v2/keys.verifyKey",
+  headers: () => ({ "content-type": "application/json" }),
+  body: () => json({ key: PEER_KEY }),
+});
+
+const httpPeers: Target[] = [
+  peerVerify("node:http peer verifyKey (SHA-256 + rate-limiter-flexible memory)", "http peer"),
+  peerVerify("node:http durable peer verifyKey (SHA-256 + SQLite WAL credits and window)", "sqlite peer"),
+];
+const memoryPeer: PeerMatch = { label: "memory peer", includes: "node:http peer" };
+const durablePeer: PeerMatch = { label: "SQLite peer", includes: "node:http durable peer" };
+const grpcJsPeerMatch: PeerMatch = { label: "grpc-js peer", includes: "@grpc/grpc-js peer", excludes: "RateLimiterRedis" };
+
+const atHalf = (target: Target, capacityOf: string, short: string, isBaseline = false): Target => ({
+  ...target,
+  name: `${target.name} @ ½ ${short} capacity`,
+  versus: undefined,
+  fixedRate: { capacityOf, isBaseline },
+});
+const bareH1Row = (): Target => ({
+  name: baselineName,
+  server: "bare",
+  protocol: "h1",
+  method: "POST",
+  path: "/v2/apis.getApi",
+  headers: () => ({ "content-type": "application/json" }),
+  body: () => json({ apiId: "api_x" }),
+});
+const fixedRateRows: Target[] = [
+  atHalf(bareH1Row(), baselineName, "bare h1", true),
+  atHalf(restVerify("keyward", "embedded"), baselineName, "bare h1"),
+  atHalf(bareH2(1), `${bareH2Name} -m1`, "bare h2 -m1", true),
+  atHalf(grpcVerify(1), `${bareH2Name} -m1`, "bare h2 -m1"),
+];
+// End of part "bench".
+
 /**
  * As seedKey, plus (once per server) five webhook endpoints of the workspace subscribed to the credit events, with
  * thresholds the bench's balance never reaches: every verification pays the in-memory check and nothing else.
@@ -211,19 +270,12 @@ const webhookRows = (): Target[] => [
 ];
 
 export const targets: Target[] = [
-  {
-    name: baselineName,
-    server: "bare",
-    protocol: "h1",
-    method: "POST",
-    path: "/v2/apis.getApi",
-    headers: () => ({ "content-type": "application/json" }),
-    body: () => json({ apiId: "api_x" }),
-  },
+  bareH1Row(),
   bareH2(1),
   bareH2(10),
   grpcJsPeer(1),
   grpcJsPeer(10),
+  ...httpPeers,
   {
     name: "REST v2 apis.getApi",
     server: "keyward",
@@ -254,14 +306,14 @@ export const targets: Target[] = [
     headers: grpcHeaders,
     body: ({ seed }) => grpcFrame(toBinary(GetApiRequestSchema, create(GetApiRequestSchema, { apiId: seed.apiId }))),
   },
-  restVerify("keyward", "embedded"),
+  { ...restVerify("keyward", "embedded"), versus: [memoryPeer, durablePeer] },
   restVerify("keyward", "embedded, h2c", "h2c"),
-  grpcVerify(1),
-  grpcVerify(10),
+  { ...grpcVerify(1), versus: [grpcJsPeerMatch] },
+  { ...grpcVerify(10), versus: [grpcJsPeerMatch] },
   restVerifyIdentity("keyward", "embedded", false),
   restVerifyIdentity("keyward", "embedded", true),
   ...webhookRows(),
-  restVerify("keyward+redis", "redis counters"),
+  { ...restVerify("keyward+redis", "redis counters"), versus: [{ label: "RateLimiterRedis", includes: "RateLimiterRedis" }] },
   restVerifyIdentity("keyward+redis", "redis counters", false),
   restVerifyIdentity("keyward+redis", "redis counters", true),
   {
@@ -274,4 +326,5 @@ export const targets: Target[] = [
     // The namespace is created by the first call (the bench root key holds create_namespace); the limit never runs out.
     body: () => json({ namespace: "bench", identifier: "user_1", limit: 1_000_000_000, duration: 60_000 }),
   },
+  ...fixedRateRows,
 ];
