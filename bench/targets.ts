@@ -211,7 +211,7 @@ const httpPeers: Target[] = [
   peerVerify("node:http peer verifyKey (SHA-256 + rate-limiter-flexible memory)", "http peer"),
   peerVerify("node:http durable peer verifyKey (SHA-256 + SQLite WAL credits and window)", "sqlite peer"),
 ];
-const memoryPeer: PeerMatch = { label: "memory peer", includes: "node:http peer" };
+const memoryPeer: PeerMatch = { label: "memory peer", includes: "node:http peer", excludes: "RateLimiterRedis" };
 const durablePeer: PeerMatch = { label: "SQLite peer", includes: "node:http durable peer" };
 const grpcJsPeerMatch: PeerMatch = { label: "grpc-js peer", includes: "@grpc/grpc-js peer", excludes: "RateLimiterRedis" };
 
