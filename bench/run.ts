@@ -12,7 +12,7 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus } from "node:os";
 import { join } from "node:path";
-import { ensureH2load, runH2load, sendCounted } from "./h2load.js";
+import { ensureH2load, perConnectionRps, runH2load, sendCounted } from "./h2load.js";
 import { probe } from "./probe.js";
 import { startRedisServer } from "../scripts/redis-server.mjs";
 import { cpuTimeMs, envNumber, repoRoot, startServer, tail, tempDir, type ServerSpec } from "./servers.js";
@@ -68,12 +68,15 @@ function byServer(list: Target[]): Map<ServerName, Target[]> {
   return groups;
 }
 
-/** Half the req/s `capacityOf` reached earlier in this round: the offered load of a fixed-rate row. */
-function halfCapacity(target: Target, measured: Row[]): number | undefined {
+/**
+ * The offered load of a fixed-rate row: half the req/s `capacityOf` reached earlier in this round, as h2load offers it
+ * (a whole number per connection).
+ */
+function halfCapacity(target: Target, measured: Row[], connections: number): number | undefined {
   if (!target.fixedRate) return undefined;
   const reference = measured.find((r) => r.name === target.fixedRate!.capacityOf);
   if (!reference) throw new Error(`${target.name}: ${target.fixedRate.capacityOf} must be measured before it in the round`);
-  return reference.reqPerSec / 2;
+  return perConnectionRps(reference.reqPerSec / 2, connections) * connections;
 }
 
 /** Measures `group` on one server process; `measured` holds the rows of this round so far (fixed rates read them). */
@@ -101,7 +104,7 @@ async function measureServer(name: ServerName, group: Target[], config: Config, 
         body: target.body?.(ctx),
       };
       await probe(request);
-      const rps = halfCapacity(target, [...measured, ...rows]);
+      const rps = halfCapacity(target, [...measured, ...rows], config.connections);
       console.log(`bench: ${target.name}: ${config.warmUpSeconds}s warm-up + ${config.seconds}s load${rps === undefined ? "" : ` at ${rps.toFixed(0)} req/s`}`);
       const streams = target.streams ?? config.streamsPerConnection;
       const cpuBefore = cpuTimeMs(server.pid);
