@@ -1,4 +1,5 @@
 import { clearInterval, setImmediate, setInterval } from "node:timers";
+import { EventRing } from "./event-ring.js";
 import type { VerificationEvent } from "./ports/events.js";
 
 /** Counters an event store exposes beyond the port, for health pages and tests. */
@@ -38,55 +39,11 @@ export interface EventBatcher {
   stats(): EventStoreStats;
 }
 
-/** A fixed-capacity FIFO that overwrites its oldest entry when full, so a push is O(1) and memory is bounded. */
-class EventRing {
-  private readonly slots: (VerificationEvent | undefined)[] = [];
-  private head = 0;
-  size = 0;
-  constructor(readonly capacity: number) {}
-
-  /** Appends; returns true when the oldest event had to go to make room. */
-  push(event: VerificationEvent): boolean {
-    if (this.size === this.capacity) {
-      this.slots[this.head] = event;
-      this.head = (this.head + 1) % this.capacity;
-      return true;
-    }
-    this.slots[(this.head + this.size) % this.capacity] = event;
-    this.size += 1;
-    return false;
-  }
-
-  /** Puts events back in front (they are older than anything queued); returns how many did not fit. */
-  unshift(events: VerificationEvent[]): number {
-    const room = this.capacity - this.size;
-    const kept = events.length > room ? events.slice(events.length - room) : events;
-    for (let i = kept.length - 1; i >= 0; i--) {
-      this.head = (this.head - 1 + this.capacity) % this.capacity;
-      this.slots[this.head] = kept[i];
-      this.size += 1;
-    }
-    return events.length - kept.length;
-  }
-
-  take(max: number): VerificationEvent[] {
-    const n = Math.min(max, this.size);
-    const out = new Array<VerificationEvent>(n);
-    for (let i = 0; i < n; i++) {
-      out[i] = this.slots[this.head]!;
-      this.slots[this.head] = undefined;
-      this.head = (this.head + 1) % this.capacity;
-    }
-    this.size -= n;
-    return out;
-  }
-}
-
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /**
- * The buffering shared by every event adapter: `record` only pushes into a bounded ring (O(1), never awaits, never
- * throws) and a single writer drains it in batches off the request path, on a timer, when a batch is full, or on
+ * The buffering shared by every event adapter: `record` only copies the event into a bounded columnar ring
+ * (event-ring.ts: O(1), never awaits, never throws, keeps no reference to the event) and a single writer drains it in batches off the request path, on a timer, when a batch is full, or on
  * `flush()`. `write` throwing means nothing of the batch was stored: the batch goes back in front to be retried.
  * While writes fail, only the timer retries, so a dead backend costs one attempt per interval, not one per batch.
  * `afterFlush` runs at the end of every drain (retention checks); its failures are recorded, never thrown.
@@ -97,7 +54,8 @@ export function createEventBatcher(options: EventBatchingOptions & {
   afterFlush?(): Promise<void>;
 }): EventBatcher {
   const batchSize = Math.max(1, options.batchSize ?? 1000);
-  const ring = new EventRing(Math.max(batchSize, options.maxBuffered ?? 100_000));
+  // Room for two batches at first: enough while writes keep up; it grows only while a backlog does.
+  const ring = new EventRing(Math.max(batchSize, options.maxBuffered ?? 100_000), 2 * batchSize);
   const stats: Omit<EventStoreStats, "buffered"> = { written: 0, dropped: 0, failedWrites: 0 };
   let closed = false;
   let failing = false;

@@ -21,7 +21,11 @@ export function mergeLastUse(into: Map<string, LastUse>, events: Iterable<UseOf>
     if (typeof event.keyId !== "string" || !Number.isSafeInteger(event.time)) continue;
     const current = into.get(event.keyId);
     if (current && current.time >= event.time) continue;
-    into.set(event.keyId, { workspaceId: event.workspaceId, time: event.time });
+    // Updated in place: one entry per key for the life of the map, not a new one per flush that moves it.
+    if (current) {
+      current.workspaceId = event.workspaceId;
+      current.time = event.time;
+    } else into.set(event.keyId, { workspaceId: event.workspaceId, time: event.time });
     changed.add(event.keyId);
   }
   return [...changed];

@@ -40,9 +40,10 @@ const NO_LAST_USE: LastUseFile = { note() {}, read: () => new Map(), persist: as
 
 /**
  * Opens the embedded verification-event store: batches (event-batcher.ts) appended to hourly JSON-lines segments in
- * `<dir>/events/`. Appends are not fsynced (analytics, not acknowledged writes) and never rewrite earlier bytes; a
- * line torn by a crash is terminated before the next append and skipped on read. Retention runs at every flush:
- * whole segments older than `maxAgeMs` go, then the oldest while more than `maxEvents` events are stored.
+ * `<dir>/events/`. Appends are synchronous but not fsynced (analytics, not acknowledged writes; see appendLines) and
+ * never rewrite earlier bytes; a line torn by a crash is terminated before the next append and skipped on read.
+ * Retention runs at every flush: whole segments older than `maxAgeMs` go, then the oldest while more than
+ * `maxEvents` events are stored.
  * Each key's last verification time is kept beside the segments (last-use-file.ts), written by the same flush.
  * The directory is the data directory, whose lock the document store holds; one process writes it.
  */
@@ -107,7 +108,7 @@ export async function createEmbeddedEventStore(
       const segment: Segment = segments.get(start) ?? { count: 0, clean: true };
       try {
         const lead = segment.clean || (await endsCleanly(pathOf(start))) ? "" : "\n";
-        await appendLines(pathOf(start), lead + group.text.join(""));
+        appendLines(pathOf(start), lead + group.text.join(""));
         segment.clean = true;
         columnCache.appended(start, group.events);
         lastUse.note(group.events);
