@@ -1,7 +1,7 @@
 // The runtime of the codecs protoc-gen-keyward-fast emits: a reader that gives up (throws BAIL) on anything it does
 // not read exactly as protobuf-es's fromBinary would, and a writer over one reused buffer that writes what toBinary
 // writes, byte for byte. The plugin copies this file into gen/ beside the codecs; edit it here, then `npm run generate`.
-import { protoInt64, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
+import { protoInt64, type DescMessage, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import { getTextEncoding } from "@bufbuild/protobuf/wire";
 
 /** Thrown by the reader where the fast path stops; the decode entry answers undefined and the caller uses fromBinary. */
@@ -482,27 +482,45 @@ export class FastWriter {
     }
   }
 
-  /** The bytes written since `start` was handed out, copied out; an oversized scratch buffer is let go. */
-  finish(): Uint8Array {
-    const out = this.buf.slice(0, this.pos);
-    if (this.buf.length > KEEP_BYTES) this.buf = new Uint8Array(4096);
+  /**
+   * The bytes written, copied out into `alloc(size)` (a pooled Node Buffer, say) or a new Uint8Array; an oversized
+   * scratch buffer is let go.
+   */
+  finish(alloc?: (size: number) => Uint8Array): Uint8Array {
+    const size = this.pos;
+    const buf = this.buf;
+    const out = alloc === undefined ? new Uint8Array(size) : alloc(size);
+    // A short copy by hand costs less than the view `set` would need.
+    if (size <= 256) for (let i = 0; i < size; i++) out[i] = buf[i];
+    else out.set(buf.subarray(0, size));
+    if (buf.length > KEEP_BYTES) this.buf = new Uint8Array(4096);
     return out;
   }
 }
 
 const writer = new FastWriter();
 
+/** A message type's generated codec, as the file's `fastCodecs` list holds it. */
+export interface FastCodec {
+  schema: DescMessage;
+  encode: (message: never, reserve?: number, alloc?: Allocate) => Uint8Array;
+  decode: (bytes: Uint8Array) => object | undefined;
+}
+
+/** Where an encoder's output goes: a buffer of `size` bytes (default: a new Uint8Array). */
+export type Allocate = (size: number) => Uint8Array;
+
 /**
  * Runs a generated message encoder: the message's bytes after `reserve` bytes left free at the front (a frame header,
- * for one). The writer is shared: encoding is synchronous and never re-entered.
+ * for one; their content is unspecified). The writer is shared: encoding is synchronous and never re-entered.
  */
-export function runEncode<T>(message: T, reserve: number, encode: (w: FastWriter, message: T) => void): Uint8Array {
+export function runEncode<T>(message: T, reserve: number, alloc: Allocate | undefined, encode: (w: FastWriter, message: T) => void): Uint8Array {
   writer.pos = 0;
   writer.ensure(reserve);
   writer.pos = reserve;
   try {
     encode(writer, message);
-    return writer.finish();
+    return writer.finish(alloc);
   } finally {
     writer.pos = 0;
   }

@@ -96,6 +96,7 @@ function generateFile(f: GeneratedFile, file: DescFile, messages: DescMessage[])
   const runtime = (name: string) => f.import(name, `./${RUNTIME.replace(/\.ts$/, ".js")}`);
   const [FastReader, FastWriter, MAX_DEPTH, BAIL, runDecode, runEncode, structToJson] =
     ["FastReader", "FastWriter", "MAX_DEPTH", "BAIL", "runDecode", "runEncode", "structToJson"].map((n) => runtime(n));
+  const Allocate = f.import("Allocate", `./${RUNTIME.replace(/\.ts$/, ".js")}`, true);
   const messageInit = f.import("MessageInitShape", "@bufbuild/protobuf", true);
 
   f.print("// Specialised binary codecs (protoc-gen-keyward-fast): same bytes as toBinary, same messages as fromBinary.");
@@ -104,9 +105,9 @@ function generateFile(f: GeneratedFile, file: DescFile, messages: DescMessage[])
     const shape = f.importShape(message);
     const desc = f.importSchema(message);
     const name = message.name;
-    f.print(f.jsDoc(`\`${message.typeName}\` in the binary format, byte for byte as toBinary; \`reserve\` bytes are left free in front.`));
-    f.print(f.export("function", `encode${uniqueName(message, messages)}`), "(message: ", messageInit, "<typeof ", desc, ">, reserve = 0): Uint8Array {");
-    f.print("  return ", runEncode, "(message, reserve, e_", id(message), ");");
+    f.print(f.jsDoc(`\`${message.typeName}\` in the binary format, byte for byte as toBinary, in \`alloc(size)\`; \`reserve\` bytes are left free in front.`));
+    f.print(f.export("function", `encode${uniqueName(message, messages)}`), "(message: ", messageInit, "<typeof ", desc, ">, reserve = 0, alloc?: ", Allocate, "): Uint8Array {");
+    f.print("  return ", runEncode, "(message, reserve, alloc, e_", id(message), ");");
     f.print("}");
     f.print();
     f.print(f.jsDoc(`\`${message.typeName}\` as fromBinary reads it, or undefined where the fast path stops (then call fromBinary).`));
@@ -119,12 +120,12 @@ function generateFile(f: GeneratedFile, file: DescFile, messages: DescMessage[])
     printEncoder(f, message, FastWriter);
     void name;
   }
-  const genMessage = f.import("DescMessage", "@bufbuild/protobuf", true);
+  const FastCodec = f.import("FastCodec", `./${RUNTIME.replace(/\.ts$/, ".js")}`, true);
   f.print(f.jsDoc("Every codec of this file by its schema, for a transport that looks codecs up by message type."));
-  f.print(f.export("const", "fastCodecs"), ": { schema: ", genMessage, "; encode: (message: never, reserve?: number) => Uint8Array; decode: (bytes: Uint8Array) => object | undefined }[] = [");
+  f.print(f.export("const", "fastCodecs"), ": ", FastCodec, "[] = [");
   for (const message of messages) {
     const n = uniqueName(message, messages);
-    f.print("  { schema: ", f.importSchema(message), ", encode: encode", n, " as (message: never, reserve?: number) => Uint8Array, decode: decode", n, " },");
+    f.print("  { schema: ", f.importSchema(message), ", encode: encode", n, " as ", FastCodec, "[\"encode\"], decode: decode", n, " },");
   }
   f.print("];");
 }

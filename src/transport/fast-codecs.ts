@@ -7,11 +7,11 @@ import { fastCodecs } from "../../gen/keyward/v1/keys_fast.js";
  * the fast path stops, and the caller takes protobuf-es's path.
  */
 export interface FastCodec {
-  encode(message: object, reserve?: number): Uint8Array;
+  encode(message: object, reserve?: number, alloc?: (size: number) => Uint8Array): Uint8Array;
   decode(bytes: Uint8Array): MessageShape<DescMessage> | undefined;
 }
 
-const bySchema = new Map<DescMessage, FastCodec>(fastCodecs.map((codec) => [codec.schema, codec as FastCodec]));
+const bySchema = new Map<DescMessage, FastCodec>(fastCodecs.map((codec) => [codec.schema, codec as unknown as FastCodec]));
 
 /** The generated codec of a message type, if buf.gen.yaml lists it (or a message reaching it). */
 export function fastCodecOf(schema: DescMessage): FastCodec | undefined {

@@ -2,9 +2,10 @@
 // @generated from file keyward/v1/keys.proto (package keyward.v1, syntax proto3)
 /* eslint-disable */
 
-import type { DescMessage, MessageInitShape } from "@bufbuild/protobuf";
+import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { Credits, CreditsCost, Identity, RatelimitConfig, RatelimitRequest, RatelimitResult, Refill, VerifyKeyRequest, VerifyKeyResponse } from "./keys_pb.js";
 import { CreditsCostSchema, CreditsSchema, IdentitySchema, RatelimitConfigSchema, RatelimitRequestSchema, RatelimitResultSchema, RefillSchema, VerifyKeyRequestSchema, VerifyKeyResponseSchema } from "./keys_pb.js";
+import type { Allocate, FastCodec } from "../../keyward_fast/wire.js";
 import { BAIL, FastReader, FastWriter, MAX_DEPTH, runDecode, runEncode, structToJson } from "../../keyward_fast/wire.js";
 import type { ListValue, Struct, Value } from "@bufbuild/protobuf/wkt";
 import { ListValueSchema, StructSchema, ValueSchema } from "@bufbuild/protobuf/wkt";
@@ -12,10 +13,10 @@ import { ListValueSchema, StructSchema, ValueSchema } from "@bufbuild/protobuf/w
 // Specialised binary codecs (protoc-gen-keyward-fast): same bytes as toBinary, same messages as fromBinary.
 
 /**
- * `keyward.v1.VerifyKeyRequest` in the binary format, byte for byte as toBinary; `reserve` bytes are left free in front.
+ * `keyward.v1.VerifyKeyRequest` in the binary format, byte for byte as toBinary, in `alloc(size)`; `reserve` bytes are left free in front.
  */
-export function encodeVerifyKeyRequest(message: MessageInitShape<typeof VerifyKeyRequestSchema>, reserve = 0): Uint8Array {
-  return runEncode(message, reserve, e_keyward_v1_VerifyKeyRequest);
+export function encodeVerifyKeyRequest(message: MessageInitShape<typeof VerifyKeyRequestSchema>, reserve = 0, alloc?: Allocate): Uint8Array {
+  return runEncode(message, reserve, alloc, e_keyward_v1_VerifyKeyRequest);
 }
 
 /**
@@ -126,10 +127,10 @@ function e_keyward_v1_VerifyKeyRequest(w: FastWriter, m: any): void {
 }
 
 /**
- * `keyward.v1.CreditsCost` in the binary format, byte for byte as toBinary; `reserve` bytes are left free in front.
+ * `keyward.v1.CreditsCost` in the binary format, byte for byte as toBinary, in `alloc(size)`; `reserve` bytes are left free in front.
  */
-export function encodeCreditsCost(message: MessageInitShape<typeof CreditsCostSchema>, reserve = 0): Uint8Array {
-  return runEncode(message, reserve, e_keyward_v1_CreditsCost);
+export function encodeCreditsCost(message: MessageInitShape<typeof CreditsCostSchema>, reserve = 0, alloc?: Allocate): Uint8Array {
+  return runEncode(message, reserve, alloc, e_keyward_v1_CreditsCost);
 }
 
 /**
@@ -171,10 +172,10 @@ function e_keyward_v1_CreditsCost(w: FastWriter, m: any): void {
 }
 
 /**
- * `keyward.v1.RatelimitRequest` in the binary format, byte for byte as toBinary; `reserve` bytes are left free in front.
+ * `keyward.v1.RatelimitRequest` in the binary format, byte for byte as toBinary, in `alloc(size)`; `reserve` bytes are left free in front.
  */
-export function encodeRatelimitRequest(message: MessageInitShape<typeof RatelimitRequestSchema>, reserve = 0): Uint8Array {
-  return runEncode(message, reserve, e_keyward_v1_RatelimitRequest);
+export function encodeRatelimitRequest(message: MessageInitShape<typeof RatelimitRequestSchema>, reserve = 0, alloc?: Allocate): Uint8Array {
+  return runEncode(message, reserve, alloc, e_keyward_v1_RatelimitRequest);
 }
 
 /**
@@ -246,10 +247,10 @@ function e_keyward_v1_RatelimitRequest(w: FastWriter, m: any): void {
 }
 
 /**
- * `keyward.v1.VerifyKeyResponse` in the binary format, byte for byte as toBinary; `reserve` bytes are left free in front.
+ * `keyward.v1.VerifyKeyResponse` in the binary format, byte for byte as toBinary, in `alloc(size)`; `reserve` bytes are left free in front.
  */
-export function encodeVerifyKeyResponse(message: MessageInitShape<typeof VerifyKeyResponseSchema>, reserve = 0): Uint8Array {
-  return runEncode(message, reserve, e_keyward_v1_VerifyKeyResponse);
+export function encodeVerifyKeyResponse(message: MessageInitShape<typeof VerifyKeyResponseSchema>, reserve = 0, alloc?: Allocate): Uint8Array {
+  return runEncode(message, reserve, alloc, e_keyward_v1_VerifyKeyResponse);
 }
 
 /**
@@ -415,10 +416,10 @@ function e_keyward_v1_VerifyKeyResponse(w: FastWriter, m: any): void {
 }
 
 /**
- * `google.protobuf.Struct` in the binary format, byte for byte as toBinary; `reserve` bytes are left free in front.
+ * `google.protobuf.Struct` in the binary format, byte for byte as toBinary, in `alloc(size)`; `reserve` bytes are left free in front.
  */
-export function encodeStruct(message: MessageInitShape<typeof StructSchema>, reserve = 0): Uint8Array {
-  return runEncode(message, reserve, e_google_protobuf_Struct);
+export function encodeStruct(message: MessageInitShape<typeof StructSchema>, reserve = 0, alloc?: Allocate): Uint8Array {
+  return runEncode(message, reserve, alloc, e_google_protobuf_Struct);
 }
 
 /**
@@ -480,10 +481,10 @@ function e_google_protobuf_Struct(w: FastWriter, m: any): void {
 }
 
 /**
- * `google.protobuf.Value` in the binary format, byte for byte as toBinary; `reserve` bytes are left free in front.
+ * `google.protobuf.Value` in the binary format, byte for byte as toBinary, in `alloc(size)`; `reserve` bytes are left free in front.
  */
-export function encodeValue(message: MessageInitShape<typeof ValueSchema>, reserve = 0): Uint8Array {
-  return runEncode(message, reserve, e_google_protobuf_Value);
+export function encodeValue(message: MessageInitShape<typeof ValueSchema>, reserve = 0, alloc?: Allocate): Uint8Array {
+  return runEncode(message, reserve, alloc, e_google_protobuf_Value);
 }
 
 /**
@@ -581,10 +582,10 @@ function e_google_protobuf_Value(w: FastWriter, m: any): void {
 }
 
 /**
- * `google.protobuf.ListValue` in the binary format, byte for byte as toBinary; `reserve` bytes are left free in front.
+ * `google.protobuf.ListValue` in the binary format, byte for byte as toBinary, in `alloc(size)`; `reserve` bytes are left free in front.
  */
-export function encodeListValue(message: MessageInitShape<typeof ListValueSchema>, reserve = 0): Uint8Array {
-  return runEncode(message, reserve, e_google_protobuf_ListValue);
+export function encodeListValue(message: MessageInitShape<typeof ListValueSchema>, reserve = 0, alloc?: Allocate): Uint8Array {
+  return runEncode(message, reserve, alloc, e_google_protobuf_ListValue);
 }
 
 /**
@@ -630,10 +631,10 @@ function e_google_protobuf_ListValue(w: FastWriter, m: any): void {
 }
 
 /**
- * `keyward.v1.Identity` in the binary format, byte for byte as toBinary; `reserve` bytes are left free in front.
+ * `keyward.v1.Identity` in the binary format, byte for byte as toBinary, in `alloc(size)`; `reserve` bytes are left free in front.
  */
-export function encodeIdentity(message: MessageInitShape<typeof IdentitySchema>, reserve = 0): Uint8Array {
-  return runEncode(message, reserve, e_keyward_v1_Identity);
+export function encodeIdentity(message: MessageInitShape<typeof IdentitySchema>, reserve = 0, alloc?: Allocate): Uint8Array {
+  return runEncode(message, reserve, alloc, e_keyward_v1_Identity);
 }
 
 /**
@@ -725,10 +726,10 @@ function e_keyward_v1_Identity(w: FastWriter, m: any): void {
 }
 
 /**
- * `keyward.v1.RatelimitConfig` in the binary format, byte for byte as toBinary; `reserve` bytes are left free in front.
+ * `keyward.v1.RatelimitConfig` in the binary format, byte for byte as toBinary, in `alloc(size)`; `reserve` bytes are left free in front.
  */
-export function encodeRatelimitConfig(message: MessageInitShape<typeof RatelimitConfigSchema>, reserve = 0): Uint8Array {
-  return runEncode(message, reserve, e_keyward_v1_RatelimitConfig);
+export function encodeRatelimitConfig(message: MessageInitShape<typeof RatelimitConfigSchema>, reserve = 0, alloc?: Allocate): Uint8Array {
+  return runEncode(message, reserve, alloc, e_keyward_v1_RatelimitConfig);
 }
 
 /**
@@ -810,10 +811,10 @@ function e_keyward_v1_RatelimitConfig(w: FastWriter, m: any): void {
 }
 
 /**
- * `keyward.v1.Credits` in the binary format, byte for byte as toBinary; `reserve` bytes are left free in front.
+ * `keyward.v1.Credits` in the binary format, byte for byte as toBinary, in `alloc(size)`; `reserve` bytes are left free in front.
  */
-export function encodeCredits(message: MessageInitShape<typeof CreditsSchema>, reserve = 0): Uint8Array {
-  return runEncode(message, reserve, e_keyward_v1_Credits);
+export function encodeCredits(message: MessageInitShape<typeof CreditsSchema>, reserve = 0, alloc?: Allocate): Uint8Array {
+  return runEncode(message, reserve, alloc, e_keyward_v1_Credits);
 }
 
 /**
@@ -868,10 +869,10 @@ function e_keyward_v1_Credits(w: FastWriter, m: any): void {
 }
 
 /**
- * `keyward.v1.Refill` in the binary format, byte for byte as toBinary; `reserve` bytes are left free in front.
+ * `keyward.v1.Refill` in the binary format, byte for byte as toBinary, in `alloc(size)`; `reserve` bytes are left free in front.
  */
-export function encodeRefill(message: MessageInitShape<typeof RefillSchema>, reserve = 0): Uint8Array {
-  return runEncode(message, reserve, e_keyward_v1_Refill);
+export function encodeRefill(message: MessageInitShape<typeof RefillSchema>, reserve = 0, alloc?: Allocate): Uint8Array {
+  return runEncode(message, reserve, alloc, e_keyward_v1_Refill);
 }
 
 /**
@@ -943,10 +944,10 @@ function e_keyward_v1_Refill(w: FastWriter, m: any): void {
 }
 
 /**
- * `keyward.v1.RatelimitResult` in the binary format, byte for byte as toBinary; `reserve` bytes are left free in front.
+ * `keyward.v1.RatelimitResult` in the binary format, byte for byte as toBinary, in `alloc(size)`; `reserve` bytes are left free in front.
  */
-export function encodeRatelimitResult(message: MessageInitShape<typeof RatelimitResultSchema>, reserve = 0): Uint8Array {
-  return runEncode(message, reserve, e_keyward_v1_RatelimitResult);
+export function encodeRatelimitResult(message: MessageInitShape<typeof RatelimitResultSchema>, reserve = 0, alloc?: Allocate): Uint8Array {
+  return runEncode(message, reserve, alloc, e_keyward_v1_RatelimitResult);
 }
 
 /**
@@ -1060,17 +1061,17 @@ function e_keyward_v1_RatelimitResult(w: FastWriter, m: any): void {
 /**
  * Every codec of this file by its schema, for a transport that looks codecs up by message type.
  */
-export const fastCodecs: { schema: DescMessage; encode: (message: never, reserve?: number) => Uint8Array; decode: (bytes: Uint8Array) => object | undefined }[] = [
-  { schema: VerifyKeyRequestSchema, encode: encodeVerifyKeyRequest as (message: never, reserve?: number) => Uint8Array, decode: decodeVerifyKeyRequest },
-  { schema: CreditsCostSchema, encode: encodeCreditsCost as (message: never, reserve?: number) => Uint8Array, decode: decodeCreditsCost },
-  { schema: RatelimitRequestSchema, encode: encodeRatelimitRequest as (message: never, reserve?: number) => Uint8Array, decode: decodeRatelimitRequest },
-  { schema: VerifyKeyResponseSchema, encode: encodeVerifyKeyResponse as (message: never, reserve?: number) => Uint8Array, decode: decodeVerifyKeyResponse },
-  { schema: StructSchema, encode: encodeStruct as (message: never, reserve?: number) => Uint8Array, decode: decodeStruct },
-  { schema: ValueSchema, encode: encodeValue as (message: never, reserve?: number) => Uint8Array, decode: decodeValue },
-  { schema: ListValueSchema, encode: encodeListValue as (message: never, reserve?: number) => Uint8Array, decode: decodeListValue },
-  { schema: IdentitySchema, encode: encodeIdentity as (message: never, reserve?: number) => Uint8Array, decode: decodeIdentity },
-  { schema: RatelimitConfigSchema, encode: encodeRatelimitConfig as (message: never, reserve?: number) => Uint8Array, decode: decodeRatelimitConfig },
-  { schema: CreditsSchema, encode: encodeCredits as (message: never, reserve?: number) => Uint8Array, decode: decodeCredits },
-  { schema: RefillSchema, encode: encodeRefill as (message: never, reserve?: number) => Uint8Array, decode: decodeRefill },
-  { schema: RatelimitResultSchema, encode: encodeRatelimitResult as (message: never, reserve?: number) => Uint8Array, decode: decodeRatelimitResult },
+export const fastCodecs: FastCodec[] = [
+  { schema: VerifyKeyRequestSchema, encode: encodeVerifyKeyRequest as FastCodec["encode"], decode: decodeVerifyKeyRequest },
+  { schema: CreditsCostSchema, encode: encodeCreditsCost as FastCodec["encode"], decode: decodeCreditsCost },
+  { schema: RatelimitRequestSchema, encode: encodeRatelimitRequest as FastCodec["encode"], decode: decodeRatelimitRequest },
+  { schema: VerifyKeyResponseSchema, encode: encodeVerifyKeyResponse as FastCodec["encode"], decode: decodeVerifyKeyResponse },
+  { schema: StructSchema, encode: encodeStruct as FastCodec["encode"], decode: decodeStruct },
+  { schema: ValueSchema, encode: encodeValue as FastCodec["encode"], decode: decodeValue },
+  { schema: ListValueSchema, encode: encodeListValue as FastCodec["encode"], decode: decodeListValue },
+  { schema: IdentitySchema, encode: encodeIdentity as FastCodec["encode"], decode: decodeIdentity },
+  { schema: RatelimitConfigSchema, encode: encodeRatelimitConfig as FastCodec["encode"], decode: decodeRatelimitConfig },
+  { schema: CreditsSchema, encode: encodeCredits as FastCodec["encode"], decode: decodeCredits },
+  { schema: RefillSchema, encode: encodeRefill as FastCodec["encode"], decode: decodeRefill },
+  { schema: RatelimitResultSchema, encode: encodeRatelimitResult as FastCodec["encode"], decode: decodeRatelimitResult },
 ];
