@@ -505,6 +505,27 @@ export interface FastCodec {
   schema: DescMessage;
   encode: (message: never, reserve?: number, alloc?: Allocate) => Uint8Array;
   decode: (bytes: Uint8Array) => object | undefined;
+  /**
+   * True only where protovalidate finds no violation in the message; false means "ask protovalidate". Absent where
+   * the type has rules the generator does not check itself.
+   */
+  valid?: (message: never) => boolean;
+}
+
+/** A string's length in code points, as protovalidate counts it for min_len / max_len (a lone surrogate is one). */
+export function codepoints(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
 }
 
 /** Where an encoder's output goes: a buffer of `size` bytes (default: a new Uint8Array). */

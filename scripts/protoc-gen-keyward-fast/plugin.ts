@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ScalarType, type DescField, type DescFile, type DescMessage } from "@bufbuild/protobuf";
 import { isWrapperDesc } from "@bufbuild/protobuf/wkt";
+import { validatorLines } from "./validators.js";
 import { createEcmaScriptPlugin, runNodeJs, type GeneratedFile, type Schema } from "@bufbuild/protoplugin";
 
 interface Options {
@@ -121,13 +122,47 @@ function generateFile(f: GeneratedFile, file: DescFile, messages: DescMessage[])
     void name;
   }
   const FastCodec = f.import("FastCodec", `./${RUNTIME.replace(/\.ts$/, ".js")}`, true);
+  const validators = validatorsOf(messages);
+  for (const [message, lines] of validators) {
+    f.print("/** `", message.typeName, "` passes protovalidate: checked here only where that is certain, else false. */");
+    f.print("function v_", id(message), "(m: any): boolean {");
+    for (const line of lines) {
+      const parts: unknown[] = [];
+      line.split("CODEPOINTS(").forEach((part, i) => (i === 0 ? parts.push(part) : parts.push(runtime("codepoints"), "(", part)));
+      f.print("  ", ...(parts as never[]));
+    }
+    f.print("}");
+    f.print();
+  }
   f.print(f.jsDoc("Every codec of this file by its schema, for a transport that looks codecs up by message type."));
   f.print(f.export("const", "fastCodecs"), ": ", FastCodec, "[] = [");
   for (const message of messages) {
     const n = uniqueName(message, messages);
-    f.print("  { schema: ", f.importSchema(message), ", encode: encode", n, " as ", FastCodec, "[\"encode\"], decode: decode", n, " },");
+    f.print("  { schema: ", f.importSchema(message), ", encode: encode", n, " as ", FastCodec, "[\"encode\"], decode: decode", n, validators.has(message) ? `, valid: v_${id(message)}` : "", " },");
   }
   f.print("];");
+}
+
+/** The messages whose rules get a generated check, with its lines; a message reaching an unchecked one gets none. */
+function validatorsOf(messages: DescMessage[]): Map<DescMessage, string[]> {
+  const done = new Map<DescMessage, string[] | undefined>();
+  const inProgress = new Set<DescMessage>();
+  const supported = (message: DescMessage): boolean => {
+    if (done.has(message)) return done.get(message) !== undefined;
+    if (inProgress.has(message)) return false; // a cycle: left to protovalidate, to stay on the safe side
+    inProgress.add(message);
+    const lines = validatorLines(message, id, supported);
+    inProgress.delete(message);
+    done.set(message, lines);
+    return lines !== undefined;
+  };
+  messages.forEach(supported);
+  const out = new Map<DescMessage, string[]>();
+  for (const message of messages) {
+    const lines = done.get(message);
+    if (lines !== undefined) out.set(message, lines);
+  }
+  return out;
 }
 
 /** The exported name part: the message's name, or its full name where two share a name. */

@@ -3,6 +3,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fastCodecs } from "../../gen/keyward/v1/keys_fast.js";
 import { VerifyKeyRequestSchema, VerifyKeyResponseSchema } from "../../gen/keyward/v1/keys_pb.js";
+import { hasOption } from "@bufbuild/protobuf";
+import { createValidator } from "@bufbuild/protovalidate";
+import { field as fieldRules } from "@bufbuild/protovalidate/gen/buf/validate/validate_pb.js";
 import { decodeProtoBinary, decodeProtoBinaryChecked } from "../../src/transport/binary-check.js";
 
 // The generated codecs (scripts/protoc-gen-keyward-fast) against protobuf-es on random messages built from the
@@ -21,6 +24,8 @@ const text = fc.oneof(
   fc.string({ unit: "grapheme" }),
   fc.string({ unit: "binary" }), // lone surrogates included: both sides write U+FFFD
   fc.string({ minLength: 100, maxLength: 400 }), // lengths past one varint byte
+  // Around the rules' length bounds (255, 256, 512, 1000), in code points that take one or two UTF-16 units.
+  fc.tuple(fc.constantFrom(0, 1, 127, 128, 254, 255, 256, 257, 511, 512, 513, 999, 1000, 1001), fc.constantFrom("k", "é", "😀", "\ud800")).map(([n, unit]) => unit.repeat(n)),
 );
 
 function scalarArb(scalar: ScalarType): fc.Arbitrary<unknown> {
@@ -38,7 +43,8 @@ function scalarArb(scalar: ScalarType): fc.Arbitrary<unknown> {
     case ScalarType.INT64:
     case ScalarType.SINT64:
     case ScalarType.SFIXED64:
-      return fc.oneof(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), fc.constantFrom(...INT64_EDGES));
+      // Small values too, which the rules' ranges (counts, milliseconds) accept.
+      return fc.oneof(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), fc.constantFrom(...INT64_EDGES), fc.bigInt({ min: -10n, max: 100_000n }));
     case ScalarType.UINT64:
     case ScalarType.FIXED64:
       return fc.oneof(fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), fc.constantFrom(...UINT64_EDGES));
@@ -188,6 +194,29 @@ describe("generated binary codecs (protoc-gen-keyward-fast)", () => {
       });
     });
   }
+
+  const validator = createValidator();
+  for (const codec of fastCodecs.filter((c) => c.valid !== undefined)) {
+    const desc = codec.schema;
+    const valid = codec.valid!;
+    it(`${desc.typeName}: the generated check passes exactly what protovalidate passes`, () => {
+      let passed = 0;
+      fc.assert(fc.property(messageArb(desc), ({ message }) => {
+        const verdict = validator.validate(desc, message as never).kind;
+        expect(verdict).not.toBe("error");
+        expect(valid(message as never)).toBe(verdict === "valid");
+        if (verdict === "valid") passed++;
+      }), { numRuns: RUNS * 2 });
+      // Both verdicts are reached (where the type has rules of its own), so the comparison means something.
+      expect(passed).toBeGreaterThan(0);
+      if (desc.fields.some((f) => hasOption(f, fieldRules))) expect(passed).toBeLessThan(RUNS * 2);
+    });
+  }
+
+  it("generates checks for the request messages and their rules", () => {
+    const checked = fastCodecs.filter((c) => c.valid !== undefined).map((c) => c.schema.typeName);
+    expect(checked).toEqual(expect.arrayContaining([VerifyKeyRequestSchema.typeName, "keyward.v1.CreditsCost", "keyward.v1.RatelimitRequest"]));
+  });
 
   it("leaves input it does not take to protobuf-es: unknown fields, a wrong wire type, a repeated singular message", () => {
     const key = [0x0a, 0x01, 0x6b];

@@ -6,7 +6,7 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { Credits, CreditsCost, Identity, RatelimitConfig, RatelimitRequest, RatelimitResult, Refill, VerifyKeyRequest, VerifyKeyResponse } from "./keys_pb.js";
 import { CreditsCostSchema, CreditsSchema, IdentitySchema, RatelimitConfigSchema, RatelimitRequestSchema, RatelimitResultSchema, RefillSchema, VerifyKeyRequestSchema, VerifyKeyResponseSchema } from "./keys_pb.js";
 import type { Allocate, FastCodec } from "../../keyward_fast/wire.js";
-import { BAIL, FastReader, FastWriter, MAX_DEPTH, runDecode, runEncode, structToJson } from "../../keyward_fast/wire.js";
+import { BAIL, codepoints, FastReader, FastWriter, MAX_DEPTH, runDecode, runEncode, structToJson } from "../../keyward_fast/wire.js";
 import type { ListValue, Struct, Value } from "@bufbuild/protobuf/wkt";
 import { ListValueSchema, StructSchema, ValueSchema } from "@bufbuild/protobuf/wkt";
 
@@ -1058,20 +1058,61 @@ function e_keyward_v1_RatelimitResult(w: FastWriter, m: any): void {
   w.unknown(m.$unknown);
 }
 
+/** `keyward.v1.VerifyKeyRequest` passes protovalidate: checked here only where that is certain, else false. */
+function v_keyward_v1_VerifyKeyRequest(m: any): boolean {
+  { const v = m.key; if (!(codepoints(v) >= 1 && codepoints(v) <= 512)) return false; }
+  { const v = m.tags; if (!(v.length <= 20 && v.every((item: any) => codepoints(item) >= 1 && codepoints(item) <= 512))) return false; }
+  if (m.permissions !== undefined) { const v = m.permissions; if (!(codepoints(v) >= 1 && codepoints(v) <= 1000)) return false; }
+  if (m.credits !== undefined && !v_keyward_v1_CreditsCost(m.credits)) return false;
+  { const v = m.ratelimits; if (!(v.length <= 50)) return false; }
+  for (const item of m.ratelimits) if (!v_keyward_v1_RatelimitRequest(item)) return false;
+  if (m.migrationId !== undefined) { const v = m.migrationId; if (!(codepoints(v) <= 256)) return false; }
+  if (m.idempotencyKey !== undefined) { const v = m.idempotencyKey; if (!(codepoints(v) >= 1 && codepoints(v) <= 255)) return false; }
+  return true;
+}
+
+/** `keyward.v1.CreditsCost` passes protovalidate: checked here only where that is certain, else false. */
+function v_keyward_v1_CreditsCost(m: any): boolean {
+  if (m.cost !== undefined) { const v = m.cost; if (!(v >= 0n && v <= 1000000000000n)) return false; }
+  return true;
+}
+
+/** `keyward.v1.RatelimitRequest` passes protovalidate: checked here only where that is certain, else false. */
+function v_keyward_v1_RatelimitRequest(m: any): boolean {
+  { const v = m.name; if (!(codepoints(v) >= 1 && codepoints(v) <= 255)) return false; }
+  if (m.cost !== undefined) { const v = m.cost; if (!(v >= 0n && v <= 9007199254740991n)) return false; }
+  if (m.limit !== undefined) { const v = m.limit; if (!(v >= 0n)) return false; }
+  if (m.duration !== undefined) { const v = m.duration; if (!(v >= 0n)) return false; }
+  return true;
+}
+
+/** `keyward.v1.RatelimitConfig` passes protovalidate: checked here only where that is certain, else false. */
+function v_keyward_v1_RatelimitConfig(m: any): boolean {
+  { const v = m.name; if (!(codepoints(v) >= 1 && codepoints(v) <= 128)) return false; }
+  { const v = m.limit; if (!(v >= 1n && v <= 9007199254740991n)) return false; }
+  { const v = m.duration; if (!(v >= 1000n && v <= 9007199254740991n)) return false; }
+  return true;
+}
+
+/** `keyward.v1.RatelimitResult` passes protovalidate: checked here only where that is certain, else false. */
+function v_keyward_v1_RatelimitResult(m: any): boolean {
+  return true;
+}
+
 /**
  * Every codec of this file by its schema, for a transport that looks codecs up by message type.
  */
 export const fastCodecs: FastCodec[] = [
-  { schema: VerifyKeyRequestSchema, encode: encodeVerifyKeyRequest as FastCodec["encode"], decode: decodeVerifyKeyRequest },
-  { schema: CreditsCostSchema, encode: encodeCreditsCost as FastCodec["encode"], decode: decodeCreditsCost },
-  { schema: RatelimitRequestSchema, encode: encodeRatelimitRequest as FastCodec["encode"], decode: decodeRatelimitRequest },
+  { schema: VerifyKeyRequestSchema, encode: encodeVerifyKeyRequest as FastCodec["encode"], decode: decodeVerifyKeyRequest, valid: v_keyward_v1_VerifyKeyRequest },
+  { schema: CreditsCostSchema, encode: encodeCreditsCost as FastCodec["encode"], decode: decodeCreditsCost, valid: v_keyward_v1_CreditsCost },
+  { schema: RatelimitRequestSchema, encode: encodeRatelimitRequest as FastCodec["encode"], decode: decodeRatelimitRequest, valid: v_keyward_v1_RatelimitRequest },
   { schema: VerifyKeyResponseSchema, encode: encodeVerifyKeyResponse as FastCodec["encode"], decode: decodeVerifyKeyResponse },
   { schema: StructSchema, encode: encodeStruct as FastCodec["encode"], decode: decodeStruct },
   { schema: ValueSchema, encode: encodeValue as FastCodec["encode"], decode: decodeValue },
   { schema: ListValueSchema, encode: encodeListValue as FastCodec["encode"], decode: decodeListValue },
   { schema: IdentitySchema, encode: encodeIdentity as FastCodec["encode"], decode: decodeIdentity },
-  { schema: RatelimitConfigSchema, encode: encodeRatelimitConfig as FastCodec["encode"], decode: decodeRatelimitConfig },
+  { schema: RatelimitConfigSchema, encode: encodeRatelimitConfig as FastCodec["encode"], decode: decodeRatelimitConfig, valid: v_keyward_v1_RatelimitConfig },
   { schema: CreditsSchema, encode: encodeCredits as FastCodec["encode"], decode: decodeCredits },
   { schema: RefillSchema, encode: encodeRefill as FastCodec["encode"], decode: decodeRefill },
-  { schema: RatelimitResultSchema, encode: encodeRatelimitResult as FastCodec["encode"], decode: decodeRatelimitResult },
+  { schema: RatelimitResultSchema, encode: encodeRatelimitResult as FastCodec["encode"], decode: decodeRatelimitResult, valid: v_keyward_v1_RatelimitResult },
 ];
