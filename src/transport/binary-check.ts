@@ -1,6 +1,7 @@
 import { fromBinary, ScalarType, type DescField, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
 import { WireType } from "@bufbuild/protobuf/wire";
 import { invalid } from "../domain/errors.js";
+import { fastCodecOf } from "./fast-codecs.js";
 
 /**
  * Decodes a request message in the protobuf binary format, refusing (INVALID_ARGUMENT, naming the field) a known
@@ -11,6 +12,14 @@ import { invalid } from "../domain/errors.js";
  * that reads a binary message we decode ourselves (gRPC, Connect's `application/proto`) calls this.
  */
 export function decodeProtoBinary<Desc extends DescMessage>(schema: Desc, bytes: Uint8Array): MessageShape<Desc> {
+  // The generated decoder takes only input with every field known and of its own wire type, which the walk below would
+  // pass; anything else it leaves to that walk and fromBinary, so the answer is the same either way.
+  const fast = fastCodecOf(schema)?.decode(bytes);
+  return fast === undefined ? decodeProtoBinaryChecked(schema, bytes) : (fast as MessageShape<Desc>);
+}
+
+/** decodeProtoBinary on protobuf-es alone: the wire-type walk, then fromBinary. */
+export function decodeProtoBinaryChecked<Desc extends DescMessage>(schema: Desc, bytes: Uint8Array): MessageShape<Desc> {
   let mismatch: Mismatch | undefined;
   try {
     mismatch = findMismatch(new Cursor(bytes), rulesOf(schema), bytes.length, 1);

@@ -47,6 +47,20 @@ export function unframeUnary(body: Buffer, options: { encoding: Encoding; maxByt
   }
 }
 
+/** The size of the envelope's header (flag byte and length): what an encoder reserves in front for frameInPlace. */
+export const FRAME_HEADER_BYTES = 5;
+
+/** An uncompressed frame around a message encoded after FRAME_HEADER_BYTES reserved bytes: header written, no copy. */
+export function frameInPlace(framed: Uint8Array): Uint8Array {
+  const length = framed.length - FRAME_HEADER_BYTES;
+  framed[0] = 0;
+  framed[1] = length >>> 24;
+  framed[2] = length >>> 16;
+  framed[3] = length >>> 8;
+  framed[4] = length;
+  return framed;
+}
+
 /** One length-prefixed message, compressed when `encoding` is gzip. */
 export function frame(message: Uint8Array, encoding: Encoding): Buffer {
   const payload = encoding === "gzip" ? gzipSync(message) : message;

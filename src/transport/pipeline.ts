@@ -7,6 +7,7 @@ import type { CallContext, Principal, RequestOrigin } from "../services/context.
 import type { Operation } from "../services/operation.js";
 import type { Authenticate } from "./auth.js";
 import { freeFormViolationsOf } from "./free-form-check.js";
+import { fastCodecOf } from "./fast-codecs.js";
 import type { CallDeadline } from "./call-deadline.js";
 
 /** How a transport hands a request to the pipeline: decoding is deferred until the caller is authenticated. */
@@ -60,6 +61,14 @@ const validator = createValidator();
  * field otherwise. The pipeline's step, also for callers that reach a service in-process (the CLI's import).
  */
 export function checkRequest(schema: DescMessage, request: object): void {
+  // A generated check (protoc-gen-keyward-fast) passes only what protovalidate passes; anything else is asked of
+  // protovalidate, which names the violations.
+  if (fastCodecOf(schema)?.valid?.(request) !== true) checkRules(schema, request);
+  const freeForm = freeFormViolationsOf(schema, request);
+  if (freeForm.length > 0) throw invalid(freeForm.map((v) => `${v.location}: ${v.message}`).join("; "), freeForm);
+}
+
+function checkRules(schema: DescMessage, request: object): void {
   const result = validator.validate(schema, request as never);
   if (result.kind === "error") throw result.error;
   if (result.kind === "invalid") {
@@ -70,8 +79,6 @@ export function checkRequest(schema: DescMessage, request: object): void {
     }));
     throw invalid(violations.map((v) => `${v.location}: ${v.message}`).join("; "), violations);
   }
-  const freeForm = freeFormViolationsOf(schema, request);
-  if (freeForm.length > 0) throw invalid(freeForm.map((v) => `${v.location}: ${v.message}`).join("; "), freeForm);
 }
 
 /** `permissions[0]`, `meta.plan`: the path of a violation in the request's JSON (or proto) field names. */

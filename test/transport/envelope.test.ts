@@ -1,6 +1,6 @@
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { frame, unframeUnary } from "../../src/transport/envelope.js";
+import { frame, frameInPlace, FRAME_HEADER_BYTES, unframeUnary } from "../../src/transport/envelope.js";
 
 const MAX = 64;
 const message = Buffer.from("hello, frame");
@@ -20,6 +20,14 @@ describe("envelope: framing", () => {
     expect(framed.readUInt32BE(1)).toBe(framed.length - 5);
     const read = unframeUnary(framed, { encoding: "gzip", maxBytes: MAX });
     expect(read.ok && Buffer.from(read.message).toString()).toBe("hello, frame");
+  });
+
+  it("frameInPlace writes the same header as frame into the bytes reserved in front of a message", () => {
+    for (const size of [0, 1, 255, 256, 70_000]) {
+      const body = Buffer.alloc(size, 7);
+      const reserved = Buffer.concat([Buffer.alloc(FRAME_HEADER_BYTES, 0xff), body]);
+      expect(Buffer.from(frameInPlace(reserved))).toEqual(frame(body, "identity"));
+    }
   });
 
   it("an empty message is a frame of five bytes", () => {

@@ -11,7 +11,8 @@ import { operationsByPath, UnaryCall } from "../unary-call.js";
 import { rpcFailureOf, type RpcFailure } from "../rpc-error.js";
 import type { RequestDone } from "../../observability/request-observer.js";
 import type { RequestTallies } from "../../observability/route-tally.js";
-import { frame, unframeUnary, type Encoding } from "../envelope.js";
+import { frame, frameInPlace, FRAME_HEADER_BYTES, unframeUnary, type Encoding } from "../envelope.js";
+import { fastCodecOf } from "../fast-codecs.js";
 import { ACCEPTED_ENCODINGS, failureTrailers, grpcCodecOf, grpcTimeoutOf, responseEncodingOf } from "./wire.js";
 
 /** Answers a gRPC stream and returns true, or returns false to leave it to the next handler (connect-node). */
@@ -24,6 +25,11 @@ const OK_TRAILERS = { "grpc-status": "0" };
 // the entries that do repeat; marked never-indexed it is sent as a plain literal (measured: ~8 µs less per call).
 const NOT_INDEXED = [REQUEST_ID_HEADER];
 const CALL = Symbol("keyward.grpc.call");
+// Options objects shared by every call rather than made per stream.
+const RESPOND_WITH_TRAILERS = { waitForTrailers: true };
+const RESPOND_AND_END = { endStream: true };
+// The answer's bytes in a pooled Buffer: cheaper than a fresh Uint8Array, and what the stream writes without wrapping.
+const allocate = (size: number): Uint8Array => Buffer.allocUnsafe(size);
 
 /** Whether a request speaks gRPC over HTTP/2 (not gRPC-Web, which connect-node serves). */
 export function isGrpcRequest(headers: IncomingHttpHeaders): boolean {
@@ -77,7 +83,9 @@ class GrpcCall extends UnaryCall implements Invocation {
   private operation: Operation | undefined;
   private requestEncoding: Encoding = "identity";
   private message: Uint8Array | undefined;
-  private chunks: Buffer[] = [];
+  // A unary request nearly always arrives in one DATA frame: the array for more is made only when needed.
+  private chunk: Buffer | undefined;
+  private chunks: Buffer[] | undefined;
   private size = 0;
 
   constructor(
@@ -87,7 +95,7 @@ class GrpcCall extends UnaryCall implements Invocation {
   ) {
     super();
     this.authorization = headers.authorization;
-    this.codec = grpcCodecOf(headers["content-type"]);
+    this.codec = codecOf(headers["content-type"]);
     stream[CALL] = this;
     // A client reset is no server error; the answer, if any, is simply dropped.
     stream.on("error", ignore);
@@ -108,16 +116,20 @@ class GrpcCall extends UnaryCall implements Invocation {
 
   received(chunk: Buffer): void {
     this.size += chunk.length;
-    if (this.size <= this.options.maxBytes + 5) return void this.chunks.push(chunk);
+    if (this.size <= this.options.maxBytes + 5) {
+      if (this.chunk === undefined) this.chunk = chunk;
+      else (this.chunks ??= [this.chunk]).push(chunk);
+      return;
+    }
     this.stream.off("data", onData);
     this.stream.off("end", onEnd);
-    this.chunks = [];
+    this.chunk = this.chunks = undefined;
     this.fail(Code.ResourceExhausted, `the request is larger than the limit of ${this.options.maxBytes} bytes`);
   }
 
   ended(): void {
-    const body = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.size);
-    this.chunks = [];
+    const body = this.chunks !== undefined ? Buffer.concat(this.chunks, this.size) : this.chunk ?? EMPTY;
+    this.chunk = this.chunks = undefined;
     const unframed = unframeUnary(body, { encoding: this.requestEncoding, maxBytes: this.options.maxBytes });
     // A malformed frame is the client's mistake, answered before authentication costs anything.
     if (!unframed.ok) return void this.fail(unframed.reason === "too_large" ? Code.ResourceExhausted : Code.InvalidArgument, unframed.detail);
@@ -143,15 +155,28 @@ class GrpcCall extends UnaryCall implements Invocation {
 
   private succeed(schema: DescMessage, output: object): void {
     if (!this.finish(0)) return;
-    const message = create(schema, output as never);
-    const bytes = this.codec === "json" ? Buffer.from(toJsonString(schema, message)) : toBinary(schema, message);
     // Answer as the client asked: a gzip request gets a gzip response, when the client accepts gzip.
     const encoding = responseEncodingOf(this.requestEncoding, this.headers["grpc-accept-encoding"]);
+    const body = this.encode(schema, output, encoding);
     const headers = this.responseHeaders();
     if (encoding === "gzip") headers["grpc-encoding"] = "gzip";
-    this.stream.respond(headers, { waitForTrailers: true });
-    this.stream.once("wantTrailers", sendOkTrailers);
-    this.stream.end(frame(bytes, encoding));
+    this.stream.respond(headers, RESPOND_WITH_TRAILERS);
+    // Emitted once per stream, so a plain listener does what `once` would without its wrapper.
+    this.stream.on("wantTrailers", sendOkTrailers);
+    this.stream.end(body);
+  }
+
+  /**
+   * The answer's frame. A message type with a generated codec is encoded from the handler's init object straight
+   * behind its frame header (same bytes as create + toBinary + frame, without the message or the copies).
+   */
+  private encode(schema: DescMessage, output: object, encoding: Encoding): Uint8Array {
+    const fast = this.codec === "proto" ? fastCodecOf(schema) : undefined;
+    if (fast !== undefined && encoding === "identity") return frameInPlace(fast.encode(output, FRAME_HEADER_BYTES, allocate));
+    if (fast !== undefined) return frame(fast.encode(output), encoding);
+    const message = create(schema, output as never);
+    const bytes = this.codec === "json" ? Buffer.from(toJsonString(schema, message)) : toBinary(schema, message);
+    return frame(bytes, encoding);
   }
 
   /** Answers `code`; returns true, so the dispatcher can return it as "handled". */
@@ -165,7 +190,7 @@ class GrpcCall extends UnaryCall implements Invocation {
     if (!this.finish(failure.code, cause)) return;
     const headers = { ...this.responseHeaders(), ...failureTrailers(failure) };
     // Whatever the client still sends is read and dropped (h2-upload.ts, discardRestOfUpload), not reset.
-    this.stream.respond(headers, { endStream: true });
+    this.stream.respond(headers, RESPOND_AND_END);
   }
 
   deadlineExpired(ms: number): void {
@@ -203,3 +228,21 @@ function sendOkTrailers(this: ServerHttp2Stream): void {
 }
 
 function ignore(): void {}
+
+const EMPTY = Buffer.alloc(0);
+
+const codecByContentType = new Map<string, Codec | undefined>();
+
+/**
+ * grpcCodecOf, remembered per content type: clients send one of a handful, and parsing it made a match array per call.
+ * The memory is capped so that odd values from clients cannot grow it.
+ */
+function codecOf(contentType: string | undefined): Codec | undefined {
+  if (contentType === undefined) return grpcCodecOf(contentType);
+  let codec = codecByContentType.get(contentType);
+  if (codec === undefined && !codecByContentType.has(contentType)) {
+    codec = grpcCodecOf(contentType);
+    if (codecByContentType.size < 64) codecByContentType.set(contentType, codec);
+  }
+  return codec;
+}

@@ -1,0 +1,236 @@
+import { create, fromBinary, toBinary, ScalarType, type DescField, type DescMessage } from "@bufbuild/protobuf";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { fastCodecs } from "../../gen/keyward/v1/keys_fast.js";
+import { VerifyKeyRequestSchema, VerifyKeyResponseSchema } from "../../gen/keyward/v1/keys_pb.js";
+import { hasOption } from "@bufbuild/protobuf";
+import { createValidator } from "@bufbuild/protovalidate";
+import { field as fieldRules } from "@bufbuild/protovalidate/gen/buf/validate/validate_pb.js";
+import { decodeProtoBinary, decodeProtoBinaryChecked } from "../../src/transport/binary-check.js";
+
+// The generated codecs (scripts/protoc-gen-keyward-fast) against protobuf-es on random messages built from the
+// descriptors: the same bytes as toBinary, the same messages as fromBinary, and never a message where fromBinary
+// refuses the bytes.
+
+const RUNS = 300;
+const MAX_DEPTH = 3;
+
+const INT64_EDGES = [0n, 1n, -1n, 127n, 128n, 2n ** 31n - 1n, -(2n ** 31n), 2n ** 32n, 2n ** 53n - 1n, 2n ** 53n, -(2n ** 53n), 2n ** 63n - 1n, -(2n ** 63n)];
+const UINT64_EDGES = [0n, 1n, 2n ** 32n - 1n, 2n ** 53n, 2n ** 63n, 2n ** 64n - 1n];
+
+const text = fc.oneof(
+  fc.constant(""),
+  fc.string(),
+  fc.string({ unit: "grapheme" }),
+  fc.string({ unit: "binary" }), // lone surrogates included: both sides write U+FFFD
+  fc.string({ minLength: 100, maxLength: 400 }), // lengths past one varint byte
+  // Around the rules' length bounds (255, 256, 512, 1000), in code points that take one or two UTF-16 units.
+  fc.tuple(fc.constantFrom(0, 1, 127, 128, 254, 255, 256, 257, 511, 512, 513, 999, 1000, 1001), fc.constantFrom("k", "é", "😀", "\ud800")).map(([n, unit]) => unit.repeat(n)),
+);
+
+function scalarArb(scalar: ScalarType): fc.Arbitrary<unknown> {
+  switch (scalar) {
+    case ScalarType.STRING:
+      return text;
+    case ScalarType.BOOL:
+      return fc.boolean();
+    case ScalarType.BYTES:
+      return fc.uint8Array({ maxLength: 200 });
+    case ScalarType.DOUBLE:
+      return fc.oneof(fc.double(), fc.constantFrom(0, -0, NaN, Infinity, -Infinity));
+    case ScalarType.FLOAT:
+      return fc.float().map((n) => n);
+    case ScalarType.INT64:
+    case ScalarType.SINT64:
+    case ScalarType.SFIXED64:
+      // Small values too, which the rules' ranges (counts, milliseconds) accept.
+      return fc.oneof(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), fc.constantFrom(...INT64_EDGES), fc.bigInt({ min: -10n, max: 100_000n }));
+    case ScalarType.UINT64:
+    case ScalarType.FIXED64:
+      return fc.oneof(fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), fc.constantFrom(...UINT64_EDGES));
+    case ScalarType.UINT32:
+    case ScalarType.FIXED32:
+      return fc.integer({ min: 0, max: 2 ** 32 - 1 });
+    default:
+      return fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 });
+  }
+}
+
+const jsonValue = fc.jsonValue({ maxDepth: 3 });
+const jsonObject = fc.dictionary(fc.string(), jsonValue, { maxKeys: 4 });
+
+const isJsonStruct = (field: DescField) => field.message?.typeName === "google.protobuf.Struct" && field.parent.typeName !== "google.protobuf.Value";
+
+/** A field's value as create() takes it: nested messages as init objects, Struct fields as JSON. */
+function valueArb(field: DescField, depth: number): fc.Arbitrary<unknown> {
+  const single = (): fc.Arbitrary<unknown> => {
+    if (field.fieldKind === "enum" || (field.fieldKind === "list" && field.listKind === "enum") || (field.fieldKind === "map" && field.mapKind === "enum")) {
+      const values = field.enum!.values.map((v) => v.number);
+      return fc.oneof(fc.constantFrom(...values), fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }));
+    }
+    if (field.message) return isJsonStruct(field) ? jsonObject : initArb(field.message, depth + 1);
+    return scalarArb(field.scalar!);
+  };
+  const deep = depth >= MAX_DEPTH && field.message !== undefined;
+  switch (field.fieldKind) {
+    case "list":
+      return fc.array(single(), { maxLength: deep ? 0 : 4 });
+    case "map":
+      return fc.dictionary(text, single(), { maxKeys: deep ? 0 : 3 });
+    default:
+      return single();
+  }
+}
+
+const initArbs = new Map<string, fc.Arbitrary<Record<string, unknown>>>();
+
+/** An init object for `desc`: each field absent, zero or random; one oneof case or none. Shallow past MAX_DEPTH. */
+function initArb(desc: DescMessage, depth = 0): fc.Arbitrary<Record<string, unknown>> {
+  const key = `${desc.typeName}@${depth}`;
+  const cached = initArbs.get(key);
+  if (cached) return cached;
+  const parts: Record<string, fc.Arbitrary<unknown>> = {};
+  for (const member of desc.members) {
+    if (member.kind === "oneof") {
+      const cases = depth >= MAX_DEPTH ? member.fields.filter((f) => f.message === undefined) : member.fields;
+      parts[member.localName] = fc.oneof(
+        fc.constant(undefined),
+        ...cases.map((f) => fc.record({ case: fc.constant(f.localName), value: valueArb(f, depth) })),
+      );
+    } else if (member.fieldKind === "message" && depth >= MAX_DEPTH) {
+      parts[member.localName] = fc.constant(undefined);
+    } else {
+      parts[member.localName] = fc.option(valueArb(member, depth), { nil: undefined, freq: 3 });
+    }
+  }
+  const arb = fc.record(parts, { requiredKeys: [] }) as fc.Arbitrary<Record<string, unknown>>;
+  initArbs.set(key, arb);
+  return arb;
+}
+
+/** A message of the type: create() of a random init. */
+const messageArb = (desc: DescMessage) => initArb(desc).map((init) => ({ init, message: create(desc, init as never) }));
+
+/** The decoder's verdict beside fromBinary's: a fast answer only where fromBinary accepts, and then the same message. */
+function expectAgreement(desc: DescMessage, decode: (bytes: Uint8Array) => object | undefined, bytes: Uint8Array) {
+  let reference: unknown;
+  let refused = false;
+  try {
+    reference = fromBinary(desc, bytes);
+  } catch {
+    refused = true;
+  }
+  const fast = decode(bytes);
+  if (refused) expect(fast).toBeUndefined();
+  else if (fast !== undefined) expect(fast).toStrictEqual(reference);
+  // The transport's decoding gives the same answer (message or error text) with and without the fast path.
+  expect(outcome(() => decodeProtoBinary(desc, bytes))).toStrictEqual(outcome(() => decodeProtoBinaryChecked(desc, bytes)));
+}
+
+function outcome(run: () => unknown): { value?: unknown; error?: string } {
+  try {
+    return { value: run() };
+  } catch (error) {
+    return { error: String(error) };
+  }
+}
+
+/** Valid bytes spoiled: cut short, one byte changed, or bytes slipped in. */
+const garbled = (bytes: Uint8Array) =>
+  fc.oneof(
+    fc.nat({ max: Math.max(0, bytes.length - 1) }).map((n) => bytes.subarray(0, n)),
+    fc.tuple(fc.nat({ max: Math.max(0, bytes.length - 1) }), fc.integer({ min: 0, max: 255 })).map(([at, b]) => {
+      const copy = bytes.slice();
+      if (copy.length > 0) copy[at] = b;
+      return copy;
+    }),
+    fc.tuple(fc.nat({ max: bytes.length }), fc.uint8Array({ minLength: 1, maxLength: 6 })).map(([at, extra]) => {
+      const out = new Uint8Array(bytes.length + extra.length);
+      out.set(bytes.subarray(0, at));
+      out.set(extra, at);
+      out.set(bytes.subarray(at), at + extra.length);
+      return out;
+    }),
+  );
+
+describe("generated binary codecs (protoc-gen-keyward-fast)", () => {
+  it("cover VerifyKeyRequest and VerifyKeyResponse with every message they reach", () => {
+    const names = fastCodecs.map((c) => c.schema.typeName);
+    expect(names).toEqual(expect.arrayContaining([
+      VerifyKeyRequestSchema.typeName, VerifyKeyResponseSchema.typeName, "keyward.v1.CreditsCost", "keyward.v1.RatelimitRequest",
+      "keyward.v1.RatelimitResult", "keyward.v1.Identity", "google.protobuf.Struct", "google.protobuf.Value", "google.protobuf.ListValue",
+    ]));
+  });
+
+  for (const codec of fastCodecs) {
+    const desc = codec.schema;
+    describe(desc.typeName, () => {
+      it("encodes a message and its init object to toBinary's exact bytes, with reserved room in front", () => {
+        fc.assert(fc.property(messageArb(desc), fc.nat({ max: 6 }), ({ init, message }, reserve) => {
+          const expected = toBinary(desc, message);
+          expect(codec.encode(message as never)).toEqual(expected);
+          expect(codec.encode(init as never)).toEqual(expected);
+          const framed = codec.encode(message as never, reserve);
+          expect(framed.length).toBe(reserve + expected.length);
+          expect(framed.subarray(reserve)).toEqual(expected);
+        }), { numRuns: RUNS });
+      });
+
+      it("decodes toBinary's bytes to fromBinary's message, always on the fast path", () => {
+        fc.assert(fc.property(messageArb(desc), ({ message }) => {
+          const bytes = toBinary(desc, message);
+          const fast = codec.decode(bytes);
+          expect(fast).toBeDefined();
+          expect(fast).toStrictEqual(fromBinary(desc, bytes));
+        }), { numRuns: RUNS });
+      });
+
+      it("never answers where fromBinary refuses: random, truncated and garbled bytes", () => {
+        fc.assert(fc.property(fc.uint8Array({ maxLength: 64 }), (bytes) => expectAgreement(desc, codec.decode, bytes)), { numRuns: RUNS });
+        fc.assert(
+          fc.property(messageArb(desc).chain(({ message }) => garbled(toBinary(desc, message))), (bytes) => expectAgreement(desc, codec.decode, bytes)),
+          { numRuns: RUNS },
+        );
+      });
+    });
+  }
+
+  const validator = createValidator();
+  for (const codec of fastCodecs.filter((c) => c.valid !== undefined)) {
+    const desc = codec.schema;
+    const valid = codec.valid!;
+    it(`${desc.typeName}: the generated check passes exactly what protovalidate passes`, () => {
+      let passed = 0;
+      fc.assert(fc.property(messageArb(desc), ({ message }) => {
+        const verdict = validator.validate(desc, message as never).kind;
+        expect(verdict).not.toBe("error");
+        expect(valid(message as never)).toBe(verdict === "valid");
+        if (verdict === "valid") passed++;
+      }), { numRuns: RUNS * 2 });
+      // Both verdicts are reached (where the type has rules of its own), so the comparison means something.
+      expect(passed).toBeGreaterThan(0);
+      if (desc.fields.some((f) => hasOption(f, fieldRules))) expect(passed).toBeLessThan(RUNS * 2);
+    });
+  }
+
+  it("generates checks for the request messages and their rules", () => {
+    const checked = fastCodecs.filter((c) => c.valid !== undefined).map((c) => c.schema.typeName);
+    expect(checked).toEqual(expect.arrayContaining([VerifyKeyRequestSchema.typeName, "keyward.v1.CreditsCost", "keyward.v1.RatelimitRequest"]));
+  });
+
+  it("leaves input it does not take to protobuf-es: unknown fields, a wrong wire type, a repeated singular message", () => {
+    const key = [0x0a, 0x01, 0x6b];
+    const unknown = Uint8Array.from([...key, 0xf8, 0x01, 0x05]); // field 31, varint 5
+    expect(decodeRequest(unknown)).toBeUndefined();
+    expect(decodeProtoBinary(VerifyKeyRequestSchema, unknown).$unknown).toEqual([{ no: 31, wireType: 0, data: Uint8Array.of(5) }]);
+    expect(decodeRequest(Uint8Array.from([0x08, 0x01]))).toBeUndefined(); // key as a varint
+    expect(() => decodeProtoBinary(VerifyKeyRequestSchema, Uint8Array.from([0x08, 0x01]))).toThrow(/field key \(1\) has wire type Varint/);
+    const twice = Uint8Array.from([0x22, 0x02, 0x08, 0x01, 0x22, 0x00]); // credits twice: fromBinary merges
+    expect(decodeRequest(twice)).toBeUndefined();
+    expect(decodeProtoBinary(VerifyKeyRequestSchema, twice).credits?.cost).toBe(1n);
+    expect(decodeRequest(Uint8Array.from([0x0a, 0x02, 0xc3, 0x28]))).toBeUndefined(); // invalid UTF-8
+    expect(() => decodeProtoBinary(VerifyKeyRequestSchema, Uint8Array.from([0x0a, 0x02, 0xc3, 0x28]))).toThrow(/not a valid keyward.v1.VerifyKeyRequest/);
+  });
+});
+
+const decodeRequest = fastCodecs.find((c) => c.schema === VerifyKeyRequestSchema)!.decode;
