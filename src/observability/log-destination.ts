@@ -1,4 +1,6 @@
 import { writeSync } from "node:fs";
+// Node's timers (Deno's globals return numbers, without unref).
+import { clearTimeout, setTimeout } from "node:timers";
 import { pino, type DestinationStream } from "pino";
 
 /** Where log lines go, batched per event-loop turn: `flushSync` for exit paths, `close` for a normal stop. */
