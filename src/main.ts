@@ -13,7 +13,9 @@ async function main() {
   const config = readConfig(process.env);
   // Before the stores open: a certificate that cannot work stops the start with its reason, changing nothing.
   const tls = config.tls && { context: readTlsContext(config.tls), requireClientCertificate: config.tls.clientCaFile !== undefined };
-  const { logger, flush } = createLogger({ level: config.logLevel });
+  const { logger, flush, close: closeLog } = createLogger({ level: config.logLevel });
+  // Lines still pending when something ends the process without `stop` (a failed start) are written on the way out.
+  process.once("exit", flush);
   const stores = await openStores(config);
   await bootstrap({
     documents: stores.documents,
@@ -52,7 +54,7 @@ async function main() {
     await app.stop();
     await stores.close();
     logger.info("Keyward stopped");
-    flush();
+    await closeLog();
     process.exit(0);
   };
   process.on("SIGINT", stop);
