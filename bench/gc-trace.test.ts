@@ -7,7 +7,7 @@ import { gcBetween, summariseGcTrace } from "./gc-trace.js";
 // Lines captured from `node --trace-gc-nvp --import tsx src/main.ts` under h2load: Keyward's startup and request log
 // lines, two scavenges and a mark-compact; the last scavenge has a request line between its prefix and its body, as
 // happens when V8's two writes of one record straddle the application's write.
-const fixture = readFileSync(new URL("./gc-trace.fixture.log", import.meta.url), "utf8");
+const fixture = readFileSync(new URL("./gc-trace.fixture.txt", import.meta.url), "utf8");
 const dir = mkdtempSync(join(tmpdir(), "gc-trace-test-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
