@@ -15,6 +15,8 @@ export const servers = {
   "grpc-js peer": { entry: "bench/grpc-js-peer.ts", readyByConnect: true },
   keyward: { entry: "src/main.ts" },
   "keyward+redis": { entry: "src/main.ts", redis: true },
+  "http redis peer": { entry: "bench/http-redis-peer.ts", redis: true, readyByConnect: true },
+  "grpc-js redis peer": { entry: "bench/grpc-js-redis-peer.ts", redis: true, readyByConnect: true },
   // Webhook secrets are stored encrypted: endpoints need an encryption key (a fixed one: nothing here is secret).
   "keyward+webhooks": { entry: "src/main.ts", env: { KEYWARD_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64") } },
 } satisfies Record<string, ServerSpec>;
@@ -261,6 +263,21 @@ export const targets: Target[] = [
   restVerifyIdentity("keyward", "embedded", false),
   restVerifyIdentity("keyward", "embedded", true),
   ...webhookRows(),
+  // The Redis peers (part D): the same verification hand-rolled with rate-limiter-flexible's RateLimiterRedis.
+  {
+    name: "node:http + RateLimiterRedis peer",
+    server: "http redis peer",
+    protocol: "h1",
+    method: "POST",
+    path: "/v2/keys.verifyKey",
+    headers: () => ({ "content-type": "application/json" }),
+    body: () => json({ key: PEER_KEY }),
+  },
+  ...[1, 10].map((streams): Target => ({
+    ...grpcJsPeer(streams),
+    name: `grpc-js + RateLimiterRedis peer -m${streams}`,
+    server: "grpc-js redis peer",
+  })),
   restVerify("keyward+redis", "redis counters"),
   restVerifyIdentity("keyward+redis", "redis counters", false),
   restVerifyIdentity("keyward+redis", "redis counters", true),
