@@ -15,8 +15,8 @@
 --   {-1} and nothing is counted; otherwise the step runs and its reply is stored until expiresAt, whatever its outcome.
 -- Numbers written to Redis are the caller's ARGV strings, INCRBY/HINCRBY results or integers below 2^53 formatted with
 -- %d, never Lua numbers turned back into text with tostring (14 digits, which would corrupt large values).
--- Each redis.call costs about a microsecond of Redis CPU (argument objects, the reply turned into Lua): the common
--- step makes four (MGET, HMGET, SET, HINCRBY).
+-- Every redis.call costs Redis CPU (argument objects, the reply turned into Lua values): the common step makes four
+-- (MGET, HMGET, SET, HINCRBY).
 local n = tonumber(ARGV[1])
 local m = tonumber(ARGV[2])
 local reply = {0}
