@@ -279,6 +279,7 @@ export const targets: Target[] = [
     server: "grpc-js redis peer",
   })),
   restVerify("keyward+redis", "redis counters"),
+  ...[1, 10].map((streams): Target => ({ ...grpcVerify(streams), name: `gRPC VerifyKey (redis counters) -m${streams}`, server: "keyward+redis" })),
   restVerifyIdentity("keyward+redis", "redis counters", false),
   restVerifyIdentity("keyward+redis", "redis counters", true),
   {
