@@ -80,6 +80,66 @@ describe("redis counters layout", () => {
     }
   });
 
+  it("makes a step with a limit and credits one EVALSHA (one round trip) of four commands: MGET, HMGET, SET, HINCRBY", async () => {
+    // A server of its own: INFO commandstats counts every client's commands.
+    const server = await startRedisServer();
+    const redis = await createRedisConnection({ url: server.url });
+    try {
+      const store = createRedisCounterStore({ redis });
+      await store.setCredits("key_rt", "key_rt", 10, T);
+      const plan: ConsumePlan = { tag: "key_rt", now: T, limits: [{ bucket: "key:key_rt:default", limit: 5, duration: 60_000, cost: 1 }], credits: { keyId: "key_rt", cost: 1 } };
+      await store.consume(plan); // the first call on a connection may load the script (NOSCRIPT, then EVAL)
+      await redis.config("RESETSTAT");
+      const result = await store.consume(plan);
+      expect(result).toMatchObject({ outcome: "VALID", credits: { remaining: 8 }, limits: [{ limit: 5, remaining: 3, exceeded: false }] });
+      const calls = Object.fromEntries(
+        [...(await redis.info("commandstats")).matchAll(/^cmdstat_([a-z|]+):calls=(\d+)/gm)].map(([, name, count]) => [name, Number(count)]),
+      );
+      expect(calls).toEqual({ evalsha: 1, mget: 1, hmget: 1, set: 1, hincrby: 1, "config|resetstat": 1 });
+    } finally {
+      await closeRedis(redis);
+      await server.stop();
+    }
+  });
+
+  it("counts a bucket named twice in one step once per naming, judged against the count before the step", async () => {
+    const handle = await redisBackend.open();
+    try {
+      const store = createRedisCounterStore({ redis: handle.redis, keyPrefix: handle.prefix });
+      const twice = (cost: number) => ({ bucket: "key:key_dup:default", limit: 10, duration: 60_000, cost });
+      const first = await store.consume({ tag: "key_dup", now: T, limits: [twice(2), twice(3)] });
+      expect(first.outcome).toBe("VALID");
+      expect(first.limits.map((l) => l.remaining)).toEqual([8, 7]);
+      const [, keys] = await handle.redis.scan("0", "MATCH", `${handle.prefix}:{key_dup}:*`, "COUNT", 1000);
+      expect(keys).toHaveLength(1);
+      expect(await handle.redis.get(keys[0]!)).toBe("5");
+      expect(await handle.redis.pttl(keys[0]!)).toBeGreaterThan(110_000);
+      const second = await store.consume({ tag: "key_dup", now: T, limits: [twice(5), twice(1)] });
+      expect(second.outcome).toBe("VALID");
+      expect(await handle.redis.get(keys[0]!)).toBe("11");
+      expect((await store.consume({ tag: "key_dup", now: T, limits: [twice(0)] })).outcome).toBe("RATE_LIMITED");
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it("keeps window counts up to 2^53 − 1 exact", async () => {
+    const handle = await redisBackend.open();
+    try {
+      const store = createRedisCounterStore({ redis: handle.redis, keyPrefix: handle.prefix });
+      const big = 2 ** 53 - 1;
+      const step = (cost: number) => store.consume({ tag: "key_bigw", now: T, limits: [{ bucket: "key:key_bigw:default", limit: big, duration: 60_000, cost }] });
+      expect((await step(big - 3)).limits[0]!.remaining).toBe(3);
+      expect((await step(3)).limits[0]!.remaining).toBe(0);
+      const [, keys] = await handle.redis.scan("0", "MATCH", `${handle.prefix}:{key_bigw}:*`, "COUNT", 1000);
+      expect(await handle.redis.get(keys[0]!)).toBe(String(big));
+      expect((await step(1)).outcome).toBe("RATE_LIMITED");
+      expect(await handle.redis.get(keys[0]!)).toBe(String(big));
+    } finally {
+      await handle.close();
+    }
+  });
+
   it("sends the consumes of one event-loop turn to Redis as one socket write, and answers each its own", async () => {
     const handle = await redisBackend.open();
     try {

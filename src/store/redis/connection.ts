@@ -2,6 +2,8 @@
  * Redis connections for the counters adapter. The service must fail closed: when Redis is down or slow a
  * command rejects within a bounded time (the caller answers 503) instead of queueing or hanging.
  */
+import { createHash } from "node:crypto";
+import { Command } from "ioredis";
 import { newRedisClient, type RedisClient } from "./client-options.js";
 import { parseRedisUrl, redactRedisUrl } from "./redis-url.js";
 
@@ -113,20 +115,45 @@ export async function closeRedis(redis: RedisClient, options: { timeoutMs?: numb
 /** A Lua script bound to a client: `run(keys, args)` sends EVALSHA and falls back to EVAL on NOSCRIPT. */
 export type RedisScript<T = unknown> = (keys: readonly string[], args?: readonly (string | number)[]) => Promise<T>;
 
+/** A Lua script's text and its SHA1, the name EVALSHA runs it by. */
+export interface LuaScript {
+  lua: string;
+  sha: string;
+}
+
+export function luaScript(lua: string): LuaScript {
+  return { lua, sha: createHash("sha1").update(lua).digest("hex") };
+}
+
 /**
- * Registers `lua` on this client under `name` (ioredis `defineCommand`) and returns a typed runner.
- * All keys a script touches must be passed in `keys` (exactly `numberOfKeys`) and share one hash tag, so the
- * script stays single-slot on Redis Cluster.
+ * Runs `script` with `argv` = [its sha, number of keys, ...keys, ...args], built by the caller in one array (on a hot
+ * path nothing is copied or converted on the way). Sends EVALSHA; on NOSCRIPT (the script did not run, so sending it
+ * again cannot count twice) sends EVAL once. Replies come back as Redis sent them: integers as numbers, bulk strings as
+ * Buffers, unless `replyEncoding` is "utf8". All keys must share one hash tag, so the script stays single-slot on Redis
+ * Cluster, where the client routes the call by its first key.
+ */
+export function runScript<T>(redis: RedisClient, script: LuaScript, argv: string[], replyEncoding?: "utf8"): Promise<T> {
+  const options = { replyEncoding };
+  return (redis.sendCommand(new Command("evalsha", argv, options)) as Promise<T>).catch((error: Error) => {
+    if (!error.message.startsWith("NOSCRIPT")) throw error;
+    const again = argv.slice();
+    again[0] = script.lua;
+    return redis.sendCommand(new Command("eval", again, options)) as Promise<T>;
+  });
+}
+
+/**
+ * A typed runner for `lua` (see runScript; replies as text). All keys a script touches must be passed in `keys`
+ * (exactly `numberOfKeys`) and share one hash tag. `name` only documents the script (and must be an identifier).
  */
 export function defineScript<T = unknown>(redis: RedisClient, name: string, lua: string, numberOfKeys: number): RedisScript<T> {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new TypeError(`invalid script name: ${name}`);
-  redis.defineCommand(name, { lua, numberOfKeys });
-  const command = (redis as unknown as Record<string, (...args: (string | number)[]) => Promise<T>>)[name]!;
+  const script = luaScript(lua);
   return (keys, args = []) => {
     if (keys.length !== numberOfKeys) {
       return Promise.reject(new TypeError(`script ${name} takes ${numberOfKeys} keys, got ${keys.length}`));
     }
-    return command.call(redis, ...keys, ...args);
+    return runScript<T>(redis, script, [script.sha, String(numberOfKeys), ...keys, ...args.map(String)], "utf8");
   };
 }
 

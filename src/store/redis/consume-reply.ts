@@ -4,8 +4,8 @@ import type { ConsumePlan, ConsumeResult, LimitResult } from "../ports/counters.
 
 const OUTCOMES: ConsumeResult["outcome"][] = ["VALID", "RATE_LIMITED", "USAGE_EXCEEDED"];
 
-/** consume.lua's answer: its reply, or {-2, stored} for a replay, {-1} for a conflict. */
-export type Reply = (number | string)[];
+/** consume.lua's answer as Redis sent it: its reply, or {-2, stored text (a Buffer)} for a replay, {-1} for a conflict. */
+export type Reply = (number | Uint8Array)[];
 
 /**
  * The step's result from consume.lua's reply {outcome, current_1, previous_1, ..., balance_1, ...}: the script judged

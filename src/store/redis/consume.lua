@@ -13,8 +13,10 @@
 --   lets Redis drop the record whatever its own clock says). A live record with the same fingerprint is answered as
 --   {-2, "<now>,<n>,<m>,<reply...>"} (the first step's reply and time) and nothing is counted; another fingerprint is
 --   {-1} and nothing is counted; otherwise the step runs and its reply is stored until expiresAt, whatever its outcome.
--- Numbers written to Redis are the caller's ARGV strings or INCRBY/HINCRBY results, never Lua numbers turned back
--- into text (Lua prints doubles with 14 digits, which would corrupt large values).
+-- Numbers written to Redis are the caller's ARGV strings, INCRBY/HINCRBY results or integers below 2^53 formatted with
+-- %d, never Lua numbers turned back into text with tostring (14 digits, which would corrupt large values).
+-- Every redis.call costs Redis CPU (argument objects, the reply turned into Lua values): the common step makes four
+-- (MGET, HMGET, SET, HINCRBY).
 local n = tonumber(ARGV[1])
 local m = tonumber(ARGV[2])
 local reply = {0}
@@ -29,18 +31,6 @@ if record then
     return {-2, stored[2]}
   end
 end
--- Keeps the reply for retries: integers written with %d, exact to 2^53 (tostring would round to 14 digits).
-local function finish()
-  if record then
-    local text = {ARGV[idem + 3], tostring(n), tostring(m)}
-    for k = 1, #reply do
-      text[k + 3] = string.format('%d', reply[k])
-    end
-    redis.call('HSET', record, 'fingerprint', ARGV[idem + 1], 'reply', table.concat(text, ','), 'expiresAt', ARGV[idem + 2])
-    redis.call('PEXPIRE', record, ARGV[idem + 4])
-  end
-  return reply
-end
 local limited = false
 for i = 1, n do
   local a = 2 + (i - 1) * 5
@@ -48,8 +38,10 @@ for i = 1, n do
   local duration = tonumber(ARGV[a + 2])
   local cost = tonumber(ARGV[a + 3])
   local elapsed = tonumber(ARGV[a + 4])
-  local current = tonumber(redis.call('GET', KEYS[2 * i - 1]) or '0')
-  local previous = tonumber(redis.call('GET', KEYS[2 * i]) or '0')
+  -- Both windows in one call (one slot, one hash tag); a missing counter is false.
+  local counts = redis.call('MGET', KEYS[2 * i - 1], KEYS[2 * i])
+  local current = tonumber(counts[1] or '0')
+  local previous = tonumber(counts[2] or '0')
   -- Same operations in the same order as evaluateWindow in src/domain/sliding-window.ts.
   if current + math.floor(previous * (duration - elapsed) / duration) + cost > limit then
     limited = true
@@ -59,7 +51,7 @@ for i = 1, n do
 end
 
 local short = false
-local refillTo = {}
+local refillTo -- a table only when some refill is due
 for j = 1, m do
   local c = 2 + n * 5 + (j - 1) * 3
   local balance = 0
@@ -68,6 +60,7 @@ for j = 1, m do
   if stored[1] then
     balance = tonumber(stored[1])
     if ARGV[c + 2] ~= '' and (tonumber(stored[2]) or 0) < tonumber(ARGV[c + 2]) then
+      refillTo = refillTo or {}
       refillTo[j] = stored[1]
       if balance < tonumber(ARGV[c + 3]) then
         balance = tonumber(ARGV[c + 3])
@@ -82,30 +75,51 @@ for j = 1, m do
   reply[2 * n + 1 + j] = balance
 end
 
+-- One way out, so no closure is made per call: only VALID writes counts; a record keeps any outcome.
 if limited then
   reply[1] = 1
-  return finish()
-end
-if short then
+elseif short then
   reply[1] = 2
-  return finish()
-end
-
-for i = 1, n do
-  local a = 2 + (i - 1) * 5
-  if tonumber(ARGV[a + 3]) > 0 then
-    redis.call('INCRBY', KEYS[2 * i - 1], ARGV[a + 3])
-    redis.call('PEXPIRE', KEYS[2 * i - 1], ARGV[a + 5])
+else
+  for i = 1, n do
+    local a = 2 + (i - 1) * 5
+    local cost = tonumber(ARGV[a + 3])
+    if cost > 0 then
+      local key = KEYS[2 * i - 1]
+      local named = 0
+      for k = 1, n do
+        if KEYS[2 * k - 1] == key then
+          named = named + 1
+        end
+      end
+      if named == 1 then
+        -- One call instead of INCRBY + PEXPIRE: the step passed, so current + cost <= limit < 2^53 and %d is exact.
+        redis.call('SET', key, string.format('%d', reply[2 * i] + cost), 'PX', ARGV[a + 5])
+      else
+        -- A bucket named twice in one plan counts once per naming, as INCRBY does.
+        redis.call('INCRBY', key, ARGV[a + 3])
+        redis.call('PEXPIRE', key, ARGV[a + 5])
+      end
+    end
+  end
+  for j = 1, m do
+    local c = 2 + n * 5 + (j - 1) * 3
+    local key = KEYS[2 * n + j]
+    if refillTo and refillTo[j] then
+      redis.call('HSET', key, 'remaining', refillTo[j], 'lastRefillAt', ARGV[c + 2])
+    end
+    if tonumber(ARGV[c + 1]) > 0 then
+      reply[2 * n + 1 + j] = redis.call('HINCRBY', key, 'remaining', '-' .. ARGV[c + 1])
+    end
   end
 end
-for j = 1, m do
-  local c = 2 + n * 5 + (j - 1) * 3
-  local key = KEYS[2 * n + j]
-  if refillTo[j] then
-    redis.call('HSET', key, 'remaining', refillTo[j], 'lastRefillAt', ARGV[c + 2])
+-- Keeps the reply for retries: integers written with %d, exact to 2^53 (tostring would round to 14 digits).
+if record then
+  local text = {ARGV[idem + 3], tostring(n), tostring(m)}
+  for k = 1, #reply do
+    text[k + 3] = string.format('%d', reply[k])
   end
-  if tonumber(ARGV[c + 1]) > 0 then
-    reply[2 * n + 1 + j] = redis.call('HINCRBY', key, 'remaining', '-' .. ARGV[c + 1])
-  end
+  redis.call('HSET', record, 'fingerprint', ARGV[idem + 1], 'reply', table.concat(text, ','), 'expiresAt', ARGV[idem + 2])
+  redis.call('PEXPIRE', record, ARGV[idem + 4])
 end
-return finish()
+return reply

@@ -8,11 +8,11 @@ import type { ConsumePlan, CounterStore, CreditsCheck, CreditsOperation, Idempot
 import { replayedResult, resultOf, type Reply } from "./consume-reply.js";
 import { checkCount, checkPlan } from "../counter-input.js";
 import { isCluster, type RedisClient } from "./client-options.js";
-import { defineScript, pingRedis, type RedisScript } from "./connection.js";
+import { defineScript, luaScript, pingRedis, runScript } from "./connection.js";
 import { keyUnder, tagPrefix } from "./keys.js";
 import { createReplicaAcks } from "./replica-acks.js";
 
-const CONSUME_LUA = readFileSync(packageFile("src/store/redis/consume.lua"), "utf8");
+const CONSUME = luaScript(readFileSync(packageFile("src/store/redis/consume.lua"), "utf8"));
 const CREDITS_LUA = readFileSync(packageFile("src/store/redis/credits.lua"), "utf8");
 const CLAIM_LUA = readFileSync(packageFile("src/store/redis/claim.lua"), "utf8");
 
@@ -30,16 +30,14 @@ export interface RedisCounterStoreOptions {
 
 /**
  * Counters in Redis, shared by any number of Keyward processes. `consume` is one EVALSHA of consume.lua per plan
- * (one round trip, atomic, all keys under the plan's hash tag); read-modify-writes of credits run credits.lua.
+ * (one round trip, atomic, all keys under the plan's hash tag; a plan with an idempotency key adds a claim first);
+ * read-modify-writes of credits run credits.lua.
  * Window counters expire 2 × duration after their last increment; balances never expire. Fails closed: when
  * Redis is unreachable every method rejects (the caller answers 503), nothing is guessed.
  */
 export function createRedisCounterStore(options: RedisCounterStoreOptions): CounterStore {
   const { redis } = options;
   const prefix = options.keyPrefix ?? "kw";
-  // Scripts take a fixed number of keys, and a plan's key count depends on its limits: one definition per count
-  // (all share one SHA, so Redis caches the script once).
-  const consumeScripts = new Map<number, RedisScript<Reply>>();
   const claimScript = defineScript<number>(redis, "kwClaim", CLAIM_LUA, 1);
   const creditsScript = defineScript<number | null>(redis, "kwCredits", CREDITS_LUA, 1);
   let closed = false;
@@ -49,15 +47,8 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
   const creditsKeyUnder = (base: string, keyId: string) => keyUnder(base, ["credits", keyId]);
   const creditsKey = (tag: string, keyId: string) => creditsKeyUnder(tagPrefix({ prefix, tag }), keyId);
 
-  function pushBalance(keys: string[], args: string[], base: string, { keyId, cost, refill }: CreditsCheck): void {
-    keys.push(creditsKeyUnder(base, keyId));
-    args.push(String(cost), refill ? String(refill.boundary) : "", refill ? String(refill.amount) : "0");
-  }
-
-  function consumeScript(keys: number): RedisScript<Reply> {
-    let script = consumeScripts.get(keys);
-    if (!script) consumeScripts.set(keys, (script = defineScript<Reply>(redis, `kwConsume${keys}`, CONSUME_LUA, keys)));
-    return script;
+  function pushBalanceArgs(argv: string[], { cost, refill }: CreditsCheck): void {
+    argv.push(String(cost), refill ? String(refill.boundary) : "", refill ? String(refill.amount) : "0");
   }
 
   /**
@@ -69,12 +60,9 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
   const claimKeyOf = ({ scope, key }: IdempotencyCheck) => keyUnder(tagPrefix({ prefix, tag: `idem/${scope}` }), [key]);
   const recordKeyOf = (base: string, { scope, key }: IdempotencyCheck) => keyUnder(base, ["idem", scope, key]);
 
-  async function claim(plan: ConsumePlan, keys: string[], args: string[], base: string): Promise<void> {
-    const check = plan.idempotency!;
+  async function claim(plan: ConsumePlan, check: IdempotencyCheck): Promise<void> {
     const timing = [String(check.expiresAt), String(plan.now), String(check.expiresAt - plan.now)];
     if ((await claimScript([claimKeyOf(check)], [check.fingerprint, ...timing])) !== 1) throw idempotencyConflict();
-    keys.push(recordKeyOf(base, check));
-    args.push(check.fingerprint, ...timing);
   }
 
   let corked = false;
@@ -133,29 +121,42 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
     async consume(plan) {
       usable();
       checkPlan(plan);
-      const positions = plan.limits.map((check) => windowOf(plan.now, check.duration));
-      const keys: string[] = [];
-      const args: string[] = [String(plan.limits.length), String((plan.credits ? 1 : 0) + (plan.identityCredits ? 1 : 0))];
+      const { limits, credits, identityCredits, idempotency } = plan;
+      if (limits.length === 0 && !credits && !identityCredits && !idempotency) return { outcome: "VALID", limits: [] };
+      const positions = limits.map((check) => windowOf(plan.now, check.duration));
       const base = tagPrefix({ prefix, tag: plan.tag });
-      plan.limits.forEach((check, i) => {
-        const { start, previousStart, elapsed } = positions[i]!;
-        const windows = keyUnder(base, ["rl", check.bucket, check.duration]);
-        keys.push(`${windows}:${start}`, `${windows}:${previousStart}`);
-        args.push(String(check.limit), String(check.duration), String(check.cost), String(elapsed), String(2 * check.duration));
-      });
+      // EVALSHA's arguments in one array, in consume.lua's order: sha, key count, keys, then arguments.
+      const argv = [CONSUME.sha, ""];
+      for (let i = 0; i < limits.length; i++) {
+        const windows = keyUnder(base, ["rl", limits[i]!.bucket, limits[i]!.duration]);
+        argv.push(`${windows}:${positions[i]!.start}`, `${windows}:${positions[i]!.previousStart}`);
+      }
       // The key's balance, then the identity's shared one: the order consume.lua reports them in.
-      if (plan.credits) pushBalance(keys, args, base, plan.credits);
-      if (plan.identityCredits) pushBalance(keys, args, base, plan.identityCredits);
-      if (plan.idempotency) await claim(plan, keys, args, base);
-      if (keys.length === 0) return { outcome: "VALID", limits: [] };
+      if (credits) argv.push(creditsKeyUnder(base, credits.keyId));
+      if (identityCredits) argv.push(creditsKeyUnder(base, identityCredits.keyId));
+      if (idempotency) {
+        await claim(plan, idempotency);
+        argv.push(recordKeyOf(base, idempotency));
+      }
+      argv[1] = String(argv.length - 2);
+      argv.push(String(limits.length), String((credits ? 1 : 0) + (identityCredits ? 1 : 0)));
+      for (let i = 0; i < limits.length; i++) {
+        const { limit, duration, cost } = limits[i]!;
+        argv.push(String(limit), String(duration), String(cost), String(positions[i]!.elapsed), String(2 * duration));
+      }
+      if (credits) pushBalanceArgs(argv, credits);
+      if (identityCredits) pushBalanceArgs(argv, identityCredits);
+      if (idempotency) {
+        argv.push(idempotency.fingerprint, String(idempotency.expiresAt), String(plan.now), String(idempotency.expiresAt - plan.now));
+      }
 
       batchWrites();
-      const reply = await consumeScript(keys.length)(keys, args);
+      const reply = await runScript<Reply>(redis, CONSUME, argv);
       if (reply[0] === -1) throw idempotencyConflict();
       if (reply[0] === -2) return replayedResult(plan, String(reply[1]));
       const result = resultOf(plan, reply as number[], positions);
       // A refused step changed nothing that matters (at most a due refill, which repeats identically).
-      if (result.outcome === "VALID" && acknowledged) await acknowledged(keys[0]!);
+      if (result.outcome === "VALID" && acknowledged) await acknowledged(argv[2]!);
       return result;
     },
 

@@ -72,7 +72,17 @@ function encodePart(part: string | number): string {
 /** `%` first, so the escaping is reversible and therefore injective. */
 function encodeSegment(text: string): string {
   if (!SPECIAL.test(text)) return text; // the common case (ids, plain names): nothing to escape
-  return text.replace(/[%:{}]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
+  // Rate-limit buckets (`key:<keyId>:<name>`) always need escaping and recur on every verification of their key:
+  // remembered, so a verification does not run the replacement again.
+  let encoded = escaped.get(text);
+  if (encoded === undefined) {
+    encoded = text.replace(/[%:{}]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
+    if (escaped.size >= ESCAPED_MAX) escaped.clear(); // bounded: many keys only cost a replacement again
+    escaped.set(text, encoded);
+  }
+  return encoded;
 }
 
 const SPECIAL = /[%:{}]/;
+const ESCAPED_MAX = 10_000;
+const escaped = new Map<string, string>();
