@@ -1,12 +1,12 @@
 /**
- * The gRPC Redis peer row: grpc-js-peer.ts with its counters in Redis, i.e. the verification of http-redis-peer.ts
+ * The gRPC Redis peer row: grpc-js-peer.ts with its counters in Redis, i.e. the verification of redis-peer-verifier.ts
  * (SHA-256 lookup, rate-limiter-flexible `RateLimiterRedis` on ioredis, a credit spent with DECRBY) served as
  * keyward.v1.KeysService/VerifyKey on @grpc/grpc-js. Listens on PORT/HOST, uses REDIS_URL; serves one key, PEER_KEY.
  */
 import { Server, ServerCredentials, status, type sendUnaryData, type ServerUnaryCall } from "@grpc/grpc-js";
 import { create, fromBinary, toBinary, type MessageShape } from "@bufbuild/protobuf";
 import { Redis } from "ioredis";
-import { createRedisVerifier } from "./http-redis-peer.js";
+import { createRedisVerifier } from "./redis-peer-verifier.js";
 import { VerifyKeyRequestSchema, VerifyKeyResponseSchema } from "../gen/keyward/v1/keys_pb.js";
 
 type Request = MessageShape<typeof VerifyKeyRequestSchema>;
