@@ -29,21 +29,30 @@ export const ROOT_KEY_CACHE_TTL_MS = 10_000;
  */
 export function createAuthenticator(deps: { rootKeys: RootKeyStore; clock: Clock; cache: RootKeyCache }) {
   const read = (hash: string) => readRootKey(deps.rootKeys, hash);
+  const live = (entry: CachedRootKey | undefined) => liveRootKey(entry, deps.clock);
 
-  return async function authenticate(header: string | null | undefined): Promise<Principal> {
+  // A root key in the cache is answered at once, not in a promise: most calls are that, and each promise and
+  // microtask turn saved counts on the verification path. Errors are thrown either way (awaiting callers see both).
+  return function authenticate(header: string | null | undefined): Principal | Promise<Principal> {
     if (!header) throw unauthenticated("The Authorization header is missing; send `Authorization: Bearer <root key>`.");
     const match = BEARER.exec(header.trim());
     if (!match) throw unauthenticated("The Authorization header is malformed; expected `Bearer <root key>`.");
-    const hash = hashKey(match[1]);
     // Unknown keys are not cached: one may be created any time.
-    const entry = await deps.cache.load(hash, () => read(hash), { cacheMissing: false });
-    if (!entry) throw unauthenticated("The root key is unknown or revoked.");
-    if (entry.expiresAt !== undefined && entry.expiresAt <= deps.clock.now()) throw unauthenticated("The root key has expired.");
-    return entry.principal;
+    const entry = deps.cache.lookup(hashKey(match[1]), read, NOT_MISSING);
+    return entry instanceof Promise ? entry.then(live) : live(entry);
   };
 }
 
-export type Authenticate = ReturnType<typeof createAuthenticator>;
+/** How an authenticator is called: a principal, or a promise of one when it had to read the store. */
+export type Authenticate = (header: string | null | undefined) => Principal | Promise<Principal>;
+
+const NOT_MISSING = { cacheMissing: false };
+
+function liveRootKey(entry: CachedRootKey | undefined, clock: Clock): Principal {
+  if (!entry) throw unauthenticated("The root key is unknown or revoked.");
+  if (entry.expiresAt !== undefined && entry.expiresAt <= clock.now()) throw unauthenticated("The root key has expired.");
+  return entry.principal;
+}
 
 async function readRootKey(rootKeys: RootKeyStore, hash: string): Promise<CachedRootKey | undefined> {
   const record = await rootKeys.findByHash(hash);
@@ -61,9 +70,6 @@ async function readRootKey(rootKeys: RootKeyStore, hash: string): Promise<Cached
  */
 export function createRootKeyLookup(deps: { rootKeys: RootKeyStore; clock: Clock; cache: RootKeyCache }) {
   return async function principalOfRootKeyHash(hash: string): Promise<Principal> {
-    const entry = await deps.cache.load(hash, () => readRootKey(deps.rootKeys, hash), { cacheMissing: false });
-    if (!entry) throw unauthenticated("The root key is unknown or revoked.");
-    if (entry.expiresAt !== undefined && entry.expiresAt <= deps.clock.now()) throw unauthenticated("The root key has expired.");
-    return entry.principal;
+    return liveRootKey(await deps.cache.load(hash, () => readRootKey(deps.rootKeys, hash), NOT_MISSING), deps.clock);
   };
 }

@@ -35,7 +35,8 @@ export function createPipeline(deps: { authenticate: Authenticate }) {
     if (deadline !== undefined) deadline.refuseIfPassed();
     let principal: Principal | undefined;
     if (!operation.access.public) {
-      principal = await deps.authenticate(invocation.authorization);
+      const authenticated = deps.authenticate(invocation.authorization);
+      principal = authenticated instanceof Promise ? await authenticated : authenticated;
       const { resourceType, action } = operation.access;
       if (!holdsActionAnywhere(principal.permissions, resourceType, action)) {
         throw new KeywardError("forbidden", `Missing permission: ${resourceType}.*.${action}`, {

@@ -83,4 +83,20 @@ describe("key cache", () => {
     expect((await overtaken)?.key.name).toBe("stale");
     expect(cache.get("h3")).toBeUndefined();
   });
+
+  it("lookup answers a cached key (and a cached missing one) at once, without a promise, and a miss with a promise", async () => {
+    const cache = createKeyCache({ clock, bus: createLocalInvalidationBus() });
+    const hashesRead: string[] = [];
+    const read = async (hash: string) => (hashesRead.push(hash), hash === "h1" ? entry("read") : undefined);
+    const miss = cache.lookup("h1", read, { cacheMissing: true });
+    expect(miss).toBeInstanceOf(Promise);
+    expect((await miss)?.key.name).toBe("read");
+    const hit = cache.lookup("h1", read, { cacheMissing: true });
+    expect(hit).not.toBeInstanceOf(Promise);
+    expect((hit as VerifiableKey).key.name).toBe("read");
+    expect(await cache.lookup("h2", read, { cacheMissing: true })).toBeUndefined();
+    expect(cache.lookup("h2", read, { cacheMissing: true })).toBeUndefined(); // cached as missing: no promise either
+    expect(hashesRead).toEqual(["h1", "h2"]);
+    expect(cache.stats()).toEqual({ hits: 2, misses: 2, size: 2 });
+  });
 });

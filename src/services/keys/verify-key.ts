@@ -67,15 +67,16 @@ export function createVerifier(deps: KeysDeps) {
     return { key, api, identity, permissions: await effectivePermissionsOf(deps, key) };
   }
 
-  function find(plaintext: string): Promise<VerifiableKey | undefined> {
-    const hash = hashKey(plaintext);
-    return cache.load(hash, () => read(hash), { cacheMissing: true });
+  /** The key of this plaintext; at once (no promise) when cached, as a hot key is. */
+  function find(plaintext: string): VerifiableKey | undefined | Promise<VerifiableKey | undefined> {
+    return cache.lookup(hashKey(plaintext), read, CACHE_MISSING);
   }
 
   async function verify(input: VerifyInput): Promise<Outcome> {
     const started = performance.now();
     const now = clock.now();
-    const found = input.found ?? (await find(input.plaintext));
+    let found = input.found ?? find(input.plaintext);
+    if (found instanceof Promise) found = await found;
     const visible = found && (!input.visibleTo || (found.key.workspaceId === input.visibleTo.workspaceId
       && satisfies(input.visibleTo.permissions, { resourceType: "api", action: "verify_key", resourceId: found.key.apiId })));
     if (!found || !visible) {
@@ -275,6 +276,8 @@ export function createVerifier(deps: KeysDeps) {
     },
   };
 }
+
+const CACHE_MISSING = { cacheMissing: true };
 
 function requestedLimit(request: { name: string; cost?: bigint; limit?: bigint; duration?: bigint }): RequestedLimit {
   return { name: request.name, cost: optionalNumber(request.cost), limit: optionalNumber(request.limit), duration: optionalNumber(request.duration) };

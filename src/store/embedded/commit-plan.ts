@@ -18,13 +18,25 @@ export type StoredOp = { put: string; doc: Doc } | { del: string; id: string };
  * documents. Documents are copied, so the caller's objects never alias stored state.
  */
 export function planCommit(collections: ReadonlyMap<string, Collection>, mutations: readonly Mutation[]): StoredOp[] {
-  const after = new Map<Collection, Map<string, Doc | null>>();
+  // The changes by id of each collection the commit touches. The first collection's are kept aside, so that a
+  // commit of one collection (every verification with credits commits one balance) makes no Map of collections.
+  let first: Collection | undefined;
+  let firstChanges: Map<string, Doc | null> | undefined;
+  let others: Map<Collection, Map<string, Doc | null>> | undefined;
   const ops: StoredOp[] = [];
   for (const m of mutations) {
     const collection = collections.get(m.collection);
     if (!collection) throw new Error(`unknown collection ${JSON.stringify(m.collection)}`);
-    let changes = after.get(collection);
-    if (!changes) after.set(collection, (changes = new Map()));
+    let changes: Map<string, Doc | null> | undefined;
+    if (first === undefined) {
+      first = collection;
+      changes = firstChanges = new Map();
+    } else if (collection === first) changes = firstChanges as Map<string, Doc | null>;
+    else {
+      others ??= new Map();
+      changes = others.get(collection);
+      if (!changes) others.set(collection, (changes = new Map()));
+    }
     if (m.op === "delete") {
       checkId(m.id, collection.name);
       changes.set(m.id, null);
@@ -40,7 +52,8 @@ export function planCommit(collections: ReadonlyMap<string, Collection>, mutatio
     changes.set(doc.id, doc);
     ops.push({ put: collection.name, doc });
   }
-  for (const [collection, changes] of after) checkUnique(collection, changes);
+  if (first !== undefined) checkUnique(first, firstChanges as Map<string, Doc | null>);
+  if (others !== undefined) for (const [collection, changes] of others) checkUnique(collection, changes);
   return ops;
 }
 
@@ -63,11 +76,13 @@ function checkId(id: unknown, collection: string): asserts id is string {
 }
 
 function checkUnique(collection: Collection, changes: Map<string, Doc | null>): void {
-  const claimed = new Map<string, string>();
+  // Made at the first unique key only: most commits (credits, events' rows) write collections without unique indexes.
+  let claimed: Map<string, string> | undefined;
   for (const [id, doc] of changes) {
     if (!doc) continue;
     for (const [index, value] of collection.uniqueKeys(doc)) {
       const claim = `${index}\u0000${value}`;
+      claimed ??= new Map();
       if (claimed.has(claim)) throw new UniqueViolationError({ collection: collection.name, index });
       claimed.set(claim, id);
       // A current owner that this commit also rewrites is judged by its new version, which is in `claimed`.

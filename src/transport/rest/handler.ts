@@ -101,12 +101,12 @@ export function createRestHandler(options: {
         ? mapped
         : route.responseField ? { meta: { requestId }, data: mapped } : v2Envelope(route.operation.method.output, mapped, requestId);
       const status = mapping?.status ?? 200;
-      send(res, status, body, requestId);
+      call.send(res, status, body);
       call.finishOnce(tally, done, status);
     } catch (error) {
       const known = error instanceof KeywardError ? error : INTERNAL_ERROR;
       const { status, body } = restErrorBody(dialect, known, { requestId, docsUrl: options.docsUrl, locationPrefix: call.prefix });
-      send(res, status, body, requestId);
+      call.send(res, status, body);
       call.finishOnce(tally, done, status, error);
     }
   }
@@ -131,6 +131,26 @@ class RestCall extends UnaryCall implements Invocation {
     this.authorization = origin.headers.authorization;
   }
 
+  /** The answer, serialised now and written at the end of the turn with the other responses of this turn. */
+  private res: Response | undefined;
+  private status = 0;
+  private answer = "";
+
+  send(res: Response, status: number, body: unknown): void {
+    this.res = res;
+    this.status = status;
+    this.answer = JSON.stringify(body);
+    respondAtTurnEnd(this);
+  }
+
+  /** Called at the turn's end (see `respondAtTurnEnd`). */
+  writeResponse(): void {
+    const res = this.res!;
+    const text = this.answer;
+    res.writeHead(this.status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), [REQUEST_ID_HEADER]: this.requestId });
+    res.end(text);
+  }
+
   /** Called by the pipeline once the caller is authenticated. */
   decode() {
     const route = this.route as Route;
@@ -144,13 +164,24 @@ class RestCall extends UnaryCall implements Invocation {
 // What an unexpected error answers: nothing of its text, which may hold anything. The request log has its stack.
 const INTERNAL_ERROR = new KeywardError("internal", "An internal error occurred; the request id identifies it in the logs.");
 
-/** Serialises now; writes at the end of the turn with the other responses of this turn (see turn-end.ts). */
-function send(res: Response, status: number, body: unknown, requestId: string): void {
-  const text = JSON.stringify(body);
-  atTurnEnd("respond", () => writeResponse(res, status, text, requestId));
+// The calls answered in this turn, in order: written together at its end (see turn-end.ts) by one task, rather than
+// a closure queued per response.
+let answered: RestCall[] = [];
+
+function respondAtTurnEnd(call: RestCall): void {
+  if (answered.length === 0) atTurnEnd("respond", writeAnswered);
+  answered.push(call);
 }
 
-function writeResponse(res: Response, status: number, text: string, requestId: string): void {
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), [REQUEST_ID_HEADER]: requestId });
-  res.end(text);
+function writeAnswered(): void {
+  const batch = answered;
+  answered = [];
+  for (const call of batch) {
+    try {
+      call.writeResponse();
+    } catch (error) {
+      // One failed write must not strand the others of its batch.
+      console.error("turn-end respond task failed:", error);
+    }
+  }
 }

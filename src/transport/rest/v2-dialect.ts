@@ -6,8 +6,17 @@ import type { DescMessage } from "@bufbuild/protobuf";
  */
 export function v2Envelope(schema: DescMessage, json: Record<string, unknown>, requestId: string) {
   const meta = { requestId };
-  if (schema.fields.some((f) => f.jsonName === "pagination")) {
+  if (isList(schema)) {
     return { meta, data: json.data ?? [], pagination: json.pagination ?? { hasMore: false } };
   }
   return { meta, data: json };
+}
+
+// Decided once per message type rather than by a search on every response.
+const lists = new WeakMap<DescMessage, boolean>();
+
+function isList(schema: DescMessage): boolean {
+  let list = lists.get(schema);
+  if (list === undefined) lists.set(schema, (list = schema.fields.some((f) => f.jsonName === "pagination")));
+  return list;
 }

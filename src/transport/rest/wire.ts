@@ -37,7 +37,7 @@ function namerOf(prefix: string): (location: string) => string {
  */
 export function requireJsonBody(headers: ExchangeRequest["headers"]): void {
   const type = headers["content-type"];
-  if (type !== undefined) {
+  if (type !== undefined && type !== "application/json") {
     const media = type.split(";", 1)[0].trim().toLowerCase();
     if (media !== "application/json" && !(media.startsWith("application/") && media.endsWith("+json"))) {
       throw new KeywardError("unsupported_media_type", `Content-Type ${media || "(empty)"} is not supported; send application/json.`);
@@ -55,7 +55,7 @@ export function requireJsonBody(headers: ExchangeRequest["headers"]): void {
  * null is dropped from the body so the listed field reads as unset, i.e. cleared. Elsewhere null means absent.
  */
 function withUpdateMask(schema: DescMessage, input: unknown): unknown {
-  const maskField = schema.fields.find((f) => f.name === "update_mask" && f.message?.typeName === "google.protobuf.FieldMask");
+  const maskField = maskFieldOf(schema);
   if (!maskField || !isPlainObject(input) || maskField.jsonName in input) return input;
   const paths: string[] = [];
   const collect = (value: Record<string, unknown>, message: DescMessage, prefix: string): Record<string, unknown> => {
@@ -80,6 +80,18 @@ function withUpdateMask(schema: DescMessage, input: unknown): unknown {
   // FieldMask JSON is comma-separated lowerCamelCase paths.
   body[maskField.jsonName] = paths.map((p) => p.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())).join(",");
   return body;
+}
+
+// Looked up once per message type: most requests (every verification) have no mask, and need not search for one.
+const maskFields = new WeakMap<DescMessage, DescField | null>();
+
+function maskFieldOf(schema: DescMessage): DescField | null {
+  let field = maskFields.get(schema);
+  if (field === undefined) {
+    field = schema.fields.find((f) => f.name === "update_mask" && f.message?.typeName === "google.protobuf.FieldMask") ?? null;
+    maskFields.set(schema, field);
+  }
+  return field;
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
