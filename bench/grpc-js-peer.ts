@@ -4,15 +4,12 @@
  * PEER_KEY, which the bench target sends.
  */
 import { createHash } from "node:crypto";
-import { Server, ServerCredentials, status, type sendUnaryData, type ServerUnaryCall } from "@grpc/grpc-js";
-import { create, fromBinary, toBinary, type MessageShape } from "@bufbuild/protobuf";
+import { status, type sendUnaryData, type ServerUnaryCall } from "@grpc/grpc-js";
+import { create } from "@bufbuild/protobuf";
 import { RateLimiterMemory } from "rate-limiter-flexible";
 import { PEER_KEY, PEER_LIMIT } from "./peer-key.js";
-import { VerifyKeyRequestSchema, VerifyKeyResponseSchema } from "../gen/keyward/v1/keys_pb.js";
-
-
-type Request = MessageShape<typeof VerifyKeyRequestSchema>;
-type Response = MessageShape<typeof VerifyKeyResponseSchema>;
+import { VerifyKeyResponseSchema } from "../gen/keyward/v1/keys_pb.js";
+import { serveVerifyKey, type VerifyRequest as Request, type VerifyResponse as Response } from "./grpc-js-serve.js";
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("base64");
 const keys = new Map([[sha256(PEER_KEY), { keyId: "key_peer", name: "peer" }]]);
@@ -32,19 +29,4 @@ async function verifyKey(call: ServerUnaryCall<Request, Response>, callback: sen
   }
 }
 
-const server = new Server();
-server.addService({
-  verifyKey: {
-    path: "/keyward.v1.KeysService/VerifyKey",
-    requestStream: false,
-    responseStream: false,
-    requestSerialize: (message: Request) => Buffer.from(toBinary(VerifyKeyRequestSchema, message)),
-    requestDeserialize: (bytes: Buffer) => fromBinary(VerifyKeyRequestSchema, bytes),
-    responseSerialize: (message: Response) => Buffer.from(toBinary(VerifyKeyResponseSchema, message)),
-    responseDeserialize: (bytes: Buffer) => fromBinary(VerifyKeyResponseSchema, bytes),
-  },
-}, { verifyKey });
-server.bindAsync(`${process.env.HOST ?? "127.0.0.1"}:${process.env.PORT ?? 8080}`, ServerCredentials.createInsecure(), (error) => {
-  if (error) throw error;
-});
-process.on("SIGTERM", () => server.tryShutdown(() => process.exit(0)));
+serveVerifyKey(verifyKey);

@@ -3,14 +3,12 @@
  * (SHA-256 lookup, rate-limiter-flexible `RateLimiterRedis` on ioredis, a credit spent with DECRBY) served as
  * keyward.v1.KeysService/VerifyKey on @grpc/grpc-js. Listens on PORT/HOST, uses REDIS_URL; serves one key, PEER_KEY.
  */
-import { Server, ServerCredentials, status, type sendUnaryData, type ServerUnaryCall } from "@grpc/grpc-js";
-import { create, fromBinary, toBinary, type MessageShape } from "@bufbuild/protobuf";
+import { status, type sendUnaryData, type ServerUnaryCall } from "@grpc/grpc-js";
+import { create } from "@bufbuild/protobuf";
 import { Redis } from "ioredis";
 import { createRedisVerifier } from "./redis-peer-verifier.js";
-import { VerifyKeyRequestSchema, VerifyKeyResponseSchema } from "../gen/keyward/v1/keys_pb.js";
-
-type Request = MessageShape<typeof VerifyKeyRequestSchema>;
-type Response = MessageShape<typeof VerifyKeyResponseSchema>;
+import { VerifyKeyResponseSchema } from "../gen/keyward/v1/keys_pb.js";
+import { serveVerifyKey, type VerifyRequest as Request, type VerifyResponse as Response } from "./grpc-js-serve.js";
 
 const verify = await createRedisVerifier(new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379"));
 
@@ -25,19 +23,4 @@ function verifyKey(call: ServerUnaryCall<Request, Response>, callback: sendUnary
   );
 }
 
-const server = new Server();
-server.addService({
-  verifyKey: {
-    path: "/keyward.v1.KeysService/VerifyKey",
-    requestStream: false,
-    responseStream: false,
-    requestSerialize: (message: Request) => Buffer.from(toBinary(VerifyKeyRequestSchema, message)),
-    requestDeserialize: (bytes: Buffer) => fromBinary(VerifyKeyRequestSchema, bytes),
-    responseSerialize: (message: Response) => Buffer.from(toBinary(VerifyKeyResponseSchema, message)),
-    responseDeserialize: (bytes: Buffer) => fromBinary(VerifyKeyResponseSchema, bytes),
-  },
-}, { verifyKey });
-server.bindAsync(`${process.env.HOST ?? "127.0.0.1"}:${process.env.PORT ?? 8080}`, ServerCredentials.createInsecure(), (error) => {
-  if (error) throw error;
-});
-process.on("SIGTERM", () => server.tryShutdown(() => process.exit(0)));
+serveVerifyKey(verifyKey);
