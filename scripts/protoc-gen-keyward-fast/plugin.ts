@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ScalarType, type DescField, type DescFile, type DescMessage } from "@bufbuild/protobuf";
 import { isWrapperDesc } from "@bufbuild/protobuf/wkt";
+import { printJsonDecoder, printJsonEnums } from "./json-decoder.js";
 import { validatorLines } from "./validators.js";
 import { createEcmaScriptPlugin, runNodeJs, type GeneratedFile, type Schema } from "@bufbuild/protoplugin";
 
@@ -102,6 +103,7 @@ function generateFile(f: GeneratedFile, file: DescFile, messages: DescMessage[])
 
   f.print("// Specialised binary codecs (protoc-gen-keyward-fast): same bytes as toBinary, same messages as fromBinary.");
   f.print();
+  printJsonEnums(f, messages);
   for (const message of messages) {
     const shape = f.importShape(message);
     const desc = f.importSchema(message);
@@ -116,7 +118,13 @@ function generateFile(f: GeneratedFile, file: DescFile, messages: DescMessage[])
     f.print("  return ", runDecode, "(bytes, d_", id(message), ");");
     f.print("}");
     f.print();
+    f.print(f.jsDoc(`\`${message.typeName}\` from parsed REST JSON as checkJson (REST dialect) and fromJson take it, or undefined (then take that path); \`allowUnknown\` as v1 REST.`));
+    f.print(f.export("function", `decodeJson${uniqueName(message, messages)}`), "(json: unknown, allowUnknown: boolean): ", shape, " | undefined {");
+    f.print("  return j_", id(message), "(json, allowUnknown, 0);");
+    f.print("}");
+    f.print();
     printZero(f, message, shape);
+    printJsonDecoder(f, message, shape, { id, MAX_DEPTH });
     printDecoder(f, message, shape, { FastReader, MAX_DEPTH, BAIL, structToJson });
     printEncoder(f, message, FastWriter);
     void name;
@@ -138,7 +146,7 @@ function generateFile(f: GeneratedFile, file: DescFile, messages: DescMessage[])
   f.print(f.export("const", "fastCodecs"), ": ", FastCodec, "[] = [");
   for (const message of messages) {
     const n = uniqueName(message, messages);
-    f.print("  { schema: ", f.importSchema(message), ", encode: encode", n, " as ", FastCodec, "[\"encode\"], decode: decode", n, validators.has(message) ? `, valid: v_${id(message)}` : "", " },");
+    f.print("  { schema: ", f.importSchema(message), ", encode: encode", n, " as ", FastCodec, "[\"encode\"], decode: decode", n, ", json: decodeJson", n, validators.has(message) ? `, valid: v_${id(message)}` : "", " },");
   }
   f.print("];");
 }

@@ -505,6 +505,8 @@ export interface FastCodec {
   schema: DescMessage;
   encode: (message: never, reserve?: number, alloc?: Allocate) => Uint8Array;
   decode: (bytes: Uint8Array) => object | undefined;
+  /** From parsed REST JSON as checkJson (REST dialect) and fromJson take it, or undefined: take that path. */
+  json: (value: unknown, allowUnknown: boolean) => object | undefined;
   /**
    * True only where protovalidate finds no violation in the message; false means "ask protovalidate". Absent where
    * the type has rules the generator does not check itself.

@@ -10,6 +10,8 @@ import { fastCodecs } from "../../gen/keyward/v1/keys_fast.js";
 export interface FastCodec {
   encode(message: object, reserve?: number, alloc?: (size: number) => Uint8Array): Uint8Array;
   decode(bytes: Uint8Array): MessageShape<DescMessage> | undefined;
+  /** From parsed REST JSON, what checkJson (REST dialect) and fromJson make of it, or undefined: take that path. */
+  json(value: unknown, allowUnknown: boolean): MessageShape<DescMessage> | undefined;
   /** True only where protovalidate finds nothing wrong with the message; false: ask protovalidate. */
   valid?: (message: object) => boolean;
 }

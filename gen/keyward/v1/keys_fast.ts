@@ -12,6 +12,9 @@ import { ListValueSchema, StructSchema, ValueSchema } from "@bufbuild/protobuf/w
 
 // Specialised binary codecs (protoc-gen-keyward-fast): same bytes as toBinary, same messages as fromBinary.
 
+const LONE_SURROGATE = /\p{Cs}/u;
+const EN_google_protobuf_NullValue: Record<string, number> = { "NULL_VALUE": 0 };
+
 /**
  * `keyward.v1.VerifyKeyRequest` in the binary format, byte for byte as toBinary, in `alloc(size)`; `reserve` bytes are left free in front.
  */
@@ -26,8 +29,94 @@ export function decodeVerifyKeyRequest(bytes: Uint8Array): VerifyKeyRequest | un
   return runDecode(bytes, d_keyward_v1_VerifyKeyRequest);
 }
 
+/**
+ * `keyward.v1.VerifyKeyRequest` from parsed REST JSON as checkJson (REST dialect) and fromJson take it, or undefined (then take that path); `allowUnknown` as v1 REST.
+ */
+export function decodeJsonVerifyKeyRequest(json: unknown, allowUnknown: boolean): VerifyKeyRequest | undefined {
+  return j_keyward_v1_VerifyKeyRequest(json, allowUnknown, 0);
+}
+
 function z_keyward_v1_VerifyKeyRequest(): VerifyKeyRequest {
   return { $typeName: "keyward.v1.VerifyKeyRequest", key: "", tags: [], ratelimits: [] } as VerifyKeyRequest;
+}
+
+function j_keyward_v1_VerifyKeyRequest(json: any, u: boolean, depth: number): VerifyKeyRequest | undefined {
+  if (typeof json !== "object" || json === null || Array.isArray(json) || depth > MAX_DEPTH) return undefined;
+  const m = z_keyward_v1_VerifyKeyRequest() as any;
+  let seen0 = 0;
+  for (const key of Object.keys(json)) {
+    const v = json[key];
+    if (v === null) return undefined;
+    switch (key) {
+      case "key": {
+        if ((seen0 & 1) !== 0) return undefined;
+        seen0 |= 1;
+        if (!(typeof v === "string" && !LONE_SURROGATE.test(v))) return undefined;
+        const x = v;
+        m.key = x;
+        break;
+      }
+      case "tags": {
+        if ((seen0 & 2) !== 0) return undefined;
+        seen0 |= 2;
+        if (!Array.isArray(v)) return undefined;
+        const list = m.tags;
+        for (const item of v) {
+          if (!(typeof item === "string" && !LONE_SURROGATE.test(item))) return undefined;
+          const x = item;
+          list.push(x);
+        }
+        break;
+      }
+      case "permissions": {
+        if ((seen0 & 4) !== 0) return undefined;
+        seen0 |= 4;
+        if (!(typeof v === "string" && !LONE_SURROGATE.test(v))) return undefined;
+        const x = v;
+        m.permissions = x;
+        break;
+      }
+      case "credits": {
+        if ((seen0 & 8) !== 0) return undefined;
+        seen0 |= 8;
+        const x = j_keyward_v1_CreditsCost(v, u, depth + 1);
+        if (x === undefined) return undefined;
+        m.credits = x;
+        break;
+      }
+      case "ratelimits": {
+        if ((seen0 & 16) !== 0) return undefined;
+        seen0 |= 16;
+        if (!Array.isArray(v)) return undefined;
+        const list = m.ratelimits;
+        for (const item of v) {
+          const x = j_keyward_v1_RatelimitRequest(item, u, depth + 1);
+          if (x === undefined) return undefined;
+          list.push(x);
+        }
+        break;
+      }
+      case "migrationId": case "migration_id": {
+        if ((seen0 & 32) !== 0) return undefined;
+        seen0 |= 32;
+        if (!(typeof v === "string" && !LONE_SURROGATE.test(v))) return undefined;
+        const x = v;
+        m.migrationId = x;
+        break;
+      }
+      case "idempotencyKey": case "idempotency_key": {
+        if ((seen0 & 64) !== 0) return undefined;
+        seen0 |= 64;
+        if (!(typeof v === "string" && !LONE_SURROGATE.test(v))) return undefined;
+        const x = v;
+        m.idempotencyKey = x;
+        break;
+      }
+      default:
+        if (!u) return undefined;
+    }
+  }
+  return m;
 }
 
 function d_keyward_v1_VerifyKeyRequest(r: FastReader, end: number, depth: number): VerifyKeyRequest {
@@ -140,8 +229,38 @@ export function decodeCreditsCost(bytes: Uint8Array): CreditsCost | undefined {
   return runDecode(bytes, d_keyward_v1_CreditsCost);
 }
 
+/**
+ * `keyward.v1.CreditsCost` from parsed REST JSON as checkJson (REST dialect) and fromJson take it, or undefined (then take that path); `allowUnknown` as v1 REST.
+ */
+export function decodeJsonCreditsCost(json: unknown, allowUnknown: boolean): CreditsCost | undefined {
+  return j_keyward_v1_CreditsCost(json, allowUnknown, 0);
+}
+
 function z_keyward_v1_CreditsCost(): CreditsCost {
   return { $typeName: "keyward.v1.CreditsCost" } as CreditsCost;
+}
+
+function j_keyward_v1_CreditsCost(json: any, u: boolean, depth: number): CreditsCost | undefined {
+  if (typeof json !== "object" || json === null || Array.isArray(json) || depth > MAX_DEPTH) return undefined;
+  const m = z_keyward_v1_CreditsCost() as any;
+  let seen0 = 0;
+  for (const key of Object.keys(json)) {
+    const v = json[key];
+    if (v === null) return undefined;
+    switch (key) {
+      case "cost": {
+        if ((seen0 & 1) !== 0) return undefined;
+        seen0 |= 1;
+        if (!(Number.isSafeInteger(v))) return undefined;
+        const x = BigInt(v);
+        m.cost = x;
+        break;
+      }
+      default:
+        if (!u) return undefined;
+    }
+  }
+  return m;
 }
 
 function d_keyward_v1_CreditsCost(r: FastReader, end: number, depth: number): CreditsCost {
@@ -185,8 +304,62 @@ export function decodeRatelimitRequest(bytes: Uint8Array): RatelimitRequest | un
   return runDecode(bytes, d_keyward_v1_RatelimitRequest);
 }
 
+/**
+ * `keyward.v1.RatelimitRequest` from parsed REST JSON as checkJson (REST dialect) and fromJson take it, or undefined (then take that path); `allowUnknown` as v1 REST.
+ */
+export function decodeJsonRatelimitRequest(json: unknown, allowUnknown: boolean): RatelimitRequest | undefined {
+  return j_keyward_v1_RatelimitRequest(json, allowUnknown, 0);
+}
+
 function z_keyward_v1_RatelimitRequest(): RatelimitRequest {
   return { $typeName: "keyward.v1.RatelimitRequest", name: "" } as RatelimitRequest;
+}
+
+function j_keyward_v1_RatelimitRequest(json: any, u: boolean, depth: number): RatelimitRequest | undefined {
+  if (typeof json !== "object" || json === null || Array.isArray(json) || depth > MAX_DEPTH) return undefined;
+  const m = z_keyward_v1_RatelimitRequest() as any;
+  let seen0 = 0;
+  for (const key of Object.keys(json)) {
+    const v = json[key];
+    if (v === null) return undefined;
+    switch (key) {
+      case "name": {
+        if ((seen0 & 1) !== 0) return undefined;
+        seen0 |= 1;
+        if (!(typeof v === "string" && !LONE_SURROGATE.test(v))) return undefined;
+        const x = v;
+        m.name = x;
+        break;
+      }
+      case "cost": {
+        if ((seen0 & 2) !== 0) return undefined;
+        seen0 |= 2;
+        if (!(Number.isSafeInteger(v))) return undefined;
+        const x = BigInt(v);
+        m.cost = x;
+        break;
+      }
+      case "limit": {
+        if ((seen0 & 4) !== 0) return undefined;
+        seen0 |= 4;
+        if (!(Number.isSafeInteger(v))) return undefined;
+        const x = BigInt(v);
+        m.limit = x;
+        break;
+      }
+      case "duration": {
+        if ((seen0 & 8) !== 0) return undefined;
+        seen0 |= 8;
+        if (!(Number.isSafeInteger(v))) return undefined;
+        const x = BigInt(v);
+        m.duration = x;
+        break;
+      }
+      default:
+        if (!u) return undefined;
+    }
+  }
+  return m;
 }
 
 function d_keyward_v1_RatelimitRequest(r: FastReader, end: number, depth: number): RatelimitRequest {
@@ -260,8 +433,136 @@ export function decodeVerifyKeyResponse(bytes: Uint8Array): VerifyKeyResponse | 
   return runDecode(bytes, d_keyward_v1_VerifyKeyResponse);
 }
 
+/**
+ * `keyward.v1.VerifyKeyResponse` from parsed REST JSON as checkJson (REST dialect) and fromJson take it, or undefined (then take that path); `allowUnknown` as v1 REST.
+ */
+export function decodeJsonVerifyKeyResponse(json: unknown, allowUnknown: boolean): VerifyKeyResponse | undefined {
+  return j_keyward_v1_VerifyKeyResponse(json, allowUnknown, 0);
+}
+
 function z_keyward_v1_VerifyKeyResponse(): VerifyKeyResponse {
   return { $typeName: "keyward.v1.VerifyKeyResponse", valid: false, code: "", permissions: [], roles: [], ratelimits: [] } as VerifyKeyResponse;
+}
+
+function j_keyward_v1_VerifyKeyResponse(json: any, u: boolean, depth: number): VerifyKeyResponse | undefined {
+  if (typeof json !== "object" || json === null || Array.isArray(json) || depth > MAX_DEPTH) return undefined;
+  const m = z_keyward_v1_VerifyKeyResponse() as any;
+  let seen0 = 0;
+  for (const key of Object.keys(json)) {
+    const v = json[key];
+    if (v === null) return undefined;
+    switch (key) {
+      case "valid": {
+        if ((seen0 & 1) !== 0) return undefined;
+        seen0 |= 1;
+        if (!(typeof v === "boolean")) return undefined;
+        const x = v;
+        m.valid = x;
+        break;
+      }
+      case "code": {
+        if ((seen0 & 2) !== 0) return undefined;
+        seen0 |= 2;
+        if (!(typeof v === "string" && !LONE_SURROGATE.test(v))) return undefined;
+        const x = v;
+        m.code = x;
+        break;
+      }
+      case "keyId": case "key_id": {
+        if ((seen0 & 4) !== 0) return undefined;
+        seen0 |= 4;
+        if (!(typeof v === "string" && !LONE_SURROGATE.test(v))) return undefined;
+        const x = v;
+        m.keyId = x;
+        break;
+      }
+      case "name": {
+        if ((seen0 & 8) !== 0) return undefined;
+        seen0 |= 8;
+        if (!(typeof v === "string" && !LONE_SURROGATE.test(v))) return undefined;
+        const x = v;
+        m.name = x;
+        break;
+      }
+      case "meta": {
+        if ((seen0 & 16) !== 0) return undefined;
+        seen0 |= 16;
+        return undefined; // left to fromJson
+        break;
+      }
+      case "expires": {
+        if ((seen0 & 32) !== 0) return undefined;
+        seen0 |= 32;
+        if (!(Number.isSafeInteger(v))) return undefined;
+        const x = BigInt(v);
+        m.expires = x;
+        break;
+      }
+      case "credits": {
+        if ((seen0 & 64) !== 0) return undefined;
+        seen0 |= 64;
+        if (!(Number.isSafeInteger(v))) return undefined;
+        const x = BigInt(v);
+        m.credits = x;
+        break;
+      }
+      case "enabled": {
+        if ((seen0 & 128) !== 0) return undefined;
+        seen0 |= 128;
+        if (!(typeof v === "boolean")) return undefined;
+        const x = v;
+        m.enabled = x;
+        break;
+      }
+      case "permissions": {
+        if ((seen0 & 256) !== 0) return undefined;
+        seen0 |= 256;
+        if (!Array.isArray(v)) return undefined;
+        const list = m.permissions;
+        for (const item of v) {
+          if (!(typeof item === "string" && !LONE_SURROGATE.test(item))) return undefined;
+          const x = item;
+          list.push(x);
+        }
+        break;
+      }
+      case "roles": {
+        if ((seen0 & 512) !== 0) return undefined;
+        seen0 |= 512;
+        if (!Array.isArray(v)) return undefined;
+        const list = m.roles;
+        for (const item of v) {
+          if (!(typeof item === "string" && !LONE_SURROGATE.test(item))) return undefined;
+          const x = item;
+          list.push(x);
+        }
+        break;
+      }
+      case "identity": {
+        if ((seen0 & 1024) !== 0) return undefined;
+        seen0 |= 1024;
+        const x = j_keyward_v1_Identity(v, u, depth + 1);
+        if (x === undefined) return undefined;
+        m.identity = x;
+        break;
+      }
+      case "ratelimits": {
+        if ((seen0 & 2048) !== 0) return undefined;
+        seen0 |= 2048;
+        if (!Array.isArray(v)) return undefined;
+        const list = m.ratelimits;
+        for (const item of v) {
+          const x = j_keyward_v1_RatelimitResult(item, u, depth + 1);
+          if (x === undefined) return undefined;
+          list.push(x);
+        }
+        break;
+      }
+      default:
+        if (!u) return undefined;
+    }
+  }
+  return m;
 }
 
 function d_keyward_v1_VerifyKeyResponse(r: FastReader, end: number, depth: number): VerifyKeyResponse {
@@ -429,8 +730,19 @@ export function decodeStruct(bytes: Uint8Array): Struct | undefined {
   return runDecode(bytes, d_google_protobuf_Struct);
 }
 
+/**
+ * `google.protobuf.Struct` from parsed REST JSON as checkJson (REST dialect) and fromJson take it, or undefined (then take that path); `allowUnknown` as v1 REST.
+ */
+export function decodeJsonStruct(json: unknown, allowUnknown: boolean): Struct | undefined {
+  return j_google_protobuf_Struct(json, allowUnknown, 0);
+}
+
 function z_google_protobuf_Struct(): Struct {
   return { $typeName: "google.protobuf.Struct", fields: {} } as Struct;
+}
+
+function j_google_protobuf_Struct(json: any, u: boolean, depth: number): Struct | undefined {
+  return undefined;
 }
 
 function d_google_protobuf_Struct(r: FastReader, end: number, depth: number): Struct {
@@ -494,8 +806,19 @@ export function decodeValue(bytes: Uint8Array): Value | undefined {
   return runDecode(bytes, d_google_protobuf_Value);
 }
 
+/**
+ * `google.protobuf.Value` from parsed REST JSON as checkJson (REST dialect) and fromJson take it, or undefined (then take that path); `allowUnknown` as v1 REST.
+ */
+export function decodeJsonValue(json: unknown, allowUnknown: boolean): Value | undefined {
+  return j_google_protobuf_Value(json, allowUnknown, 0);
+}
+
 function z_google_protobuf_Value(): Value {
   return { $typeName: "google.protobuf.Value", kind: { case: undefined } } as Value;
+}
+
+function j_google_protobuf_Value(json: any, u: boolean, depth: number): Value | undefined {
+  return undefined;
 }
 
 function d_google_protobuf_Value(r: FastReader, end: number, depth: number): Value {
@@ -595,8 +918,19 @@ export function decodeListValue(bytes: Uint8Array): ListValue | undefined {
   return runDecode(bytes, d_google_protobuf_ListValue);
 }
 
+/**
+ * `google.protobuf.ListValue` from parsed REST JSON as checkJson (REST dialect) and fromJson take it, or undefined (then take that path); `allowUnknown` as v1 REST.
+ */
+export function decodeJsonListValue(json: unknown, allowUnknown: boolean): ListValue | undefined {
+  return j_google_protobuf_ListValue(json, allowUnknown, 0);
+}
+
 function z_google_protobuf_ListValue(): ListValue {
   return { $typeName: "google.protobuf.ListValue", values: [] } as ListValue;
+}
+
+function j_google_protobuf_ListValue(json: any, u: boolean, depth: number): ListValue | undefined {
+  return undefined;
 }
 
 function d_google_protobuf_ListValue(r: FastReader, end: number, depth: number): ListValue {
@@ -644,8 +978,72 @@ export function decodeIdentity(bytes: Uint8Array): Identity | undefined {
   return runDecode(bytes, d_keyward_v1_Identity);
 }
 
+/**
+ * `keyward.v1.Identity` from parsed REST JSON as checkJson (REST dialect) and fromJson take it, or undefined (then take that path); `allowUnknown` as v1 REST.
+ */
+export function decodeJsonIdentity(json: unknown, allowUnknown: boolean): Identity | undefined {
+  return j_keyward_v1_Identity(json, allowUnknown, 0);
+}
+
 function z_keyward_v1_Identity(): Identity {
   return { $typeName: "keyward.v1.Identity", id: "", externalId: "", ratelimits: [] } as Identity;
+}
+
+function j_keyward_v1_Identity(json: any, u: boolean, depth: number): Identity | undefined {
+  if (typeof json !== "object" || json === null || Array.isArray(json) || depth > MAX_DEPTH) return undefined;
+  const m = z_keyward_v1_Identity() as any;
+  let seen0 = 0;
+  for (const key of Object.keys(json)) {
+    const v = json[key];
+    if (v === null) return undefined;
+    switch (key) {
+      case "id": {
+        if ((seen0 & 1) !== 0) return undefined;
+        seen0 |= 1;
+        if (!(typeof v === "string" && !LONE_SURROGATE.test(v))) return undefined;
+        const x = v;
+        m.id = x;
+        break;
+      }
+      case "externalId": case "external_id": {
+        if ((seen0 & 2) !== 0) return undefined;
+        seen0 |= 2;
+        if (!(typeof v === "string" && !LONE_SURROGATE.test(v))) return undefined;
+        const x = v;
+        m.externalId = x;
+        break;
+      }
+      case "meta": {
+        if ((seen0 & 4) !== 0) return undefined;
+        seen0 |= 4;
+        return undefined; // left to fromJson
+        break;
+      }
+      case "ratelimits": {
+        if ((seen0 & 8) !== 0) return undefined;
+        seen0 |= 8;
+        if (!Array.isArray(v)) return undefined;
+        const list = m.ratelimits;
+        for (const item of v) {
+          const x = j_keyward_v1_RatelimitConfig(item, u, depth + 1);
+          if (x === undefined) return undefined;
+          list.push(x);
+        }
+        break;
+      }
+      case "credits": {
+        if ((seen0 & 16) !== 0) return undefined;
+        seen0 |= 16;
+        const x = j_keyward_v1_Credits(v, u, depth + 1);
+        if (x === undefined) return undefined;
+        m.credits = x;
+        break;
+      }
+      default:
+        if (!u) return undefined;
+    }
+  }
+  return m;
 }
 
 function d_keyward_v1_Identity(r: FastReader, end: number, depth: number): Identity {
@@ -739,8 +1137,70 @@ export function decodeRatelimitConfig(bytes: Uint8Array): RatelimitConfig | unde
   return runDecode(bytes, d_keyward_v1_RatelimitConfig);
 }
 
+/**
+ * `keyward.v1.RatelimitConfig` from parsed REST JSON as checkJson (REST dialect) and fromJson take it, or undefined (then take that path); `allowUnknown` as v1 REST.
+ */
+export function decodeJsonRatelimitConfig(json: unknown, allowUnknown: boolean): RatelimitConfig | undefined {
+  return j_keyward_v1_RatelimitConfig(json, allowUnknown, 0);
+}
+
 function z_keyward_v1_RatelimitConfig(): RatelimitConfig {
   return { $typeName: "keyward.v1.RatelimitConfig", id: "", name: "", limit: 0n, duration: 0n, autoApply: false } as RatelimitConfig;
+}
+
+function j_keyward_v1_RatelimitConfig(json: any, u: boolean, depth: number): RatelimitConfig | undefined {
+  if (typeof json !== "object" || json === null || Array.isArray(json) || depth > MAX_DEPTH) return undefined;
+  const m = z_keyward_v1_RatelimitConfig() as any;
+  let seen0 = 0;
+  for (const key of Object.keys(json)) {
+    const v = json[key];
+    if (v === null) return undefined;
+    switch (key) {
+      case "id": {
+        if ((seen0 & 1) !== 0) return undefined;
+        seen0 |= 1;
+        if (!(typeof v === "string" && !LONE_SURROGATE.test(v))) return undefined;
+        const x = v;
+        m.id = x;
+        break;
+      }
+      case "name": {
+        if ((seen0 & 2) !== 0) return undefined;
+        seen0 |= 2;
+        if (!(typeof v === "string" && !LONE_SURROGATE.test(v))) return undefined;
+        const x = v;
+        m.name = x;
+        break;
+      }
+      case "limit": {
+        if ((seen0 & 4) !== 0) return undefined;
+        seen0 |= 4;
+        if (!(Number.isSafeInteger(v))) return undefined;
+        const x = BigInt(v);
+        m.limit = x;
+        break;
+      }
+      case "duration": {
+        if ((seen0 & 8) !== 0) return undefined;
+        seen0 |= 8;
+        if (!(Number.isSafeInteger(v))) return undefined;
+        const x = BigInt(v);
+        m.duration = x;
+        break;
+      }
+      case "autoApply": case "auto_apply": {
+        if ((seen0 & 16) !== 0) return undefined;
+        seen0 |= 16;
+        if (!(typeof v === "boolean")) return undefined;
+        const x = v;
+        m.autoApply = x;
+        break;
+      }
+      default:
+        if (!u) return undefined;
+    }
+  }
+  return m;
 }
 
 function d_keyward_v1_RatelimitConfig(r: FastReader, end: number, depth: number): RatelimitConfig {
@@ -824,8 +1284,46 @@ export function decodeCredits(bytes: Uint8Array): Credits | undefined {
   return runDecode(bytes, d_keyward_v1_Credits);
 }
 
+/**
+ * `keyward.v1.Credits` from parsed REST JSON as checkJson (REST dialect) and fromJson take it, or undefined (then take that path); `allowUnknown` as v1 REST.
+ */
+export function decodeJsonCredits(json: unknown, allowUnknown: boolean): Credits | undefined {
+  return j_keyward_v1_Credits(json, allowUnknown, 0);
+}
+
 function z_keyward_v1_Credits(): Credits {
   return { $typeName: "keyward.v1.Credits" } as Credits;
+}
+
+function j_keyward_v1_Credits(json: any, u: boolean, depth: number): Credits | undefined {
+  if (typeof json !== "object" || json === null || Array.isArray(json) || depth > MAX_DEPTH) return undefined;
+  const m = z_keyward_v1_Credits() as any;
+  let seen0 = 0;
+  for (const key of Object.keys(json)) {
+    const v = json[key];
+    if (v === null) return undefined;
+    switch (key) {
+      case "remaining": {
+        if ((seen0 & 1) !== 0) return undefined;
+        seen0 |= 1;
+        if (!(Number.isSafeInteger(v))) return undefined;
+        const x = BigInt(v);
+        m.remaining = x;
+        break;
+      }
+      case "refill": {
+        if ((seen0 & 2) !== 0) return undefined;
+        seen0 |= 2;
+        const x = j_keyward_v1_Refill(v, u, depth + 1);
+        if (x === undefined) return undefined;
+        m.refill = x;
+        break;
+      }
+      default:
+        if (!u) return undefined;
+    }
+  }
+  return m;
 }
 
 function d_keyward_v1_Credits(r: FastReader, end: number, depth: number): Credits {
@@ -882,8 +1380,62 @@ export function decodeRefill(bytes: Uint8Array): Refill | undefined {
   return runDecode(bytes, d_keyward_v1_Refill);
 }
 
+/**
+ * `keyward.v1.Refill` from parsed REST JSON as checkJson (REST dialect) and fromJson take it, or undefined (then take that path); `allowUnknown` as v1 REST.
+ */
+export function decodeJsonRefill(json: unknown, allowUnknown: boolean): Refill | undefined {
+  return j_keyward_v1_Refill(json, allowUnknown, 0);
+}
+
 function z_keyward_v1_Refill(): Refill {
   return { $typeName: "keyward.v1.Refill", interval: "", amount: 0n } as Refill;
+}
+
+function j_keyward_v1_Refill(json: any, u: boolean, depth: number): Refill | undefined {
+  if (typeof json !== "object" || json === null || Array.isArray(json) || depth > MAX_DEPTH) return undefined;
+  const m = z_keyward_v1_Refill() as any;
+  let seen0 = 0;
+  for (const key of Object.keys(json)) {
+    const v = json[key];
+    if (v === null) return undefined;
+    switch (key) {
+      case "interval": {
+        if ((seen0 & 1) !== 0) return undefined;
+        seen0 |= 1;
+        if (!(typeof v === "string" && !LONE_SURROGATE.test(v))) return undefined;
+        const x = v;
+        m.interval = x;
+        break;
+      }
+      case "amount": {
+        if ((seen0 & 2) !== 0) return undefined;
+        seen0 |= 2;
+        if (!(Number.isSafeInteger(v))) return undefined;
+        const x = BigInt(v);
+        m.amount = x;
+        break;
+      }
+      case "refillDay": case "refill_day": {
+        if ((seen0 & 4) !== 0) return undefined;
+        seen0 |= 4;
+        if (!(Number.isInteger(v) && v >= -2147483648 && v <= 2147483647)) return undefined;
+        const x = v;
+        m.refillDay = x;
+        break;
+      }
+      case "lastRefillAt": case "last_refill_at": {
+        if ((seen0 & 8) !== 0) return undefined;
+        seen0 |= 8;
+        if (!(Number.isSafeInteger(v))) return undefined;
+        const x = BigInt(v);
+        m.lastRefillAt = x;
+        break;
+      }
+      default:
+        if (!u) return undefined;
+    }
+  }
+  return m;
 }
 
 function d_keyward_v1_Refill(r: FastReader, end: number, depth: number): Refill {
@@ -957,8 +1509,94 @@ export function decodeRatelimitResult(bytes: Uint8Array): RatelimitResult | unde
   return runDecode(bytes, d_keyward_v1_RatelimitResult);
 }
 
+/**
+ * `keyward.v1.RatelimitResult` from parsed REST JSON as checkJson (REST dialect) and fromJson take it, or undefined (then take that path); `allowUnknown` as v1 REST.
+ */
+export function decodeJsonRatelimitResult(json: unknown, allowUnknown: boolean): RatelimitResult | undefined {
+  return j_keyward_v1_RatelimitResult(json, allowUnknown, 0);
+}
+
 function z_keyward_v1_RatelimitResult(): RatelimitResult {
   return { $typeName: "keyward.v1.RatelimitResult", exceeded: false, id: "", name: "", limit: 0n, duration: 0n, reset: 0n, remaining: 0n, autoApply: false } as RatelimitResult;
+}
+
+function j_keyward_v1_RatelimitResult(json: any, u: boolean, depth: number): RatelimitResult | undefined {
+  if (typeof json !== "object" || json === null || Array.isArray(json) || depth > MAX_DEPTH) return undefined;
+  const m = z_keyward_v1_RatelimitResult() as any;
+  let seen0 = 0;
+  for (const key of Object.keys(json)) {
+    const v = json[key];
+    if (v === null) return undefined;
+    switch (key) {
+      case "exceeded": {
+        if ((seen0 & 1) !== 0) return undefined;
+        seen0 |= 1;
+        if (!(typeof v === "boolean")) return undefined;
+        const x = v;
+        m.exceeded = x;
+        break;
+      }
+      case "id": {
+        if ((seen0 & 2) !== 0) return undefined;
+        seen0 |= 2;
+        if (!(typeof v === "string" && !LONE_SURROGATE.test(v))) return undefined;
+        const x = v;
+        m.id = x;
+        break;
+      }
+      case "name": {
+        if ((seen0 & 4) !== 0) return undefined;
+        seen0 |= 4;
+        if (!(typeof v === "string" && !LONE_SURROGATE.test(v))) return undefined;
+        const x = v;
+        m.name = x;
+        break;
+      }
+      case "limit": {
+        if ((seen0 & 8) !== 0) return undefined;
+        seen0 |= 8;
+        if (!(Number.isSafeInteger(v))) return undefined;
+        const x = BigInt(v);
+        m.limit = x;
+        break;
+      }
+      case "duration": {
+        if ((seen0 & 16) !== 0) return undefined;
+        seen0 |= 16;
+        if (!(Number.isSafeInteger(v))) return undefined;
+        const x = BigInt(v);
+        m.duration = x;
+        break;
+      }
+      case "reset": {
+        if ((seen0 & 32) !== 0) return undefined;
+        seen0 |= 32;
+        if (!(Number.isSafeInteger(v))) return undefined;
+        const x = BigInt(v);
+        m.reset = x;
+        break;
+      }
+      case "remaining": {
+        if ((seen0 & 64) !== 0) return undefined;
+        seen0 |= 64;
+        if (!(Number.isSafeInteger(v))) return undefined;
+        const x = BigInt(v);
+        m.remaining = x;
+        break;
+      }
+      case "autoApply": case "auto_apply": {
+        if ((seen0 & 128) !== 0) return undefined;
+        seen0 |= 128;
+        if (!(typeof v === "boolean")) return undefined;
+        const x = v;
+        m.autoApply = x;
+        break;
+      }
+      default:
+        if (!u) return undefined;
+    }
+  }
+  return m;
 }
 
 function d_keyward_v1_RatelimitResult(r: FastReader, end: number, depth: number): RatelimitResult {
@@ -1103,16 +1741,16 @@ function v_keyward_v1_RatelimitResult(m: any): boolean {
  * Every codec of this file by its schema, for a transport that looks codecs up by message type.
  */
 export const fastCodecs: FastCodec[] = [
-  { schema: VerifyKeyRequestSchema, encode: encodeVerifyKeyRequest as FastCodec["encode"], decode: decodeVerifyKeyRequest, valid: v_keyward_v1_VerifyKeyRequest },
-  { schema: CreditsCostSchema, encode: encodeCreditsCost as FastCodec["encode"], decode: decodeCreditsCost, valid: v_keyward_v1_CreditsCost },
-  { schema: RatelimitRequestSchema, encode: encodeRatelimitRequest as FastCodec["encode"], decode: decodeRatelimitRequest, valid: v_keyward_v1_RatelimitRequest },
-  { schema: VerifyKeyResponseSchema, encode: encodeVerifyKeyResponse as FastCodec["encode"], decode: decodeVerifyKeyResponse },
-  { schema: StructSchema, encode: encodeStruct as FastCodec["encode"], decode: decodeStruct },
-  { schema: ValueSchema, encode: encodeValue as FastCodec["encode"], decode: decodeValue },
-  { schema: ListValueSchema, encode: encodeListValue as FastCodec["encode"], decode: decodeListValue },
-  { schema: IdentitySchema, encode: encodeIdentity as FastCodec["encode"], decode: decodeIdentity },
-  { schema: RatelimitConfigSchema, encode: encodeRatelimitConfig as FastCodec["encode"], decode: decodeRatelimitConfig, valid: v_keyward_v1_RatelimitConfig },
-  { schema: CreditsSchema, encode: encodeCredits as FastCodec["encode"], decode: decodeCredits },
-  { schema: RefillSchema, encode: encodeRefill as FastCodec["encode"], decode: decodeRefill },
-  { schema: RatelimitResultSchema, encode: encodeRatelimitResult as FastCodec["encode"], decode: decodeRatelimitResult, valid: v_keyward_v1_RatelimitResult },
+  { schema: VerifyKeyRequestSchema, encode: encodeVerifyKeyRequest as FastCodec["encode"], decode: decodeVerifyKeyRequest, json: decodeJsonVerifyKeyRequest, valid: v_keyward_v1_VerifyKeyRequest },
+  { schema: CreditsCostSchema, encode: encodeCreditsCost as FastCodec["encode"], decode: decodeCreditsCost, json: decodeJsonCreditsCost, valid: v_keyward_v1_CreditsCost },
+  { schema: RatelimitRequestSchema, encode: encodeRatelimitRequest as FastCodec["encode"], decode: decodeRatelimitRequest, json: decodeJsonRatelimitRequest, valid: v_keyward_v1_RatelimitRequest },
+  { schema: VerifyKeyResponseSchema, encode: encodeVerifyKeyResponse as FastCodec["encode"], decode: decodeVerifyKeyResponse, json: decodeJsonVerifyKeyResponse },
+  { schema: StructSchema, encode: encodeStruct as FastCodec["encode"], decode: decodeStruct, json: decodeJsonStruct },
+  { schema: ValueSchema, encode: encodeValue as FastCodec["encode"], decode: decodeValue, json: decodeJsonValue },
+  { schema: ListValueSchema, encode: encodeListValue as FastCodec["encode"], decode: decodeListValue, json: decodeJsonListValue },
+  { schema: IdentitySchema, encode: encodeIdentity as FastCodec["encode"], decode: decodeIdentity, json: decodeJsonIdentity },
+  { schema: RatelimitConfigSchema, encode: encodeRatelimitConfig as FastCodec["encode"], decode: decodeRatelimitConfig, json: decodeJsonRatelimitConfig, valid: v_keyward_v1_RatelimitConfig },
+  { schema: CreditsSchema, encode: encodeCredits as FastCodec["encode"], decode: decodeCredits, json: decodeJsonCredits },
+  { schema: RefillSchema, encode: encodeRefill as FastCodec["encode"], decode: decodeRefill, json: decodeJsonRefill },
+  { schema: RatelimitResultSchema, encode: encodeRatelimitResult as FastCodec["encode"], decode: decodeRatelimitResult, json: decodeJsonRatelimitResult, valid: v_keyward_v1_RatelimitResult },
 ];

@@ -1,6 +1,7 @@
 import type { DescField, DescMessage } from "@bufbuild/protobuf";
 import { invalid, KeywardError } from "../../domain/errors.js";
 import type { ExchangeRequest } from "../exchange.js";
+import { fastCodecOf } from "../fast-codecs.js";
 import { decodeCheckedJson } from "../json-check.js";
 
 // REST's own encoding on the way in: the request target, the JSON body or GET query, and the update mask REST derives
@@ -15,6 +16,10 @@ export function splitUrl(target: string): { pathname: string; search: string } {
 
 /** The input message from REST JSON (body or query); input errors are named under `prefix` (`body` or `query`). */
 export function decodeInput(schema: DescMessage, input: unknown, options: { allowUnknown: boolean; prefix: string }) {
+  // The generated decoder (buf.gen.yaml's hot-path messages) takes plainly valid input without the check's walk and
+  // fromJson's reflection; anything else, and every message with an update mask, goes the full way below.
+  const fast = maskFieldOf(schema) === null ? fastCodecOf(schema)?.json(input, options.allowUnknown) : undefined;
+  if (fast !== undefined) return fast;
   return decodeCheckedJson(schema, withUpdateMask(schema, input), {
     allowUnknown: options.allowUnknown, prefix: "", dialect: "rest", name: namerOf(options.prefix),
   });
