@@ -507,6 +507,8 @@ export interface FastCodec {
   decode: (bytes: Uint8Array) => object | undefined;
   /** From parsed REST JSON as checkJson (REST dialect) and fromJson take it, or undefined: take that path. */
   json: (value: unknown, allowUnknown: boolean) => object | undefined;
+  /** A message or init object as REST JSON (rest-json.ts's object), or undefined: build it there. */
+  restJson: (message: object) => Record<string, unknown> | undefined;
   /**
    * True only where protovalidate finds no violation in the message; false means "ask protovalidate". Absent where
    * the type has rules the generator does not check itself.

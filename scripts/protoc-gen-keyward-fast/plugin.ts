@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { ScalarType, type DescField, type DescFile, type DescMessage } from "@bufbuild/protobuf";
 import { isWrapperDesc } from "@bufbuild/protobuf/wkt";
 import { printJsonDecoder, printJsonEnums } from "./json-decoder.js";
+import { printRestJsonEncoder, printRestJsonEnums } from "./rest-json-encoder.js";
 import { validatorLines } from "./validators.js";
 import { createEcmaScriptPlugin, runNodeJs, type GeneratedFile, type Schema } from "@bufbuild/protoplugin";
 
@@ -104,6 +105,7 @@ function generateFile(f: GeneratedFile, file: DescFile, messages: DescMessage[])
   f.print("// Specialised binary codecs (protoc-gen-keyward-fast): same bytes as toBinary, same messages as fromBinary.");
   f.print();
   printJsonEnums(f, messages);
+  printRestJsonEnums(f, messages);
   for (const message of messages) {
     const shape = f.importShape(message);
     const desc = f.importSchema(message);
@@ -123,6 +125,12 @@ function generateFile(f: GeneratedFile, file: DescFile, messages: DescMessage[])
     f.print("  return j_", id(message), "(json, allowUnknown, 0);");
     f.print("}");
     f.print();
+    f.print(f.jsDoc(`\`${message.typeName}\` (a message or an init object) as REST JSON, the object rest-json.ts builds, or undefined (then build it there).`));
+    f.print(f.export("function", `restJson${uniqueName(message, messages)}`), "(message: object): Record<string, unknown> | undefined {");
+    f.print("  return r_", id(message), "(message);");
+    f.print("}");
+    f.print();
+    printRestJsonEncoder(f, message, id);
     printZero(f, message, shape);
     printJsonDecoder(f, message, shape, { id, MAX_DEPTH });
     printDecoder(f, message, shape, { FastReader, MAX_DEPTH, BAIL, structToJson });
@@ -146,7 +154,7 @@ function generateFile(f: GeneratedFile, file: DescFile, messages: DescMessage[])
   f.print(f.export("const", "fastCodecs"), ": ", FastCodec, "[] = [");
   for (const message of messages) {
     const n = uniqueName(message, messages);
-    f.print("  { schema: ", f.importSchema(message), ", encode: encode", n, " as ", FastCodec, "[\"encode\"], decode: decode", n, ", json: decodeJson", n, validators.has(message) ? `, valid: v_${id(message)}` : "", " },");
+    f.print("  { schema: ", f.importSchema(message), ", encode: encode", n, " as ", FastCodec, "[\"encode\"], decode: decode", n, ", json: decodeJson", n, ", restJson: restJson", n, validators.has(message) ? `, valid: v_${id(message)}` : "", " },");
   }
   f.print("];");
 }

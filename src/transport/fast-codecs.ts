@@ -12,6 +12,8 @@ export interface FastCodec {
   decode(bytes: Uint8Array): MessageShape<DescMessage> | undefined;
   /** From parsed REST JSON, what checkJson (REST dialect) and fromJson make of it, or undefined: take that path. */
   json(value: unknown, allowUnknown: boolean): MessageShape<DescMessage> | undefined;
+  /** A message or init object as REST JSON, the object rest-json.ts builds, or undefined: build it there. */
+  restJson(message: object): Record<string, unknown> | undefined;
   /** True only where protovalidate finds nothing wrong with the message; false: ask protovalidate. */
   valid?: (message: object) => boolean;
 }

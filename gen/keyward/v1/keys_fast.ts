@@ -36,6 +36,89 @@ export function decodeJsonVerifyKeyRequest(json: unknown, allowUnknown: boolean)
   return j_keyward_v1_VerifyKeyRequest(json, allowUnknown, 0);
 }
 
+/**
+ * `keyward.v1.VerifyKeyRequest` (a message or an init object) as REST JSON, the object rest-json.ts builds, or undefined (then build it there).
+ */
+export function restJsonVerifyKeyRequest(message: object): Record<string, unknown> | undefined {
+  return r_keyward_v1_VerifyKeyRequest(message);
+}
+
+function r_keyward_v1_VerifyKeyRequest(m: any): Record<string, unknown> | undefined {
+  const json: Record<string, unknown> = {};
+  {
+    const v = m.key;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = v;
+      json["key"] = x;
+    }
+    else json["key"] = "";
+  }
+  {
+    const v = m.tags;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const list: unknown[] = [];
+      for (const item of v) {
+        if (item === null) return undefined;
+        const x = item;
+        list.push(x);
+      }
+      json["tags"] = list;
+    }
+    else json["tags"] = [];
+  }
+  {
+    const v = m.permissions;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = v;
+      json["permissions"] = x;
+    }
+  }
+  {
+    const v = m.credits;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = r_keyward_v1_CreditsCost(v);
+      if (x === undefined) return undefined;
+      json["credits"] = x;
+    }
+  }
+  {
+    const v = m.ratelimits;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const list: unknown[] = [];
+      for (const item of v) {
+        if (item === null) return undefined;
+        const x = r_keyward_v1_RatelimitRequest(item);
+        if (x === undefined) return undefined;
+        list.push(x);
+      }
+      json["ratelimits"] = list;
+    }
+    else json["ratelimits"] = [];
+  }
+  {
+    const v = m.migrationId;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = v;
+      json["migrationId"] = x;
+    }
+  }
+  {
+    const v = m.idempotencyKey;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = v;
+      json["idempotencyKey"] = x;
+    }
+  }
+  return json;
+}
+
 function z_keyward_v1_VerifyKeyRequest(): VerifyKeyRequest {
   return { $typeName: "keyward.v1.VerifyKeyRequest", key: "", tags: [], ratelimits: [] } as VerifyKeyRequest;
 }
@@ -236,6 +319,27 @@ export function decodeJsonCreditsCost(json: unknown, allowUnknown: boolean): Cre
   return j_keyward_v1_CreditsCost(json, allowUnknown, 0);
 }
 
+/**
+ * `keyward.v1.CreditsCost` (a message or an init object) as REST JSON, the object rest-json.ts builds, or undefined (then build it there).
+ */
+export function restJsonCreditsCost(message: object): Record<string, unknown> | undefined {
+  return r_keyward_v1_CreditsCost(message);
+}
+
+function r_keyward_v1_CreditsCost(m: any): Record<string, unknown> | undefined {
+  const json: Record<string, unknown> = {};
+  {
+    const v = m.cost;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = Number(v);
+      if (!Number.isSafeInteger(x)) return undefined;
+      json["cost"] = x;
+    }
+  }
+  return json;
+}
+
 function z_keyward_v1_CreditsCost(): CreditsCost {
   return { $typeName: "keyward.v1.CreditsCost" } as CreditsCost;
 }
@@ -309,6 +413,54 @@ export function decodeRatelimitRequest(bytes: Uint8Array): RatelimitRequest | un
  */
 export function decodeJsonRatelimitRequest(json: unknown, allowUnknown: boolean): RatelimitRequest | undefined {
   return j_keyward_v1_RatelimitRequest(json, allowUnknown, 0);
+}
+
+/**
+ * `keyward.v1.RatelimitRequest` (a message or an init object) as REST JSON, the object rest-json.ts builds, or undefined (then build it there).
+ */
+export function restJsonRatelimitRequest(message: object): Record<string, unknown> | undefined {
+  return r_keyward_v1_RatelimitRequest(message);
+}
+
+function r_keyward_v1_RatelimitRequest(m: any): Record<string, unknown> | undefined {
+  const json: Record<string, unknown> = {};
+  {
+    const v = m.name;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = v;
+      json["name"] = x;
+    }
+    else json["name"] = "";
+  }
+  {
+    const v = m.cost;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = Number(v);
+      if (!Number.isSafeInteger(x)) return undefined;
+      json["cost"] = x;
+    }
+  }
+  {
+    const v = m.limit;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = Number(v);
+      if (!Number.isSafeInteger(x)) return undefined;
+      json["limit"] = x;
+    }
+  }
+  {
+    const v = m.duration;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = Number(v);
+      if (!Number.isSafeInteger(x)) return undefined;
+      json["duration"] = x;
+    }
+  }
+  return json;
 }
 
 function z_keyward_v1_RatelimitRequest(): RatelimitRequest {
@@ -438,6 +590,138 @@ export function decodeVerifyKeyResponse(bytes: Uint8Array): VerifyKeyResponse | 
  */
 export function decodeJsonVerifyKeyResponse(json: unknown, allowUnknown: boolean): VerifyKeyResponse | undefined {
   return j_keyward_v1_VerifyKeyResponse(json, allowUnknown, 0);
+}
+
+/**
+ * `keyward.v1.VerifyKeyResponse` (a message or an init object) as REST JSON, the object rest-json.ts builds, or undefined (then build it there).
+ */
+export function restJsonVerifyKeyResponse(message: object): Record<string, unknown> | undefined {
+  return r_keyward_v1_VerifyKeyResponse(message);
+}
+
+function r_keyward_v1_VerifyKeyResponse(m: any): Record<string, unknown> | undefined {
+  const json: Record<string, unknown> = {};
+  {
+    const v = m.valid;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = v;
+      json["valid"] = x;
+    }
+    else json["valid"] = false;
+  }
+  {
+    const v = m.code;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = v;
+      json["code"] = x;
+    }
+    else json["code"] = "";
+  }
+  {
+    const v = m.keyId;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = v;
+      json["keyId"] = x;
+    }
+  }
+  {
+    const v = m.name;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = v;
+      json["name"] = x;
+    }
+  }
+  {
+    const v = m.meta;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = v;
+      json["meta"] = x;
+    }
+  }
+  {
+    const v = m.expires;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = Number(v);
+      if (!Number.isSafeInteger(x)) return undefined;
+      json["expires"] = x;
+    }
+  }
+  {
+    const v = m.credits;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = Number(v);
+      if (!Number.isSafeInteger(x)) return undefined;
+      json["credits"] = x;
+    }
+  }
+  {
+    const v = m.enabled;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = v;
+      json["enabled"] = x;
+    }
+  }
+  {
+    const v = m.permissions;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const list: unknown[] = [];
+      for (const item of v) {
+        if (item === null) return undefined;
+        const x = item;
+        list.push(x);
+      }
+      json["permissions"] = list;
+    }
+    else json["permissions"] = [];
+  }
+  {
+    const v = m.roles;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const list: unknown[] = [];
+      for (const item of v) {
+        if (item === null) return undefined;
+        const x = item;
+        list.push(x);
+      }
+      json["roles"] = list;
+    }
+    else json["roles"] = [];
+  }
+  {
+    const v = m.identity;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = r_keyward_v1_Identity(v);
+      if (x === undefined) return undefined;
+      json["identity"] = x;
+    }
+  }
+  {
+    const v = m.ratelimits;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const list: unknown[] = [];
+      for (const item of v) {
+        if (item === null) return undefined;
+        const x = r_keyward_v1_RatelimitResult(item);
+        if (x === undefined) return undefined;
+        list.push(x);
+      }
+      json["ratelimits"] = list;
+    }
+    else json["ratelimits"] = [];
+  }
+  return json;
 }
 
 function z_keyward_v1_VerifyKeyResponse(): VerifyKeyResponse {
@@ -737,6 +1021,17 @@ export function decodeJsonStruct(json: unknown, allowUnknown: boolean): Struct |
   return j_google_protobuf_Struct(json, allowUnknown, 0);
 }
 
+/**
+ * `google.protobuf.Struct` (a message or an init object) as REST JSON, the object rest-json.ts builds, or undefined (then build it there).
+ */
+export function restJsonStruct(message: object): Record<string, unknown> | undefined {
+  return r_google_protobuf_Struct(message);
+}
+
+function r_google_protobuf_Struct(m: any): Record<string, unknown> | undefined {
+  return undefined; // protobuf-es' toJson writes it (rest-json.ts libraryJson)
+}
+
 function z_google_protobuf_Struct(): Struct {
   return { $typeName: "google.protobuf.Struct", fields: {} } as Struct;
 }
@@ -811,6 +1106,17 @@ export function decodeValue(bytes: Uint8Array): Value | undefined {
  */
 export function decodeJsonValue(json: unknown, allowUnknown: boolean): Value | undefined {
   return j_google_protobuf_Value(json, allowUnknown, 0);
+}
+
+/**
+ * `google.protobuf.Value` (a message or an init object) as REST JSON, the object rest-json.ts builds, or undefined (then build it there).
+ */
+export function restJsonValue(message: object): Record<string, unknown> | undefined {
+  return r_google_protobuf_Value(message);
+}
+
+function r_google_protobuf_Value(m: any): Record<string, unknown> | undefined {
+  return undefined; // protobuf-es' toJson writes it (rest-json.ts libraryJson)
 }
 
 function z_google_protobuf_Value(): Value {
@@ -925,6 +1231,17 @@ export function decodeJsonListValue(json: unknown, allowUnknown: boolean): ListV
   return j_google_protobuf_ListValue(json, allowUnknown, 0);
 }
 
+/**
+ * `google.protobuf.ListValue` (a message or an init object) as REST JSON, the object rest-json.ts builds, or undefined (then build it there).
+ */
+export function restJsonListValue(message: object): Record<string, unknown> | undefined {
+  return r_google_protobuf_ListValue(message);
+}
+
+function r_google_protobuf_ListValue(m: any): Record<string, unknown> | undefined {
+  return undefined; // protobuf-es' toJson writes it (rest-json.ts libraryJson)
+}
+
 function z_google_protobuf_ListValue(): ListValue {
   return { $typeName: "google.protobuf.ListValue", values: [] } as ListValue;
 }
@@ -983,6 +1300,68 @@ export function decodeIdentity(bytes: Uint8Array): Identity | undefined {
  */
 export function decodeJsonIdentity(json: unknown, allowUnknown: boolean): Identity | undefined {
   return j_keyward_v1_Identity(json, allowUnknown, 0);
+}
+
+/**
+ * `keyward.v1.Identity` (a message or an init object) as REST JSON, the object rest-json.ts builds, or undefined (then build it there).
+ */
+export function restJsonIdentity(message: object): Record<string, unknown> | undefined {
+  return r_keyward_v1_Identity(message);
+}
+
+function r_keyward_v1_Identity(m: any): Record<string, unknown> | undefined {
+  const json: Record<string, unknown> = {};
+  {
+    const v = m.id;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = v;
+      json["id"] = x;
+    }
+    else json["id"] = "";
+  }
+  {
+    const v = m.externalId;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = v;
+      json["externalId"] = x;
+    }
+    else json["externalId"] = "";
+  }
+  {
+    const v = m.meta;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = v;
+      json["meta"] = x;
+    }
+  }
+  {
+    const v = m.ratelimits;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const list: unknown[] = [];
+      for (const item of v) {
+        if (item === null) return undefined;
+        const x = r_keyward_v1_RatelimitConfig(item);
+        if (x === undefined) return undefined;
+        list.push(x);
+      }
+      json["ratelimits"] = list;
+    }
+    else json["ratelimits"] = [];
+  }
+  {
+    const v = m.credits;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = r_keyward_v1_Credits(v);
+      if (x === undefined) return undefined;
+      json["credits"] = x;
+    }
+  }
+  return json;
 }
 
 function z_keyward_v1_Identity(): Identity {
@@ -1144,6 +1523,65 @@ export function decodeJsonRatelimitConfig(json: unknown, allowUnknown: boolean):
   return j_keyward_v1_RatelimitConfig(json, allowUnknown, 0);
 }
 
+/**
+ * `keyward.v1.RatelimitConfig` (a message or an init object) as REST JSON, the object rest-json.ts builds, or undefined (then build it there).
+ */
+export function restJsonRatelimitConfig(message: object): Record<string, unknown> | undefined {
+  return r_keyward_v1_RatelimitConfig(message);
+}
+
+function r_keyward_v1_RatelimitConfig(m: any): Record<string, unknown> | undefined {
+  const json: Record<string, unknown> = {};
+  {
+    const v = m.id;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = v;
+      json["id"] = x;
+    }
+    else json["id"] = "";
+  }
+  {
+    const v = m.name;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = v;
+      json["name"] = x;
+    }
+    else json["name"] = "";
+  }
+  {
+    const v = m.limit;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = Number(v);
+      if (!Number.isSafeInteger(x)) return undefined;
+      json["limit"] = x;
+    }
+    else json["limit"] = 0;
+  }
+  {
+    const v = m.duration;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = Number(v);
+      if (!Number.isSafeInteger(x)) return undefined;
+      json["duration"] = x;
+    }
+    else json["duration"] = 0;
+  }
+  {
+    const v = m.autoApply;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = v;
+      json["autoApply"] = x;
+    }
+    else json["autoApply"] = false;
+  }
+  return json;
+}
+
 function z_keyward_v1_RatelimitConfig(): RatelimitConfig {
   return { $typeName: "keyward.v1.RatelimitConfig", id: "", name: "", limit: 0n, duration: 0n, autoApply: false } as RatelimitConfig;
 }
@@ -1291,6 +1729,36 @@ export function decodeJsonCredits(json: unknown, allowUnknown: boolean): Credits
   return j_keyward_v1_Credits(json, allowUnknown, 0);
 }
 
+/**
+ * `keyward.v1.Credits` (a message or an init object) as REST JSON, the object rest-json.ts builds, or undefined (then build it there).
+ */
+export function restJsonCredits(message: object): Record<string, unknown> | undefined {
+  return r_keyward_v1_Credits(message);
+}
+
+function r_keyward_v1_Credits(m: any): Record<string, unknown> | undefined {
+  const json: Record<string, unknown> = {};
+  {
+    const v = m.remaining;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = Number(v);
+      if (!Number.isSafeInteger(x)) return undefined;
+      json["remaining"] = x;
+    }
+  }
+  {
+    const v = m.refill;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = r_keyward_v1_Refill(v);
+      if (x === undefined) return undefined;
+      json["refill"] = x;
+    }
+  }
+  return json;
+}
+
 function z_keyward_v1_Credits(): Credits {
   return { $typeName: "keyward.v1.Credits" } as Credits;
 }
@@ -1385,6 +1853,54 @@ export function decodeRefill(bytes: Uint8Array): Refill | undefined {
  */
 export function decodeJsonRefill(json: unknown, allowUnknown: boolean): Refill | undefined {
   return j_keyward_v1_Refill(json, allowUnknown, 0);
+}
+
+/**
+ * `keyward.v1.Refill` (a message or an init object) as REST JSON, the object rest-json.ts builds, or undefined (then build it there).
+ */
+export function restJsonRefill(message: object): Record<string, unknown> | undefined {
+  return r_keyward_v1_Refill(message);
+}
+
+function r_keyward_v1_Refill(m: any): Record<string, unknown> | undefined {
+  const json: Record<string, unknown> = {};
+  {
+    const v = m.interval;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = v;
+      json["interval"] = x;
+    }
+    else json["interval"] = "";
+  }
+  {
+    const v = m.amount;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = Number(v);
+      if (!Number.isSafeInteger(x)) return undefined;
+      json["amount"] = x;
+    }
+    else json["amount"] = 0;
+  }
+  {
+    const v = m.refillDay;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = v;
+      json["refillDay"] = x;
+    }
+  }
+  {
+    const v = m.lastRefillAt;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = Number(v);
+      if (!Number.isSafeInteger(x)) return undefined;
+      json["lastRefillAt"] = x;
+    }
+  }
+  return json;
 }
 
 function z_keyward_v1_Refill(): Refill {
@@ -1514,6 +2030,94 @@ export function decodeRatelimitResult(bytes: Uint8Array): RatelimitResult | unde
  */
 export function decodeJsonRatelimitResult(json: unknown, allowUnknown: boolean): RatelimitResult | undefined {
   return j_keyward_v1_RatelimitResult(json, allowUnknown, 0);
+}
+
+/**
+ * `keyward.v1.RatelimitResult` (a message or an init object) as REST JSON, the object rest-json.ts builds, or undefined (then build it there).
+ */
+export function restJsonRatelimitResult(message: object): Record<string, unknown> | undefined {
+  return r_keyward_v1_RatelimitResult(message);
+}
+
+function r_keyward_v1_RatelimitResult(m: any): Record<string, unknown> | undefined {
+  const json: Record<string, unknown> = {};
+  {
+    const v = m.exceeded;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = v;
+      json["exceeded"] = x;
+    }
+    else json["exceeded"] = false;
+  }
+  {
+    const v = m.id;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = v;
+      json["id"] = x;
+    }
+    else json["id"] = "";
+  }
+  {
+    const v = m.name;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = v;
+      json["name"] = x;
+    }
+    else json["name"] = "";
+  }
+  {
+    const v = m.limit;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = Number(v);
+      if (!Number.isSafeInteger(x)) return undefined;
+      json["limit"] = x;
+    }
+    else json["limit"] = 0;
+  }
+  {
+    const v = m.duration;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = Number(v);
+      if (!Number.isSafeInteger(x)) return undefined;
+      json["duration"] = x;
+    }
+    else json["duration"] = 0;
+  }
+  {
+    const v = m.reset;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = Number(v);
+      if (!Number.isSafeInteger(x)) return undefined;
+      json["reset"] = x;
+    }
+    else json["reset"] = 0;
+  }
+  {
+    const v = m.remaining;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = Number(v);
+      if (!Number.isSafeInteger(x)) return undefined;
+      json["remaining"] = x;
+    }
+    else json["remaining"] = 0;
+  }
+  {
+    const v = m.autoApply;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = v;
+      json["autoApply"] = x;
+    }
+    else json["autoApply"] = false;
+  }
+  return json;
 }
 
 function z_keyward_v1_RatelimitResult(): RatelimitResult {
@@ -1741,16 +2345,16 @@ function v_keyward_v1_RatelimitResult(m: any): boolean {
  * Every codec of this file by its schema, for a transport that looks codecs up by message type.
  */
 export const fastCodecs: FastCodec[] = [
-  { schema: VerifyKeyRequestSchema, encode: encodeVerifyKeyRequest as FastCodec["encode"], decode: decodeVerifyKeyRequest, json: decodeJsonVerifyKeyRequest, valid: v_keyward_v1_VerifyKeyRequest },
-  { schema: CreditsCostSchema, encode: encodeCreditsCost as FastCodec["encode"], decode: decodeCreditsCost, json: decodeJsonCreditsCost, valid: v_keyward_v1_CreditsCost },
-  { schema: RatelimitRequestSchema, encode: encodeRatelimitRequest as FastCodec["encode"], decode: decodeRatelimitRequest, json: decodeJsonRatelimitRequest, valid: v_keyward_v1_RatelimitRequest },
-  { schema: VerifyKeyResponseSchema, encode: encodeVerifyKeyResponse as FastCodec["encode"], decode: decodeVerifyKeyResponse, json: decodeJsonVerifyKeyResponse },
-  { schema: StructSchema, encode: encodeStruct as FastCodec["encode"], decode: decodeStruct, json: decodeJsonStruct },
-  { schema: ValueSchema, encode: encodeValue as FastCodec["encode"], decode: decodeValue, json: decodeJsonValue },
-  { schema: ListValueSchema, encode: encodeListValue as FastCodec["encode"], decode: decodeListValue, json: decodeJsonListValue },
-  { schema: IdentitySchema, encode: encodeIdentity as FastCodec["encode"], decode: decodeIdentity, json: decodeJsonIdentity },
-  { schema: RatelimitConfigSchema, encode: encodeRatelimitConfig as FastCodec["encode"], decode: decodeRatelimitConfig, json: decodeJsonRatelimitConfig, valid: v_keyward_v1_RatelimitConfig },
-  { schema: CreditsSchema, encode: encodeCredits as FastCodec["encode"], decode: decodeCredits, json: decodeJsonCredits },
-  { schema: RefillSchema, encode: encodeRefill as FastCodec["encode"], decode: decodeRefill, json: decodeJsonRefill },
-  { schema: RatelimitResultSchema, encode: encodeRatelimitResult as FastCodec["encode"], decode: decodeRatelimitResult, json: decodeJsonRatelimitResult, valid: v_keyward_v1_RatelimitResult },
+  { schema: VerifyKeyRequestSchema, encode: encodeVerifyKeyRequest as FastCodec["encode"], decode: decodeVerifyKeyRequest, json: decodeJsonVerifyKeyRequest, restJson: restJsonVerifyKeyRequest, valid: v_keyward_v1_VerifyKeyRequest },
+  { schema: CreditsCostSchema, encode: encodeCreditsCost as FastCodec["encode"], decode: decodeCreditsCost, json: decodeJsonCreditsCost, restJson: restJsonCreditsCost, valid: v_keyward_v1_CreditsCost },
+  { schema: RatelimitRequestSchema, encode: encodeRatelimitRequest as FastCodec["encode"], decode: decodeRatelimitRequest, json: decodeJsonRatelimitRequest, restJson: restJsonRatelimitRequest, valid: v_keyward_v1_RatelimitRequest },
+  { schema: VerifyKeyResponseSchema, encode: encodeVerifyKeyResponse as FastCodec["encode"], decode: decodeVerifyKeyResponse, json: decodeJsonVerifyKeyResponse, restJson: restJsonVerifyKeyResponse },
+  { schema: StructSchema, encode: encodeStruct as FastCodec["encode"], decode: decodeStruct, json: decodeJsonStruct, restJson: restJsonStruct },
+  { schema: ValueSchema, encode: encodeValue as FastCodec["encode"], decode: decodeValue, json: decodeJsonValue, restJson: restJsonValue },
+  { schema: ListValueSchema, encode: encodeListValue as FastCodec["encode"], decode: decodeListValue, json: decodeJsonListValue, restJson: restJsonListValue },
+  { schema: IdentitySchema, encode: encodeIdentity as FastCodec["encode"], decode: decodeIdentity, json: decodeJsonIdentity, restJson: restJsonIdentity },
+  { schema: RatelimitConfigSchema, encode: encodeRatelimitConfig as FastCodec["encode"], decode: decodeRatelimitConfig, json: decodeJsonRatelimitConfig, restJson: restJsonRatelimitConfig, valid: v_keyward_v1_RatelimitConfig },
+  { schema: CreditsSchema, encode: encodeCredits as FastCodec["encode"], decode: decodeCredits, json: decodeJsonCredits, restJson: restJsonCredits },
+  { schema: RefillSchema, encode: encodeRefill as FastCodec["encode"], decode: decodeRefill, json: decodeJsonRefill, restJson: restJsonRefill },
+  { schema: RatelimitResultSchema, encode: encodeRatelimitResult as FastCodec["encode"], decode: decodeRatelimitResult, json: decodeJsonRatelimitResult, restJson: restJsonRatelimitResult, valid: v_keyward_v1_RatelimitResult },
 ];

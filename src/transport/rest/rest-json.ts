@@ -2,6 +2,7 @@ import {
   create, isMessage, ScalarType, toJson, type DescEnum, type DescField, type DescMessage, type Message, type MessageInitShape,
 } from "@bufbuild/protobuf";
 import { FeatureSet_FieldPresence as Presence } from "@bufbuild/protobuf/wkt";
+import { fastCodecOf } from "../fast-codecs.js";
 
 const INT64_TYPES = new Set([ScalarType.INT64, ScalarType.SINT64, ScalarType.SFIXED64, ScalarType.UINT64, ScalarType.FIXED64]);
 
@@ -15,6 +16,12 @@ const INT64_TYPES = new Set([ScalarType.INT64, ScalarType.SINT64, ScalarType.SFI
  * with a oneof and well-known types other than Struct are handed to `toJson`, whose output they keep.
  */
 export function toRestJson<Desc extends DescMessage>(schema: Desc, message: Message | MessageInitShape<Desc>): Record<string, unknown> {
+  // The generated encoder (buf.gen.yaml's hot-path messages) writes the same object without the descriptor walk.
+  return fastCodecOf(schema)?.restJson(message) ?? walkedRestJson(schema, message);
+}
+
+/** `toRestJson` by the descriptor walk alone: what the generated encoders are held to (test/codec). */
+export function walkedRestJson<Desc extends DescMessage>(schema: Desc, message: Message | MessageInitShape<Desc>): Record<string, unknown> {
   return messageJson(schema, message as unknown as Fields);
 }
 
