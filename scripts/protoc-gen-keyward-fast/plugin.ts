@@ -2,6 +2,8 @@
 // repeatable) and every message they reach, as `<file>_fast.ts` beside protoc-gen-es's `<file>_pb.ts`. An encoder
 // writes exactly what toBinary writes; a decoder builds exactly what fromBinary builds, or answers undefined where it
 // would have to guess (the caller then uses fromBinary). test/codec/fast-codec.property.test.ts holds them to that.
+// Beside them, REST JSON codecs (json-decoder.ts, rest-json-encoder.ts), held by test/codec/fast-json.property.test.ts
+// to the REST path they shortcut (checkJson + fromJson in, rest-json.ts's walk out).
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -102,7 +104,7 @@ function generateFile(f: GeneratedFile, file: DescFile, messages: DescMessage[])
   const Allocate = f.import("Allocate", `./${RUNTIME.replace(/\.ts$/, ".js")}`, true);
   const messageInit = f.import("MessageInitShape", "@bufbuild/protobuf", true);
 
-  f.print("// Specialised binary codecs (protoc-gen-keyward-fast): same bytes as toBinary, same messages as fromBinary.");
+  f.print("// Specialised codecs (protoc-gen-keyward-fast): same bytes as toBinary, same messages as fromBinary; REST JSON as the REST path reads and writes it.");
   f.print();
   printJsonEnums(f, messages);
   printRestJsonEnums(f, messages);

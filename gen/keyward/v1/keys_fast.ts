@@ -10,7 +10,7 @@ import { BAIL, codepoints, FastReader, FastWriter, MAX_DEPTH, runDecode, runEnco
 import type { ListValue, Struct, Value } from "@bufbuild/protobuf/wkt";
 import { ListValueSchema, StructSchema, ValueSchema } from "@bufbuild/protobuf/wkt";
 
-// Specialised binary codecs (protoc-gen-keyward-fast): same bytes as toBinary, same messages as fromBinary.
+// Specialised codecs (protoc-gen-keyward-fast): same bytes as toBinary, same messages as fromBinary; REST JSON as the REST path reads and writes it.
 
 const LONE_SURROGATE = /\p{Cs}/u;
 const EN_google_protobuf_NullValue: Record<string, number> = { "NULL_VALUE": 0 };
