@@ -51,4 +51,33 @@ describe("planCommit", () => {
     expect(all.get("keys")!.owner("hash", "h1")).toBe("k2");
     expect(all.get("credits")!.size).toBe(1);
   });
+
+  it("judges a commit of one change alone: a taken id or unique key is refused, its own unique key is kept, bad input throws", () => {
+    const all = collections();
+    expect(() => planCommit(all, [{ op: "insert", collection: "keys", doc: d({ id: "k2", hash: "h9" }) }])).toThrow(UniqueViolationError);
+    expect(() => planCommit(all, [{ op: "put", collection: "keys", doc: d({ id: "k3", hash: "h1" }) }])).toThrow(UniqueViolationError);
+    expect(() => planCommit(all, [{ op: "insert", collection: "keys", doc: d({ id: "k3", hash: "h2" }) }])).toThrow(UniqueViolationError);
+    expect(() => planCommit(all, [{ op: "put", collection: "nope", doc: { id: "x" } }])).toThrow('unknown collection "nope"');
+    expect(() => planCommit(all, [{ op: "put", collection: "keys", doc: d({ id: "", hash: "h8" }) }])).toThrow("non-empty string id");
+    expect(() => planCommit(all, [{ op: "delete", collection: "keys", id: "" }])).toThrow("non-empty string id");
+    expect(planCommit(all, [{ op: "put", collection: "keys", doc: d({ id: "k1", hash: "h1", name: "same hash" }) }])).toEqual([
+      { put: "keys", doc: { id: "k1", hash: "h1", name: "same hash" } },
+    ]);
+    expect(planCommit(all, [{ op: "insert", collection: "keys", doc: d({ id: "k3", hash: "h3" }) }])).toEqual([{ put: "keys", doc: { id: "k3", hash: "h3" } }]);
+    expect(planCommit(all, [{ op: "delete", collection: "keys", id: "k1" }])).toEqual([{ del: "keys", id: "k1" }]);
+    // Nothing was applied by planning.
+    expect(all.get("keys")!.owner("hash", "h1")).toBe("k1");
+    expect(all.get("keys")!.size).toBe(2);
+  });
+
+  it("copies documents as JSON would: own fields only, undefined fields dropped, nested values copied", () => {
+    const all = collections();
+    const inherited = Object.assign(Object.create({ fromPrototype: 1 }), { id: "c9", remaining: 3, gone: undefined, nested: { list: [1, undefined] } });
+    const [op] = planCommit(all, [{ op: "put", collection: "credits", doc: inherited }]);
+    const doc = (op as { doc: Doc }).doc as Doc & Record<string, unknown>;
+    expect(doc).toEqual({ id: "c9", remaining: 3, nested: { list: [1, null] } });
+    expect(Object.keys(doc)).toEqual(["id", "remaining", "nested"]);
+    expect(doc.nested).not.toBe(inherited.nested);
+    expect(JSON.stringify(doc)).toBe(JSON.stringify(inherited));
+  });
 });

@@ -36,7 +36,7 @@ export interface Collection {
   get(id: string): Doc | undefined;
   /** Id of the document holding `value` in unique index `index`. */
   owner(index: string, value: string): string | undefined;
-  /** Unique index names with the key each one derives from `doc`. */
+  /** Unique index names with the key each one derives from `doc`. Read-only: the array may be shared. */
   uniqueKeys(doc: Doc): Array<[index: string, value: string]>;
   scan<T>(options: ScanOptions<T>): T[];
   docs(): IterableIterator<Doc>;
@@ -44,6 +44,9 @@ export interface Collection {
   set(doc: Doc): void;
   remove(id: string): void;
 }
+
+/** What uniqueKeys answers for a collection without unique indexes: shared, so that answer allocates nothing. */
+const NO_KEYS: Array<[string, string]> = [];
 
 /** Creates an empty collection with the indexes of `spec`. */
 export function createCollection(name: string, spec: CollectionSpec = {}): Collection {
@@ -85,6 +88,7 @@ export function createCollection(name: string, spec: CollectionSpec = {}): Colle
       return unique.find((u) => u.index === index)?.map.get(value);
     },
     uniqueKeys(doc) {
+      if (unique.length === 0) return NO_KEYS;
       const out: Array<[string, string]> = [];
       for (const u of unique) {
         const value = keyOf(u.key, doc);

@@ -18,6 +18,8 @@ export type StoredOp = { put: string; doc: Doc } | { del: string; id: string };
  * documents. Documents are copied, so the caller's objects never alias stored state.
  */
 export function planCommit(collections: ReadonlyMap<string, Collection>, mutations: readonly Mutation[]): StoredOp[] {
+  // A commit of one change (every verification with credits commits one balance) is judged without Maps.
+  if (mutations.length === 1) return [planOne(collections, mutations[0]!)];
   // The changes by id of each collection the commit touches. The first collection's are kept aside, so that a
   // commit of one collection (every verification with credits commits one balance) makes no Map of collections.
   let first: Collection | undefined;
@@ -55,6 +57,24 @@ export function planCommit(collections: ReadonlyMap<string, Collection>, mutatio
   if (first !== undefined) checkUnique(first, firstChanges as Map<string, Doc | null>);
   if (others !== undefined) for (const [collection, changes] of others) checkUnique(collection, changes);
   return ops;
+}
+
+/** planCommit of a single mutation: no other change of the commit can take or free an id or a unique key. */
+function planOne(collections: ReadonlyMap<string, Collection>, m: Mutation): StoredOp {
+  const collection = collections.get(m.collection);
+  if (!collection) throw new Error(`unknown collection ${JSON.stringify(m.collection)}`);
+  if (m.op === "delete") {
+    checkId(m.id, collection.name);
+    return { del: collection.name, id: m.id };
+  }
+  const doc = cloneJson(m.doc);
+  checkId(doc?.id, collection.name);
+  if (m.op === "insert" && collection.get(doc.id)) throw new UniqueViolationError({ collection: collection.name, index: "id" });
+  for (const [index, value] of collection.uniqueKeys(doc)) {
+    const owner = collection.owner(index, value);
+    if (owner !== undefined && owner !== doc.id) throw new UniqueViolationError({ collection: collection.name, index });
+  }
+  return { put: collection.name, doc };
 }
 
 /** Applies planned (or replayed) ops to memory. */

@@ -1,6 +1,6 @@
 import { applyRefill, type CreditsState } from "../../domain/refill-calendar.js";
-import { evaluateWindow, windowOf } from "../../domain/sliding-window.js";
-import type { ConsumeResult, CounterStore, CreditsCheck, LimitResult } from "../ports/counters.js";
+import { evaluateWindow, windowOf, type WindowPosition, type WindowVerdict } from "../../domain/sliding-window.js";
+import type { ConsumePlan, ConsumeResult, CounterStore, CreditsCheck, LimitCheck, LimitResult } from "../ports/counters.js";
 import { checkCount, checkPlan } from "../counter-input.js";
 import { createIdempotencyRecords, IDEMPOTENCY_COLLECTION } from "./idempotency-records.js";
 import { openJournal, type JournalOptions, type Mutation } from "./journal.js";
@@ -17,11 +17,9 @@ type Windows = Array<{ start: number; count: number }>;
 
 const COLLECTION = "credits";
 
-interface Spendable {
-  check: CreditsCheck;
-  balance: CreditsDoc | undefined;
-  available: number;
-  after: number;
+/** Whether a balance holding `available` cannot pay the check's cost. */
+function short(check: CreditsCheck | undefined, available: number): boolean {
+  return check !== undefined && check.cost > 0 && available < check.cost;
 }
 
 /** The port plus a look inside, for tests and diagnostics. */
@@ -55,9 +53,11 @@ export async function createEmbeddedCounterStore(options: {
     sync: syncIntervalMs === 0 ? "always" : { intervalMs: syncIntervalMs },
     compaction: options.compaction,
   });
-  // The journal keeps its own copy too, but reading it clones; this map is the authoritative hot path.
-  const balances = new Map<string, CreditsDoc>();
-  for (const doc of journal.scan<CreditsDoc>(COLLECTION)) balances.set(doc.id, doc);
+  // The journal keeps its own copy too, but reading it clones; these maps are the authoritative hot path. By tag,
+  // then key id: a lookup builds no string (the stored id, JSON of both, is made only for a new balance).
+  const balances = new Map<string, Map<string, CreditsDoc>>();
+  let balanceCount = 0;
+  for (const doc of journal.scan<CreditsDoc>(COLLECTION)) keep(doc);
   const idempotency = createIdempotencyRecords(journal);
   const windows = new Map<string, { duration: number; slots: Windows }>();
   let latestNow = 0;
@@ -66,22 +66,44 @@ export async function createEmbeddedCounterStore(options: {
   const docId = (tag: string, keyId: string) => JSON.stringify([tag, keyId]);
   // Length-prefixed, so distinct (tag, bucket, duration) never share a key; cheaper than JSON on every consume.
   const bucketKey = (tag: string, bucket: string, duration: number) => `${tag.length}:${tag}${bucket.length}:${bucket}${duration}`;
+  const balanceOf = (tag: string, keyId: string) => balances.get(tag)?.get(keyId);
+  const put = (doc: CreditsDoc): Mutation => ({ op: "put", collection: COLLECTION, doc });
+
+  function keep(doc: CreditsDoc): void {
+    let byKey = balances.get(doc.tag);
+    if (!byKey) balances.set(doc.tag, (byKey = new Map()));
+    if (!byKey.has(doc.keyId)) balanceCount++;
+    byKey.set(doc.keyId, doc);
+  }
+
+  function forget(tag: string, keyId: string): boolean {
+    const byKey = balances.get(tag);
+    if (!byKey?.delete(keyId)) return false;
+    balanceCount--;
+    if (byKey.size === 0) balances.delete(tag);
+    return true;
+  }
 
   function save(doc: CreditsDoc): Promise<void> {
-    balances.set(doc.id, doc);
-    return journal.commit([{ op: "put", collection: COLLECTION, doc }]);
+    keep(doc);
+    return journal.commit([put(doc)]);
   }
 
   function countIn(slots: Windows | undefined, start: number): number {
-    return slots?.find((w) => w.start === start)?.count ?? 0;
+    if (slots) for (const w of slots) if (w.start === start) return w.count;
+    return 0;
   }
 
   function add(key: string, duration: number, start: number, cost: number): void {
     let entry = windows.get(key);
     if (!entry) windows.set(key, (entry = { duration, slots: [] }));
-    const slot = entry.slots.find((w) => w.start === start);
-    if (slot) slot.count += cost;
-    else entry.slots = [...entry.slots, { start, count: cost }].sort((a, b) => b.start - a.start).slice(0, 2);
+    for (const slot of entry.slots) {
+      if (slot.start === start) {
+        slot.count += cost;
+        return;
+      }
+    }
+    entry.slots = [...entry.slots, { start, count: cost }].sort((a, b) => b.start - a.start).slice(0, 2);
   }
 
   /** Drops buckets whose newest window can no longer be current or previous; amortised O(1) per consume. */
@@ -93,97 +115,112 @@ export async function createEmbeddedCounterStore(options: {
     sweepAt = Math.max(1_024, 2 * windows.size);
   }
 
-  /**
-   * Several balances (and the step's idempotency record) in one journal commit: one step's spends are durable
-   * together or not at all.
-   */
-  function saveAll(docs: CreditsDoc[], also: Mutation[]): Promise<void> {
-    for (const doc of docs) balances.set(doc.id, doc);
-    return journal.commit([...docs.map((doc) => ({ op: "put" as const, collection: COLLECTION, doc })), ...also]);
-  }
-
-  /** One balance of a step: its refilled state, what it holds and what it would hold after the spend. */
-  function spendable(tag: string, check: CreditsCheck | undefined): Spendable | undefined {
-    if (!check) return undefined;
-    const balance = refilled(tag, check.keyId, check.refill);
-    const available = balance ? balance.remaining : 0;
-    return { check, balance, available, after: available };
-  }
-
-  function short(s: Spendable | undefined): boolean {
-    return s !== undefined && s.check.cost > 0 && s.available < s.check.cost;
-  }
-
-  /** Applies a passed step's spend; the document to write when the balance (or its refill) changed. */
-  function spend(s: Spendable | undefined): CreditsDoc | undefined {
-    if (!s?.balance) return undefined;
-    s.after = s.available - s.check.cost;
-    const stored = balances.get(s.balance.id);
-    return s.after !== stored?.remaining || s.balance.lastRefillAt !== stored.lastRefillAt ? { ...s.balance, remaining: s.after } : undefined;
+  /** The balance after this step's spend, to store when it (or its refill) differs from the stored one. */
+  function spent(balance: CreditsDoc, after: number): CreditsDoc | undefined {
+    const stored = balanceOf(balance.tag, balance.keyId);
+    return after !== stored?.remaining || balance.lastRefillAt !== stored.lastRefillAt ? { ...balance, remaining: after } : undefined;
   }
 
   function refilled(tag: string, keyId: string, refill?: { boundary: number; amount: number }): CreditsDoc | undefined {
-    const doc = balances.get(docId(tag, keyId));
+    const doc = balanceOf(tag, keyId);
     if (!doc) return undefined;
     const next = applyRefill(doc, refill);
     return next === doc ? doc : { ...doc, ...next };
   }
 
-  return {
-    async consume(plan) {
-      journal.assertUsable();
-      checkPlan(plan);
-      const { now } = plan;
-      // A retry answers the first step's result and counts nothing (a different request under the key throws).
-      const replayed = plan.idempotency && idempotency.replay(plan.idempotency, now);
-      if (replayed) return replayed;
-      latestNow = Math.max(latestNow, now);
-      const judged = plan.limits.map((check) => {
-        const key = bucketKey(plan.tag, check.bucket, check.duration);
-        const position = windowOf(now, check.duration);
-        const slots = windows.get(key)?.slots;
-        const verdict = evaluateWindow({
-          current: countIn(slots, position.start),
-          previous: countIn(slots, position.previousStart),
-          elapsed: position.elapsed,
-          duration: check.duration,
-          limit: check.limit,
-          cost: check.cost,
-        });
-        return { check, key, position, verdict };
+  /**
+   * The step itself, synchronous up to the journal commit (so atomic under any JS concurrency). A plain function
+   * returning the commit's promise, not an async one: no suspended frame is kept per step while the commit waits.
+   */
+  function consume(plan: ConsumePlan): Promise<ConsumeResult> {
+    journal.assertUsable();
+    checkPlan(plan);
+    const { tag, now } = plan;
+    // A retry answers the first step's result and counts nothing (a different request under the key throws).
+    const replayed = plan.idempotency && idempotency.replay(plan.idempotency, now);
+    if (replayed) return replayed;
+    latestNow = Math.max(latestNow, now);
+    let limited = false;
+    const judged = new Array<{ check: LimitCheck; key: string; position: WindowPosition; verdict: WindowVerdict }>(plan.limits.length);
+    for (let i = 0; i < judged.length; i++) {
+      const check = plan.limits[i]!;
+      const key = bucketKey(tag, check.bucket, check.duration);
+      const position = windowOf(now, check.duration);
+      const slots = windows.get(key)?.slots;
+      const verdict = evaluateWindow({
+        current: countIn(slots, position.start),
+        previous: countIn(slots, position.previousStart),
+        elapsed: position.elapsed,
+        duration: check.duration,
+        limit: check.limit,
+        cost: check.cost,
       });
-      // A balance that is missing is treated as holding 0: fail closed, never hand out unpaid uses.
-      const key = spendable(plan.tag, plan.credits);
-      const identity = spendable(plan.tag, plan.identityCredits);
-      const outcome: ConsumeResult["outcome"] = judged.some((j) => j.verdict.exceeded)
-        ? "RATE_LIMITED"
-        : short(key) || short(identity)
-          ? "USAGE_EXCEEDED"
-          : "VALID";
-      const counted = outcome === "VALID";
-      const changed: CreditsDoc[] = [];
-      if (counted) {
-        for (const j of judged) if (j.check.cost > 0) add(j.key, j.check.duration, j.position.start, j.check.cost);
-        for (const doc of [spend(key), spend(identity)]) if (doc) changed.push(doc);
-        sweep();
+      if (verdict.exceeded) limited = true;
+      judged[i] = { check, key, position, verdict };
+    }
+    // A balance that is missing is treated as holding 0: fail closed, never hand out unpaid uses.
+    const { credits, identityCredits } = plan;
+    const keyBalance = credits && refilled(tag, credits.keyId, credits.refill);
+    const identityBalance = identityCredits && refilled(tag, identityCredits.keyId, identityCredits.refill);
+    let keyAfter = keyBalance ? keyBalance.remaining : 0;
+    let identityAfter = identityBalance ? identityBalance.remaining : 0;
+    const outcome: ConsumeResult["outcome"] = limited
+      ? "RATE_LIMITED"
+      : short(credits, keyAfter) || short(identityCredits, identityAfter)
+        ? "USAGE_EXCEEDED"
+        : "VALID";
+    const counted = outcome === "VALID";
+    let mutations: Mutation[] | undefined;
+    if (counted) {
+      for (const j of judged) if (j.check.cost > 0) add(j.key, j.check.duration, j.position.start, j.check.cost);
+      if (keyBalance) {
+        keyAfter -= credits!.cost;
+        const doc = spent(keyBalance, keyAfter);
+        if (doc) {
+          keep(doc);
+          (mutations ??= []).push(put(doc));
+        }
       }
-      const limits: LimitResult[] = judged.map(({ check, position, verdict }) => ({
+      if (identityBalance) {
+        identityAfter -= identityCredits!.cost;
+        const doc = spent(identityBalance, identityAfter);
+        if (doc) {
+          keep(doc);
+          (mutations ??= []).push(put(doc));
+        }
+      }
+      sweep();
+    }
+    const limits = new Array<LimitResult>(judged.length);
+    for (let i = 0; i < judged.length; i++) {
+      const { check, position, verdict } = judged[i]!;
+      limits[i] = {
         limit: check.limit,
         remaining: counted ? verdict.remaining : verdict.remainingIfNotCounted,
         reset: position.reset,
         exceeded: verdict.exceeded,
-      }));
-      const result: ConsumeResult = { outcome, limits };
-      if (key) result.credits = { remaining: key.after };
-      if (identity) result.identityCredits = { remaining: identity.after };
-      // Still in the same synchronous stretch: a concurrent retry finds the record and replays it.
-      const record = plan.idempotency && idempotency.store(plan.idempotency, result, now);
-      if (changed.length > 0 || record) {
-        const written = saveAll(changed, record ? record.mutations : []);
-        record?.remember(written);
-        await written;
+      };
+    }
+    const result: ConsumeResult = { outcome, limits };
+    if (credits) result.credits = { remaining: keyAfter };
+    if (identityCredits) result.identityCredits = { remaining: identityAfter };
+    // Still in the same synchronous stretch: a concurrent retry finds the record and replays it.
+    const record = plan.idempotency && idempotency.store(plan.idempotency, result, now);
+    if (record) mutations = mutations ? mutations.concat(record.mutations) : record.mutations;
+    if (!mutations) return Promise.resolve(result);
+    // One step's balances and its record are durable together or not at all.
+    const written = journal.commit(mutations);
+    record?.remember(written);
+    return written.then(() => result);
+  }
+
+  return {
+    consume(plan) {
+      try {
+        return consume(plan);
+      } catch (error) {
+        return Promise.reject(error);
       }
-      return result;
     },
 
     async recall(plan) {
@@ -216,20 +253,19 @@ export async function createEmbeddedCounterStore(options: {
     async readCredits(tag, keyId, refill) {
       journal.assertUsable();
       const doc = refilled(tag, keyId, refill);
-      if (doc && doc !== balances.get(doc.id)) await save(doc);
+      if (doc && doc !== balanceOf(tag, keyId)) await save(doc);
       return doc?.remaining;
     },
 
     async deleteCredits(tag, keyId) {
       journal.assertUsable();
-      const id = docId(tag, keyId);
-      if (!balances.delete(id)) return;
-      await journal.commit([{ op: "delete", collection: COLLECTION, id }]);
+      if (!forget(tag, keyId)) return;
+      await journal.commit([{ op: "delete", collection: COLLECTION, id: docId(tag, keyId) }]);
     },
 
     ping: async () => journal.assertUsable(),
 
-    stats: () => ({ buckets: windows.size, balances: balances.size, idempotency: idempotency.size() }),
+    stats: () => ({ buckets: windows.size, balances: balanceCount, idempotency: idempotency.size() }),
 
     async close() {
       windows.clear();

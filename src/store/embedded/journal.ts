@@ -6,6 +6,7 @@ import { applyOps, planCommit, type Mutation } from "./commit-plan.js";
 import { freezeCollections, type FrozenView } from "./frozen-view.js";
 import { cloneJson } from "./json-clone.js";
 import { createTail, removeTailsBelow, SnapshotStoppedError, syncDir, tailFile, writeAll, writeAllSync, writeSnapshot } from "./journal-file.js";
+import { createLineBatch } from "./journal-batch.js";
 import { loadJournal, type LoadedJournal } from "./journal-load.js";
 import { acquireDirLock } from "./lock-file.js";
 
@@ -64,12 +65,6 @@ export interface Journal {
   close(): Promise<void>;
 }
 
-interface Pending {
-  line: string;
-  resolve(): void;
-  reject(error: unknown): void;
-}
-
 /** The file commits are appended to, and the bytes it holds. */
 type Target = LoadedJournal["target"];
 
@@ -100,7 +95,7 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
   let { target, settled, live } = loaded;
   const declared = new Map([...collections].filter(([name]) => name in options.collections));
 
-  let queue: Pending[] = [];
+  const queue = createLineBatch();
   let flushing = false;
   let scheduled = false;
   let closed = false;
@@ -144,7 +139,7 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
   }
 
   function schedule(): void {
-    if (flushing || scheduled || queue.length === 0) return;
+    if (flushing || scheduled || queue.empty) return;
     scheduled = true;
     // At the turn's end, not in a microtask: commits started by every I/O callback of this turn join the batch,
     // and responses waiting on it still leave in this turn.
@@ -179,13 +174,11 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
   async function flush(): Promise<void> {
     scheduled = false;
     flushing = true;
-    const batch = queue;
-    queue = [];
+    const { data, outcome } = queue.take();
     const into = target;
     // This batch is the last of the retiring file: it was applied to memory before the cut, later commits after.
     const retired = prepared && cutDue ? cut() : undefined;
     try {
-      const data = Buffer.from(batch.length === 1 ? batch[0].line : batch.map((p) => p.line).join(""));
       if (sync === "always") {
         await writeAll(into.handle, data);
         await into.handle.datasync();
@@ -196,15 +189,17 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
         scheduleSync(sync.intervalMs);
       }
       into.bytes += data.length;
-      for (const p of batch) p.resolve();
+      outcome.resolve();
     } catch (error) {
       const failure = fail(error);
-      for (const p of [...batch, ...queue]) p.reject(failure);
-      queue = [];
+      outcome.reject(failure);
+      // Commits that joined the next batch meanwhile fail with it: the file may end in a partial batch.
+      if (!queue.empty) queue.take().outcome.reject(failure);
     } finally {
+      queue.release();
       flushing = false;
       if (retired) finishCut(retired);
-      if (queue.length) schedule();
+      if (!queue.empty) schedule();
       else {
         cutWhenIdle();
         idle?.();
@@ -322,13 +317,12 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
         usable();
         const ops = planCommit(declared, mutations);
         if (ops.length === 0) return Promise.resolve();
-        const line = `${JSON.stringify({ ops })}\n`;
+        const line = JSON.stringify({ ops });
         frozen?.preserve(ops);
         applyOps(collections, ops);
-        return new Promise<void>((resolve, reject) => {
-          queue.push({ line, resolve, reject });
-          schedule();
-        });
+        const written = queue.add(line);
+        schedule();
+        return written;
       } catch (error) {
         return Promise.reject(error);
       }

@@ -15,7 +15,9 @@ export function cloneJson<T>(value: T): T {
     return out as T;
   }
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
+  // for-in reads V8's cached key list where Object.keys copies it into a new array on every call.
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
     const item = (value as Record<string, unknown>)[key];
     if (item !== undefined) out[key] = cloneJson(item);
   }
