@@ -5,7 +5,7 @@ import { rateText } from "../duration.js";
 import { navigate } from "../router.js";
 import { ConfirmButton, ErrorNote, Guarded, lastUsedText, Loading, NeedNote, Page, useAction, useAsync } from "../ui.js";
 import { UsageCard } from "./analytics.js";
-import { limitRowsOf, metaOf, RatelimitRows, ratelimitsOf, type LimitRow } from "./key-form.js";
+import { limitRowsOf, metaOf, RatelimitRows, ratelimitsOf, RefillSelect, type LimitRow } from "./key-form.js";
 
 /**
  * The identity's keys: every api's keys linked to its external id (apis.listKeys per api, the first 100 apis and 100
@@ -179,13 +179,7 @@ export function IdentityPage({ identityId }: { identityId: string }) {
           <fieldset class="plain" disabled={!allowed}>
             <div class="fields">
               <label>Balance <input value={form.remaining} inputMode="numeric" type="number" min={0} placeholder="none" onInput={field("remaining")} /></label>
-              <label>Refill
-                <select aria-label="Refill" value={form.interval} onChange={field("interval")}>
-                  <option value="">never</option>
-                  <option value="daily">daily</option>
-                  <option value="monthly">monthly</option>
-                </select>
-              </label>
+              <RefillSelect value={form.interval} onChange={field("interval")} />
               <label>Refill amount <input value={form.amount} inputMode="numeric" type="number" min={1} onInput={field("amount")} /></label>
               <label>Refill day <input value={form.refillDay} inputMode="numeric" type="number" min={1} max={31} placeholder="monthly only" onInput={field("refillDay")} /></label>
             </div>

@@ -92,6 +92,19 @@ export function metaOf(text: string): { meta?: JsonObject; error?: string } {
 }
 
 /** Rate-limit rows to add, edit and remove; each row a labelled group. */
+/** The refill interval of a key's or an identity's credits: never, daily or monthly (value "", "daily", "monthly"). */
+export function RefillSelect({ value, onChange }: { value: string; onChange: (event: Event) => void }) {
+  return (
+    <label>Refill
+      <select aria-label="Refill" value={value} onChange={onChange}>
+        <option value="">never</option>
+        <option value="daily">daily</option>
+        <option value="monthly">monthly</option>
+      </select>
+    </label>
+  );
+}
+
 export function RatelimitRows({ rows, onChange }: { rows: LimitRow[]; onChange: (rows: LimitRow[]) => void }) {
   const set = (i: number, change: Partial<LimitRow>) => onChange(rows.map((r, j) => (j === i ? { ...r, ...change } : r)));
   return (
@@ -171,13 +184,7 @@ export function KeyForm(props: {
         <label>Roles <input value={f.roles} placeholder="comma-separated role names" onInput={text("roles")} /></label>
         <label>Permissions <input value={f.permissions} placeholder="comma-separated, e.g. documents.read" onInput={text("permissions")} /></label>
         <label>Credits <input value={f.credits} inputMode="numeric" placeholder="unlimited" onInput={text("credits")} /></label>
-        <label>Refill
-          <select aria-label="Refill" value={f.refill} onChange={text("refill")}>
-            <option value="">never</option>
-            <option value="daily">daily</option>
-            <option value="monthly">monthly</option>
-          </select>
-        </label>
+        <RefillSelect value={f.refill} onChange={text("refill")} />
         <label>Refill amount <input value={f.refillAmount} inputMode="numeric" onInput={text("refillAmount")} /></label>
         <label>Refill day <input value={f.refillDay} inputMode="numeric" placeholder="monthly only (1-31)" onInput={text("refillDay")} /></label>
       </div>
