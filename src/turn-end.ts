@@ -12,12 +12,16 @@
  */
 export type TurnEndPhase = "store" | "respond";
 
-const queues: Record<TurnEndPhase, (() => void)[]> = { store: [], respond: [] };
+// Each phase's queue holds task and argument side by side, so a caller with an argument needs no closure per task.
+const queues: Record<TurnEndPhase, unknown[]> = { store: [], respond: [] };
 let scheduled = false;
 
-/** Runs `task` at the end of this turn, in its phase; tasks of one phase run in the order they were queued. */
-export function atTurnEnd(phase: TurnEndPhase, task: () => void): void {
-  queues[phase].push(task);
+/**
+ * Runs `task(arg)` at the end of this turn, in its phase; tasks of one phase run in the order they were queued. Pass
+ * the per-call value as `arg` rather than closing over it: on the verification path every closure saved counts.
+ */
+export function atTurnEnd<T>(phase: TurnEndPhase, task: (arg: T) => void, arg?: T): void {
+  queues[phase].push(task, arg);
   schedule();
 }
 
@@ -31,9 +35,9 @@ function schedule(): void {
 function drain(phase: TurnEndPhase): void {
   const batch = queues[phase];
   queues[phase] = [];
-  for (const task of batch) {
+  for (let i = 0; i < batch.length; i += 2) {
     try {
-      task();
+      (batch[i] as (arg: unknown) => void)(batch[i + 1]);
     } catch (error) {
       // One failed task must not strand the others of its batch.
       console.error(`turn-end ${phase} task failed:`, error);

@@ -140,10 +140,10 @@ class RestCall extends UnaryCall implements Invocation {
     this.res = res;
     this.status = status;
     this.answer = JSON.stringify(body);
-    respondAtTurnEnd(this);
+    atTurnEnd("respond", writeResponse, this);
   }
 
-  /** Called at the turn's end (see `respondAtTurnEnd`). */
+  /** Called at the turn's end, with the other responses of the turn (see turn-end.ts). */
   writeResponse(): void {
     const res = this.res!;
     const text = this.answer;
@@ -164,24 +164,6 @@ class RestCall extends UnaryCall implements Invocation {
 // What an unexpected error answers: nothing of its text, which may hold anything. The request log has its stack.
 const INTERNAL_ERROR = new KeywardError("internal", "An internal error occurred; the request id identifies it in the logs.");
 
-// The calls answered in this turn, in order: written together at its end (see turn-end.ts) by one task, rather than
-// a closure queued per response.
-let answered: RestCall[] = [];
-
-function respondAtTurnEnd(call: RestCall): void {
-  if (answered.length === 0) atTurnEnd("respond", writeAnswered);
-  answered.push(call);
-}
-
-function writeAnswered(): void {
-  const batch = answered;
-  answered = [];
-  for (const call of batch) {
-    try {
-      call.writeResponse();
-    } catch (error) {
-      // One failed write must not strand the others of its batch.
-      console.error("turn-end respond task failed:", error);
-    }
-  }
+function writeResponse(call: RestCall): void {
+  call.writeResponse();
 }
