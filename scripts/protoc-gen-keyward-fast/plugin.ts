@@ -419,6 +419,9 @@ function printEncoder(f: GeneratedFile, message: DescMessage, FastWriter: unknow
       case "map": {
         const valueScalar = field.mapKind === "enum" ? ScalarType.INT32 : field.mapKind === "scalar" ? field.scalar : undefined;
         p("      for (const key of Object.keys(v)) {");
+        // An own `__proto__` key (JSON.parse makes one, e.g. in stored metadata) is lost by protobuf-es's create and
+        // fromBinary, which assign map entries; toBinary never writes it, so neither do we.
+        p('        if (key === "__proto__") continue;');
         p(`        w.varint(${tagOf(field.number, 2)});`);
         p("        const at = w.fork();");
         p("        w.varint(10);");

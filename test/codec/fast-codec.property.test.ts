@@ -1,4 +1,4 @@
-import { fromBinary, toBinary, type DescMessage } from "@bufbuild/protobuf";
+import { create, fromBinary, toBinary, type DescMessage } from "@bufbuild/protobuf";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fastCodecs } from "../../gen/keyward/v1/keys_fast.js";
@@ -64,6 +64,15 @@ describe("generated binary codecs (protoc-gen-keyward-fast)", () => {
       VerifyKeyRequestSchema.typeName, VerifyKeyResponseSchema.typeName, "keyward.v1.CreditsCost", "keyward.v1.RatelimitRequest",
       "keyward.v1.RatelimitResult", "keyward.v1.Identity", "google.protobuf.Struct", "google.protobuf.Value", "google.protobuf.ListValue",
     ]));
+  });
+
+  it("leaves out a map's own __proto__ key, as protobuf-es's create does (found by the property below)", () => {
+    const codec = fastCodecs.find((c) => c.schema.typeName === "google.protobuf.Struct")!;
+    const fields = JSON.parse('{"__proto__": {}, "plan": {}}');
+    fields.plan = { kind: { case: "stringValue", value: "pro" } };
+    const expected = toBinary(codec.schema, create(codec.schema, { fields } as never));
+    expect(expected.length).toBe(15); // the "plan" entry alone
+    expect(codec.encode({ fields } as never)).toEqual(expected);
   });
 
   for (const codec of fastCodecs) {

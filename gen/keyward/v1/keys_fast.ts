@@ -1072,6 +1072,7 @@ function e_google_protobuf_Struct(w: FastWriter, m: any): void {
     const v = m.fields;
     if (v != null) {
       for (const key of Object.keys(v)) {
+        if (key === "__proto__") continue;
         w.varint(10);
         const at = w.fork();
         w.varint(10);
