@@ -114,7 +114,7 @@ export function createApp(options: AppOptions) {
     ...deps, counters, events: options.events, cache, encryptionKey: options.encryptionKey, onVerified: observed.metrics.verified,
     trustedProxies: options.trustedProxies, idempotencyWindowMs: options.idempotencyWindowMs, usageSignals: webhooks.usage,
   };
-  const audit = auditScopes({ documents, auditLogs, clock, randomBytes });
+  const audit = auditScopes({ documents, auditLogs, clock, randomBytes, trustedProxies: options.trustedProxies });
   // Each service from a factory over the stores: the shared ones here; per state-changing call, audited documents and
   // both views behind the call's commit gate (audited-operations.ts).
   // Queued imports (migrations.enqueueKeys) run here in the background, audited as the root key that queued them
@@ -182,6 +182,7 @@ export function createApp(options: AppOptions) {
     tallies,
     done,
     clock,
+    trustedProxies: options.trustedProxies ?? [],
     rootKeyName: async (workspaceId, rootKeyId) => (await documents.rootKeys.get(workspaceId, rootKeyId))?.name,
   });
   const { handler, stream, restRoutes } = createProtocols({

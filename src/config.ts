@@ -34,7 +34,7 @@ export interface Config {
   eventsRetentionDays: number;
   /**
    * KEYWARD_TRUSTED_PROXIES: the peers (addresses and CIDR ranges) whose `Forwarded` / `X-Forwarded-For` headers name
-   * the client for IP allow-lists; empty: every peer is the client itself.
+   * the client for IP allow-lists, audit records and sign-in throttling; empty: every peer is the client itself.
    */
   trustedProxies: AddressRange[];
   /**

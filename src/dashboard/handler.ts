@@ -1,6 +1,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { clientOfAddress, createAttemptThrottle, type AttemptThrottleOptions } from "../domain/attempt-throttle.js";
 import type { Clock } from "../domain/clock.js";
+import type { AddressRange } from "../domain/ip-allow-list.js";
 import { KeywardError } from "../domain/errors.js";
 import type { Authenticate } from "../transport/auth.js";
 import { createConnectUnaryHandler } from "../transport/connect/handler.js";
@@ -16,7 +17,7 @@ import { json, parseSignIn, rpcError, sessionView, tooManySignIns } from "./resp
 import { clearedSessionCookie, CSRF_HEADER, DASHBOARD_PATH, servedOverTls, sessionCookie, sessionTokenFromCookies } from "./session-token.js";
 import type { RequestDone } from "../observability/request-observer.js";
 import type { RequestTallies, RouteTally } from "../observability/route-tally.js";
-import type { Principal } from "../services/context.js";
+import { clientAddressOf, type Principal, type RequestOrigin } from "../services/context.js";
 import type { DashboardSessions } from "./sessions.js";
 
 const RPC_PREFIX = `${DASHBOARD_PATH}/rpc`;
@@ -50,6 +51,8 @@ export interface DashboardDeps {
   done: RequestDone;
   /** Times sign-in throttling. */
   clock: Clock;
+  /** KEYWARD_TRUSTED_PROXIES: sign-in is throttled per client address they forward, as an allow-list judges it. */
+  trustedProxies: readonly AddressRange[];
   /** The name of a live root key, for the page's header; undefined when it has none. */
   rootKeyName: (workspaceId: string, rootKeyId: string) => Promise<string | undefined>;
 }
@@ -101,8 +104,9 @@ export function createDashboardHandler(deps: DashboardDeps) {
    */
   async function signIn(req: ExchangeRequest, res: ExchangeResponse): Promise<void> {
     if (!req.headers[CSRF_HEADER]) return json(res, 403, { error: { code: "permission_denied", message: `The ${CSRF_HEADER} header is missing.` } });
-    // The connection's peer: no proxy header is trusted, since any client could send one.
-    const client = clientOfAddress((req as { socket?: { remoteAddress?: string } | null }).socket?.remoteAddress);
+    // The connection's peer, or the client a trusted proxy names: a forwarding header from anyone else counts for
+    // nothing, so a client cannot leave its lockout by claiming another address.
+    const client = clientOfAddress(clientAddressOf(req as RequestOrigin, deps.trustedProxies));
     const admission = signInThrottle.admit(client, deps.clock.now());
     if (!admission.admitted) return tooManySignIns(res, admission.retryAfterMs);
     let rootKey: string;

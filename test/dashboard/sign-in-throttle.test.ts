@@ -7,10 +7,12 @@ import { manualClock, startKeyward, type RunningKeyward } from "../support/keywa
 let keyward: RunningKeyward;
 const clock = manualClock(Date.UTC(2030, 0, 1));
 const lines: string[] = [];
+/** The one trusted proxy (KEYWARD_TRUSTED_PROXIES): every other loopback address is a client of its own. */
+const PROXY = "127.0.0.10";
 
 beforeAll(async () => {
   const { logger } = createLogger({ level: "info", destination: { write: (line: string) => void lines.push(line) } });
-  keyward = await startKeyward({ clock, logger });
+  keyward = await startKeyward({ clock, logger, trustedProxies: PROXY });
 });
 afterAll(() => keyward?.stop());
 
@@ -23,9 +25,10 @@ interface Answer {
 
 /**
  * POST /dashboard/api/sign-in from the loopback address `from` (all of 127.0.0.0/8 is local on Linux, so each test
- * can be its own client). `body` replaces the JSON `{rootKey}`; `csrf: false` leaves the CSRF header out.
+ * can be its own client). `body` replaces the JSON `{rootKey}`; `csrf: false` leaves the CSRF header out; `headers`
+ * are sent too.
  */
-function signIn(from: string, rootKey: string, options: { body?: string; csrf?: boolean } = {}): Promise<Answer> {
+function signIn(from: string, rootKey: string, options: { body?: string; csrf?: boolean; headers?: Record<string, string> } = {}): Promise<Answer> {
   const payload = options.body ?? JSON.stringify({ rootKey });
   return new Promise((resolve, reject) => {
     const req = request(`${keyward.baseUrl}/dashboard/api/sign-in`, {
@@ -35,6 +38,7 @@ function signIn(from: string, rootKey: string, options: { body?: string; csrf?: 
         "content-type": "application/json",
         "content-length": Buffer.byteLength(payload),
         ...(options.csrf !== false && { "x-keyward-csrf": "sign-in" }),
+        ...options.headers,
       },
     }, (res) => {
       const chunks: Buffer[] = [];
@@ -63,9 +67,9 @@ const throttled = (seconds: number) => ({
 const LOCKOUT_S = SIGN_IN_THROTTLE.lockoutMs / 1000;
 const N = SIGN_IN_THROTTLE.maxFailures;
 
-/** `N` wrong keys from `from`, each refused as wrong: the address is locked out afterwards. */
-async function lockOut(from: string): Promise<void> {
-  for (let i = 0; i < N; i++) expect(await signIn(from, wrongKey(i))).toMatchObject(WRONG);
+/** `N` wrong keys from `from` (with `headers`), each refused as wrong: the client is locked out afterwards. */
+async function lockOut(from: string, headers: Record<string, string> = {}): Promise<void> {
+  for (let i = 0; i < N; i++) expect(await signIn(from, wrongKey(i), { headers })).toMatchObject(WRONG);
 }
 
 describe("dashboard sign-in throttling", () => {
@@ -120,5 +124,22 @@ describe("dashboard sign-in throttling", () => {
     expect(await signIn("127.0.0.7", "not a key")).toMatchObject({ status: 401, body: { error: { message: "The root key is malformed." } } });
     for (let i = 1; i < N; i++) expect(await signIn("127.0.0.7", wrongKey(i))).toMatchObject(WRONG);
     expect(await signIn("127.0.0.7", keyward.rootKey)).toEqual(throttled(LOCKOUT_S));
+  });
+
+  it("behind the trusted proxy, each client it forwards is throttled on its own", async () => {
+    const client = (address: string) => ({ "x-forwarded-for": address });
+    await lockOut(PROXY, client("203.0.113.1"));
+    expect(await signIn(PROXY, keyward.rootKey, { headers: client("203.0.113.1") })).toEqual(throttled(LOCKOUT_S));
+    expect(await signIn(PROXY, keyward.rootKey, { headers: { forwarded: "for=203.0.113.1" } })).toEqual(throttled(LOCKOUT_S));
+    expect(await signIn(PROXY, wrongKey(0), { headers: client("203.0.113.2") })).toMatchObject(WRONG);
+    const other = await signIn(PROXY, keyward.rootKey, { headers: client("203.0.113.2") });
+    expect([other.status, other.body.workspaceId]).toEqual([200, keyward.workspaceId]);
+  });
+
+  it("a client that is not a trusted proxy cannot leave its lockout by claiming another address", async () => {
+    await lockOut("127.0.0.8");
+    for (const headers of [{ "x-forwarded-for": "203.0.113.50" }, { forwarded: "for=203.0.113.51" }] as Record<string, string>[]) {
+      expect(await signIn("127.0.0.8", keyward.rootKey, { headers })).toEqual(throttled(LOCKOUT_S));
+    }
   });
 });

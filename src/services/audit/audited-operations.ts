@@ -1,13 +1,14 @@
 import type { DescMessage, DescService } from "@bufbuild/protobuf";
 import { AUDIT_ACTIONS, changesState, DOCUMENT_CHANGES_ONLY } from "../../domain/audit-actions.js";
 import type { Clock } from "../../domain/clock.js";
+import type { AddressRange } from "../../domain/ip-allow-list.js";
 import { monotonicIds, type RandomBytes } from "../../domain/ids.js";
 import { auditedDocuments, type AuditScope } from "../../store/audit/audited-documents.js";
 import type { AuditLogStore, AuditResource } from "../../store/ports/audit.js";
 import type { CounterStore } from "../../store/ports/counters.js";
 import type { DocumentStore } from "../../store/ports/documents.js";
 import type { Operation } from "../operation.js";
-import type { CallContext, RequestOrigin } from "../context.js";
+import { clientAddressOf, type CallContext, type RequestOrigin } from "../context.js";
 import { gatedCounters } from "../gated-counters.js";
 
 /**
@@ -22,8 +23,17 @@ export const rpcName = (operation: Operation): string => `${operation.method.par
 /** Opens the audit scope of one call: each document write through its view is recorded as `action` of the call. */
 export type AuditScopes = (context: CallContext, action: string) => AuditScope;
 
-/** The process's audit scopes: records by the call's root key, with its request id and client, ids in write order. */
-export function auditScopes(deps: { documents: DocumentStore; auditLogs: AuditLogStore; clock: Clock; randomBytes: RandomBytes }): AuditScopes {
+/**
+ * The process's audit scopes: records by the call's root key, with its request id and client, ids in write order. The
+ * client's address is the one a trusted proxy forwarded (KEYWARD_TRUSTED_PROXIES), as for IP allow-lists.
+ */
+export function auditScopes(deps: {
+  documents: DocumentStore;
+  auditLogs: AuditLogStore;
+  clock: Clock;
+  randomBytes: RandomBytes;
+  trustedProxies?: readonly AddressRange[];
+}): AuditScopes {
   const auditId = monotonicIds("log", deps.randomBytes);
   return (context, action) =>
     auditedDocuments(deps.documents, deps.auditLogs, {
@@ -31,7 +41,7 @@ export function auditScopes(deps: { documents: DocumentStore; auditLogs: AuditLo
       actor: context.principal.rootKeyId,
       action,
       requestId: context.requestId,
-      ...clientOf(context.origin),
+      ...clientOf(context.origin, deps.trustedProxies ?? []),
       gate: context.commit,
       newRecord: () => {
         const time = deps.clock.now();
@@ -74,12 +84,15 @@ export function auditOperations(
   });
 }
 
-/** Where a request came from, as far as the transport knows; never throws. */
-export function clientOf(origin: RequestOrigin | undefined): { remoteAddress?: string; userAgent?: string } {
+/**
+ * Where a request came from, as far as the transport knows: the client's address (its peer's, or what a trusted proxy
+ * forwarded; left out when unknown) and user agent. Never throws.
+ */
+export function clientOf(origin: RequestOrigin | undefined, trustedProxies: readonly AddressRange[]): { remoteAddress?: string; userAgent?: string } {
   if (!origin) return {};
   const agent = origin.headers["user-agent"];
   const userAgent = Array.isArray(agent) ? agent[0] : agent;
-  const remoteAddress = origin.socket?.remoteAddress;
+  const remoteAddress = clientAddressOf(origin, trustedProxies);
   return {
     ...(remoteAddress !== undefined && { remoteAddress }),
     ...(userAgent !== undefined && { userAgent: userAgent.slice(0, 512) }),
