@@ -1,4 +1,5 @@
 import type { Http2Session } from "node:http2";
+import { isMap } from "node:util/types";
 
 /**
  * Streams a session takes, at the least, between two renewals of its stream table (see renewStreamTable): a copy of a
@@ -37,13 +38,14 @@ export function renewStreamTable(session: Http2Session | undefined): void {
   }
   const state = stateOf(session);
   const streams = state?.streams;
-  if (state === undefined || !(streams instanceof Map)) {
+  // isMap, not instanceof: Node's SafeMap has no Map.prototype in its chain.
+  if (state === undefined || !isMap(streams)) {
     // Never again for this session.
     tracked[COUNTDOWN] = Infinity;
     return;
   }
-  // Node's own Map subclass (SafeMap), copied as itself.
-  state.streams = new (streams.constructor as MapConstructor)(streams);
+  // Node's own Map class (SafeMap), copied as itself.
+  state.streams = new (streams.constructor as MapConstructor)(streams as Map<unknown, unknown>);
   tracked[COUNTDOWN] = Math.max(streams.size, MIN_STREAMS_BETWEEN_RENEWALS);
 }
 
