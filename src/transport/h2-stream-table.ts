@@ -2,10 +2,11 @@ import type { Http2Session } from "node:http2";
 import { isMap } from "node:util/types";
 
 /**
- * Streams a session takes, at the least, between two renewals of its stream table (see renewStreamTable): a copy of a
- * table of a few streams costs little, but one per stream would still be work for nothing.
+ * A session's stream table is renewed once a quarter of its streams have been replaced by new ones (see
+ * renewStreamTable): each copy then lives about a quarter of a stream's lifetime, so it is seldom still in use at two
+ * scavenges in a row (what would promote it), and copying costs about four entries per new stream.
  */
-const MIN_STREAMS_BETWEEN_RENEWALS = 8;
+const RENEWALS_PER_TURNOVER = 4;
 
 const COUNTDOWN = Symbol("keyward.streamTableCountdown");
 type TrackedSession = Http2Session & { [COUNTDOWN]?: number };
@@ -15,9 +16,9 @@ type SessionState = { streams?: unknown };
 let stateKey: symbol | undefined;
 
 /**
- * Gives an HTTP/2 session a fresh copy of the Map in which Node keeps its open streams, once every so many new streams
- * (as many as it holds, at least MIN_STREAMS_BETWEEN_RENEWALS), so that copying costs O(1) per stream. Call it for
- * each new stream. Same entries, same class: nothing changes for Node, which always reads the Map through the state.
+ * Gives an HTTP/2 session a fresh copy of the Map in which Node keeps its open streams, every few new streams (a
+ * quarter of as many as it holds: RENEWALS_PER_TURNOVER). Call it for each new stream. Same entries, same class:
+ * nothing changes for Node, which always reads the Map through its state object.
  *
  * Why: a Map's hash table is rebuilt every few additions when entries come and go (deleted slots fill it), and V8
  * allocates the new table in the old generation when the one it replaces is old, which every mark-compact makes it
@@ -44,9 +45,10 @@ export function renewStreamTable(session: Http2Session | undefined): void {
     tracked[COUNTDOWN] = Infinity;
     return;
   }
-  // Node's own Map class (SafeMap), copied as itself.
-  state.streams = new (streams.constructor as MapConstructor)(streams as Map<unknown, unknown>);
-  tracked[COUNTDOWN] = Math.max(streams.size, MIN_STREAMS_BETWEEN_RENEWALS);
+  const size = (streams as Map<unknown, unknown>).size;
+  // Copied as itself (Node's SafeMap). A lone stream is the one just added: no finished stream to outlive a table.
+  if (size > 1) state.streams = new (streams.constructor as MapConstructor)(streams as Map<unknown, unknown>);
+  tracked[COUNTDOWN] = Math.max(1, Math.ceil(size / RENEWALS_PER_TURNOVER));
 }
 
 function stateOf(session: Http2Session): SessionState | undefined {
