@@ -7,6 +7,7 @@ import {
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from "node:net";
 import type { SecureContextOptions, Server as TlsServer } from "node:tls";
 import { noteAccepted, watchRefusals } from "./h2-refusals.js";
+import { renewStreamTable } from "./h2-stream-table.js";
 import { LINGER_MAX_BYTES, watchUpload } from "./h2-upload.js";
 import { listenTls, type Dispatch, type TlsListenOptions } from "./tls-listener.js";
 
@@ -97,6 +98,8 @@ export async function listen(
   const takeStream = app.stream ?? (() => false);
   http2.on("stream", (stream: ServerHttp2Stream, headers: IncomingHttpHeaders, flags: number, rawHeaders: string[]) => {
     noteAccepted(stream);
+    // Keeps the session's stream table young, so finished streams die young (see h2-stream-table.ts).
+    renewStreamTable(stream.session);
     if ((flags & END_STREAM) === 0) watchUpload(stream, limits.requestTimeoutMs);
     if (!takeStream(stream, headers)) compat.emit("stream", stream, headers, flags, rawHeaders);
   });
