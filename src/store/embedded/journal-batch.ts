@@ -59,16 +59,21 @@ export function createCommitBatch(): CommitBatch {
     length += buffer.write(text, length);
   }
 
+  // Each op in pieces, the collection's part made once per batch: no string joining op and document to copy again.
   function encode(): void {
     append('{"ops":[');
-    let first = true;
+    let separator = "";
     for (const [collection, ids] of changed) {
       const name = JSON.stringify(collection.name);
+      const put = `{"put":${name},"doc":`;
+      const del = `{"del":${name},"id":`;
       for (const id of ids) {
         const doc = collection.get(id);
-        const op = doc ? `{"put":${name},"doc":${JSON.stringify(doc)}}` : `{"del":${name},"id":${JSON.stringify(id)}}`;
-        append(first ? op : `,${op}`);
-        first = false;
+        append(separator);
+        append(doc ? put : del);
+        append(JSON.stringify(doc ?? id));
+        append("}");
+        separator = ",";
       }
     }
     append("]}\n");
