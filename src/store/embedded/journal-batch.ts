@@ -1,8 +1,5 @@
+import { createByteWriter, type ByteWriter } from "./byte-writer.js";
 import type { Collection } from "./collection.js";
-
-/** Room a batch starts with; a buffer grown past KEEP_BYTES for one large batch is dropped once written. */
-const INITIAL_BYTES = 64 << 10;
-const KEEP_BYTES = 1 << 20;
 
 /** What the commits of one batch wait on: settled once, for all of them, when their write ends. */
 export interface BatchOutcome {
@@ -37,31 +34,17 @@ export interface CommitBatch {
  * one promise, and two buffers take turns, one filling while the other is written, so a steady load allocates none.
  */
 export function createCommitBatch(): CommitBatch {
-  let buffer: Buffer = Buffer.allocUnsafe(INITIAL_BYTES);
-  let length = 0;
-  let spare: Buffer | undefined;
-  let writing: Buffer | undefined;
+  let filling = createByteWriter();
+  let spare: ByteWriter | undefined;
+  let writing: ByteWriter | undefined;
   let outcome: (BatchOutcome & { promise: Promise<void> }) | undefined;
   // By collection, then id, each in order of first change.
   let changed = new Map<Collection, Set<string>>();
 
-  function append(text: string): void {
-    // Three bytes per UTF-16 unit is the most UTF-8 can take; measured exactly only when that might not fit.
-    const room = buffer.length - length;
-    if (text.length * 3 > room) {
-      const bytes = Buffer.byteLength(text);
-      if (bytes > room) {
-        const grown = Buffer.allocUnsafe(Math.max(2 * buffer.length, length + bytes));
-        buffer.copy(grown, 0, 0, length);
-        buffer = grown;
-      }
-    }
-    length += buffer.write(text, length);
-  }
-
   // Each op in pieces, the collection's part made once per batch: no string joining op and document to copy again.
   function encode(): void {
-    append('{"ops":[');
+    const out = filling;
+    out.write('{"ops":[');
     let separator = "";
     for (const [collection, ids] of changed) {
       const name = JSON.stringify(collection.name);
@@ -69,14 +52,14 @@ export function createCommitBatch(): CommitBatch {
       const del = `{"del":${name},"id":`;
       for (const id of ids) {
         const doc = collection.get(id);
-        append(separator);
-        append(doc ? put : del);
-        append(JSON.stringify(doc ?? id));
-        append("}");
+        out.write(separator);
+        out.write(doc ? put : del);
+        out.write(JSON.stringify(doc ?? id));
+        out.write("}");
         separator = ",";
       }
     }
-    append("]}\n");
+    out.write("]}\n");
   }
 
   return {
@@ -98,18 +81,18 @@ export function createCommitBatch(): CommitBatch {
 
     take() {
       if (changed.size > 0) encode();
-      const taken = { data: buffer.subarray(0, length), outcome: outcome! };
-      writing = buffer;
-      buffer = spare ?? Buffer.allocUnsafe(INITIAL_BYTES);
+      const taken = { data: filling.bytes(), outcome: outcome! };
+      writing = filling;
+      filling = spare ?? createByteWriter();
       spare = undefined;
-      length = 0;
       outcome = undefined;
       changed = new Map();
       return taken;
     },
 
     release() {
-      if (writing && writing.length <= KEEP_BYTES) spare = writing;
+      writing?.reset();
+      spare = writing;
       writing = undefined;
     },
   };
