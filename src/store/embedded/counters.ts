@@ -35,9 +35,10 @@ export interface EmbeddedCounterStore extends CounterStore {
  * interval. Waiting for fdatasync on every verification would put the disk's tail latency (tens of ms) into the
  * verification's; `syncIntervalMs: 0` does exactly that for those who want it.
  *
- * Every group write appends the whole balances its steps changed (each once), so the journal is compacted while running (see
- * openJournal): its files stay under max(8 MiB, 2 × L) + L + what arrives during one compaction, L being the size of
- * a snapshot of the live balances (docs/deploy.md, "Disk use of the embedded store"); `compaction` changes the numbers.
+ * Every group write appends the whole balances its steps changed (each once), so the journal is compacted while
+ * running (see openJournal): its files stay under max(8 MiB, 2 × L) + L + what arrives during one compaction, L being
+ * the size of a snapshot of the live balances (docs/deploy.md, "Disk use of the embedded store"); `compaction`
+ * changes the numbers.
  */
 export async function createEmbeddedCounterStore(options: {
   dir: string;
