@@ -1,4 +1,4 @@
-import type { ConsumePlan } from "./ports/counters.js";
+import type { ConsumePlan, CreditsCheck } from "./ports/counters.js";
 
 /**
  * Refuses plans the window math cannot judge exactly: every number a safe integer, durations positive. Shared by
@@ -14,14 +14,8 @@ export function checkPlan(plan: ConsumePlan): void {
       throw new RangeError(`duration must be a positive integer, got ${limit.duration}`);
     }
   }
-  for (const credits of [plan.credits, plan.identityCredits]) {
-    if (!credits) continue;
-    checkCount("cost", credits.cost);
-    if (credits.refill) {
-      checkCount("refill boundary", credits.refill.boundary);
-      checkCount("refill amount", credits.refill.amount);
-    }
-  }
+  checkCredits(plan.credits);
+  checkCredits(plan.identityCredits);
   if (plan.idempotency) {
     const { scope, key, fingerprint, expiresAt } = plan.idempotency;
     if (!scope || !key || !fingerprint) throw new TypeError("idempotency needs a scope, a key and a fingerprint");
@@ -30,6 +24,15 @@ export function checkPlan(plan: ConsumePlan): void {
   }
   if (plan.credits && plan.identityCredits?.keyId === plan.credits.keyId) {
     throw new RangeError("identityCredits must name another balance than credits");
+  }
+}
+
+function checkCredits(credits: CreditsCheck | undefined): void {
+  if (!credits) return;
+  checkCount("cost", credits.cost);
+  if (credits.refill) {
+    checkCount("refill boundary", credits.refill.boundary);
+    checkCount("refill amount", credits.refill.amount);
   }
 }
 

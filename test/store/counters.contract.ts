@@ -73,6 +73,24 @@ export function runCounterStoreContract(label: string, open: () => Promise<Count
       expect((await store.consume({ tag: fresh().tag, now: T, limits: [limit("key:a:one", 1, MINUTE)] })).outcome).toBe("VALID");
     });
 
+    it("judges a bucket checked twice in one step against the counts before it and counts both; another duration counts apart", async () => {
+      const { tag } = fresh();
+      const twice = { tag, now: T, limits: [limit("key:a:same", 5, MINUTE, 2), limit("key:a:same", 5, MINUTE, 1)] };
+      expect((await store.consume(twice)).limits.map((l) => l.remaining)).toEqual([3, 4]);
+      expect((await store.consume(twice)).limits.map((l) => l.remaining)).toEqual([0, 1]);
+      // 6 counted: now both are short, and a refused step counts nothing.
+      expect(await store.consume(twice)).toEqual({
+        outcome: "RATE_LIMITED",
+        limits: [
+          { limit: 5, remaining: 0, reset: MINUTE_START + MINUTE, exceeded: true },
+          { limit: 5, remaining: 0, reset: MINUTE_START + MINUTE, exceeded: true },
+        ],
+      });
+      // The same name under a 2-minute window is another bucket, and the 1-minute one still holds its 6.
+      expect((await store.consume({ tag, now: T, limits: [limit("key:a:same", 5, 2 * MINUTE)] })).limits[0]!.remaining).toBe(4);
+      expect((await store.consume({ tag, now: T, limits: [limit("key:a:same", 6, MINUTE, 0)] })).limits[0]!.remaining).toBe(0);
+    });
+
     it("applies several limits all or nothing: after 12 of 12/min the 13th is refused and the monthly limit keeps 188", async () => {
       const { tag } = fresh();
       const plan = (now: number): ConsumePlan => ({

@@ -187,6 +187,81 @@ describe("embedded journal", () => {
     await reopened.close();
   });
 
+  it("writes the commits of one turn as one record holding each changed document once, in its last state", async () => {
+    const dir = await tempDir();
+    const journal = await openJournal({ dir, collections });
+    await journal.commit([{ op: "insert", collection: "things", doc: thing(1, { slug: "a" }) }]);
+    // 50 commits of one turn: a hot document changed by each, another one inserted and deleted again, a slug moved.
+    await Promise.all([
+      ...Array.from({ length: 50 }, (_, n) => journal.commit([{ op: "put", collection: "others", doc: thing(7, { n }) }])),
+      journal.commit([{ op: "insert", collection: "things", doc: thing(2, { slug: "b" }) }]),
+      journal.commit([{ op: "delete", collection: "things", id: thing(2).id }]),
+      journal.commit([
+        { op: "put", collection: "things", doc: thing(1, { slug: "c" }) },
+        { op: "put", collection: "things", doc: thing(3, { slug: "a" }) },
+      ]),
+    ]);
+    const before = everything(journal);
+    await journal.close();
+    const records = (await readFile(join(dir, "journal.log"), "utf8")).trim().split("\n").slice(1);
+    expect(records.map((line) => JSON.parse(line))).toEqual([
+      { ops: [{ put: "things", doc: thing(1, { slug: "a" }) }] },
+      {
+        ops: [
+          { put: "others", doc: thing(7, { n: 49 }) },
+          { del: "things", id: thing(2).id },
+          { put: "things", doc: thing(1, { slug: "c" }) },
+          { put: "things", doc: thing(3, { slug: "a" }) },
+        ],
+      },
+    ]);
+    const reopened = await openJournal({ dir, collections });
+    expect(everything(reopened)).toEqual(before);
+    expect(reopened.findUnique("things", "slug", "a")?.id).toBe(thing(3).id);
+    expect(reopened.stats().opened.ops).toBe(5);
+    await reopened.close();
+  });
+
+  it("reads a journal of one record per commit (as written before batches became one record) and batch records alike", async () => {
+    const dir = await tempDir();
+    const old = [
+      { ops: [{ put: "things", doc: thing(1, { slug: "a", group: "g" }) }] },
+      { ops: [{ put: "things", doc: thing(1, { slug: "b", group: "g" }) }] },
+      { ops: [{ put: "others", doc: thing(2) }, { del: "things", id: "t_0009" }] },
+    ];
+    await writeFile(join(dir, "journal.log"), `{"journal":"keyward","version":2,"next":1}\n${old.map((r) => `${JSON.stringify(r)}\n`).join("")}`);
+    const first = await openJournal({ dir, collections });
+    expect(first.stats().opened).toEqual({ ops: 4, truncatedBytes: 0, compacted: false });
+    await Promise.all([
+      first.commit([{ op: "put", collection: "things", doc: thing(1, { slug: "c", group: "g" }) }]),
+      first.commit([{ op: "insert", collection: "things", doc: thing(3, { slug: "b" }) }]),
+    ]);
+    const before = everything(first);
+    await first.close();
+    const second = await openJournal({ dir, collections });
+    expect(everything(second)).toEqual(before);
+    expect(second.scan("things")).toEqual([thing(1, { slug: "c", group: "g" }), thing(3, { slug: "b" })]);
+    expect(second.get("others", "t_0002")).toEqual(thing(2));
+    await second.close();
+  });
+
+  it("refuses a document holding a BigInt and changes nothing; a function is left out as JSON leaves it out", async () => {
+    const dir = await tempDir();
+    const journal = await openJournal({ dir, collections });
+    const bad = journal.commit([
+      { op: "put", collection: "others", doc: thing(1) },
+      { op: "put", collection: "things", doc: { ...thing(2), big: 1n } as never },
+    ]);
+    await expect(bad).rejects.toBeInstanceOf(TypeError);
+    expect(journal.get("others", thing(1).id)).toBeUndefined();
+    await journal.commit([{ op: "put", collection: "others", doc: { ...thing(3), f: () => 1, list: [() => 1, 2] } as never }]);
+    expect(journal.get("others", thing(3).id)).toEqual({ ...thing(3), list: [null, 2] });
+    await journal.close();
+    const reopened = await openJournal({ dir, collections });
+    expect(everything(reopened)).toEqual({ things: [], others: [{ ...thing(3), list: [null, 2] }] });
+    await reopened.close();
+  });
+
   it("after close, commits and reads are refused and ping rejects", async () => {
     const store = await createEmbeddedDocumentStore({ dir: await tempDir() });
     const pending = store.apis.insert(api(1));

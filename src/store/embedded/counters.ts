@@ -1,9 +1,10 @@
 import { applyRefill, type CreditsState } from "../../domain/refill-calendar.js";
-import { evaluateWindow, windowOf, type WindowPosition, type WindowVerdict } from "../../domain/sliding-window.js";
-import type { ConsumePlan, ConsumeResult, CounterStore, CreditsCheck, LimitCheck, LimitResult } from "../ports/counters.js";
+import { evaluateWindow, windowOf } from "../../domain/sliding-window.js";
+import type { ConsumePlan, ConsumeResult, CounterStore, CreditsCheck, LimitResult } from "../ports/counters.js";
 import { checkCount, checkPlan } from "../counter-input.js";
 import { createIdempotencyRecords, IDEMPOTENCY_COLLECTION } from "./idempotency-records.js";
 import { openJournal, type JournalOptions, type Mutation } from "./journal.js";
+import { countIn, createWindowCounts, type WindowBucket } from "./window-counts.js";
 
 /** A stored balance; the id joins tag and key id, since a key moving to an identity is re-set under the new tag. */
 interface CreditsDoc extends CreditsState {
@@ -11,9 +12,6 @@ interface CreditsDoc extends CreditsState {
   tag: string;
   keyId: string;
 }
-
-/** Up to two windows of one bucket, newest first: only the current and the previous window ever matter. */
-type Windows = Array<{ start: number; count: number }>;
 
 const COLLECTION = "credits";
 
@@ -37,9 +35,10 @@ export interface EmbeddedCounterStore extends CounterStore {
  * interval. Waiting for fdatasync on every verification would put the disk's tail latency (tens of ms) into the
  * verification's; `syncIntervalMs: 0` does exactly that for those who want it.
  *
- * Every credits change appends a whole balance to the journal, so the journal is compacted while running (see
- * openJournal): its files stay under max(8 MiB, 2 × L) + L + what arrives during one compaction, L being the size of
- * a snapshot of the live balances (docs/deploy.md, "Disk use of the embedded store"); `compaction` changes the numbers.
+ * Every group write appends the whole balances its steps changed (each once), so the journal is compacted while
+ * running (see openJournal): its files stay under max(8 MiB, 2 × L) + L + what arrives during one compaction, L being
+ * the size of a snapshot of the live balances (docs/deploy.md, "Disk use of the embedded store"); `compaction`
+ * changes the numbers.
  */
 export async function createEmbeddedCounterStore(options: {
   dir: string;
@@ -59,13 +58,11 @@ export async function createEmbeddedCounterStore(options: {
   let balanceCount = 0;
   for (const doc of journal.scan<CreditsDoc>(COLLECTION)) keep(doc);
   const idempotency = createIdempotencyRecords(journal);
-  const windows = new Map<string, { duration: number; slots: Windows }>();
-  let latestNow = 0;
-  let sweepAt = 1_024;
+  const windows = createWindowCounts();
+  // What the step being judged keeps per limit for its second pass: reused, as steps run one at a time.
+  const step = { buckets: [] as Array<WindowBucket | undefined>, starts: [] as number[], notCounted: [] as number[] };
 
   const docId = (tag: string, keyId: string) => JSON.stringify([tag, keyId]);
-  // Length-prefixed, so distinct (tag, bucket, duration) never share a key; cheaper than JSON on every consume.
-  const bucketKey = (tag: string, bucket: string, duration: number) => `${tag.length}:${tag}${bucket.length}:${bucket}${duration}`;
   const balanceOf = (tag: string, keyId: string) => balances.get(tag)?.get(keyId);
   const put = (doc: CreditsDoc): Mutation => ({ op: "put", collection: COLLECTION, doc });
 
@@ -89,36 +86,15 @@ export async function createEmbeddedCounterStore(options: {
     return journal.commit([put(doc)]);
   }
 
-  function countIn(slots: Windows | undefined, start: number): number {
-    if (slots) for (const w of slots) if (w.start === start) return w.count;
-    return 0;
-  }
-
-  function add(key: string, duration: number, start: number, cost: number): void {
-    let entry = windows.get(key);
-    if (!entry) windows.set(key, (entry = { duration, slots: [] }));
-    for (const slot of entry.slots) {
-      if (slot.start === start) {
-        slot.count += cost;
-        return;
-      }
-    }
-    entry.slots = [...entry.slots, { start, count: cost }].sort((a, b) => b.start - a.start).slice(0, 2);
-  }
-
-  /** Drops buckets whose newest window can no longer be current or previous; amortised O(1) per consume. */
-  function sweep(): void {
-    if (windows.size < sweepAt) return;
-    for (const [key, { duration, slots }] of windows) {
-      if (slots[0]!.start + 2 * duration <= latestNow) windows.delete(key);
-    }
-    sweepAt = Math.max(1_024, 2 * windows.size);
-  }
-
-  /** The balance after this step's spend, to store when it (or its refill) differs from the stored one. */
-  function spent(balance: CreditsDoc, after: number): CreditsDoc | undefined {
-    const stored = balanceOf(balance.tag, balance.keyId);
-    return after !== stored?.remaining || balance.lastRefillAt !== stored.lastRefillAt ? { ...balance, remaining: after } : undefined;
+  /**
+   * Puts the balance after this step's spend (`state` is the balance with its refill applied) into the stored `doc`
+   * itself, which no one else holds (the journal keeps a copy); whether it changed and so must be written.
+   */
+  function spend(doc: CreditsDoc, state: CreditsState, after: number): boolean {
+    if (after === doc.remaining && state.lastRefillAt === doc.lastRefillAt) return false;
+    doc.remaining = after;
+    doc.lastRefillAt = state.lastRefillAt;
+    return true;
   }
 
   function refilled(tag: string, keyId: string, refill?: { boundary: number; amount: number }): CreditsDoc | undefined {
@@ -139,31 +115,37 @@ export async function createEmbeddedCounterStore(options: {
     // A retry answers the first step's result and counts nothing (a different request under the key throws).
     const replayed = plan.idempotency && idempotency.replay(plan.idempotency, now);
     if (replayed) return replayed;
-    latestNow = Math.max(latestNow, now);
+    windows.seen(now);
     let limited = false;
-    const judged = new Array<{ check: LimitCheck; key: string; position: WindowPosition; verdict: WindowVerdict }>(plan.limits.length);
-    for (let i = 0; i < judged.length; i++) {
-      const check = plan.limits[i]!;
-      const key = bucketKey(tag, check.bucket, check.duration);
+    const checks = plan.limits;
+    // Each limit's result as if the step counts; what a step that does not count reports instead waits in `step`.
+    const limits = new Array<LimitResult>(checks.length);
+    for (let i = 0; i < checks.length; i++) {
+      const check = checks[i]!;
       const position = windowOf(now, check.duration);
-      const slots = windows.get(key)?.slots;
+      const bucket = windows.find(tag, check.bucket, check.duration);
       const verdict = evaluateWindow({
-        current: countIn(slots, position.start),
-        previous: countIn(slots, position.previousStart),
+        current: countIn(bucket, position.start),
+        previous: countIn(bucket, position.previousStart),
         elapsed: position.elapsed,
         duration: check.duration,
         limit: check.limit,
         cost: check.cost,
       });
       if (verdict.exceeded) limited = true;
-      judged[i] = { check, key, position, verdict };
+      limits[i] = { limit: check.limit, remaining: verdict.remaining, reset: position.reset, exceeded: verdict.exceeded };
+      step.buckets[i] = bucket;
+      step.starts[i] = position.start;
+      step.notCounted[i] = verdict.remainingIfNotCounted;
     }
     // A balance that is missing is treated as holding 0: fail closed, never hand out unpaid uses.
     const { credits, identityCredits } = plan;
-    const keyBalance = credits && refilled(tag, credits.keyId, credits.refill);
-    const identityBalance = identityCredits && refilled(tag, identityCredits.keyId, identityCredits.refill);
-    let keyAfter = keyBalance ? keyBalance.remaining : 0;
-    let identityAfter = identityBalance ? identityBalance.remaining : 0;
+    const keyBalance = credits && balanceOf(tag, credits.keyId);
+    const keyState = keyBalance && applyRefill(keyBalance, credits!.refill);
+    const identityBalance = identityCredits && balanceOf(tag, identityCredits.keyId);
+    const identityState = identityBalance && applyRefill(identityBalance, identityCredits!.refill);
+    let keyAfter = keyState ? keyState.remaining : 0;
+    let identityAfter = identityState ? identityState.remaining : 0;
     const outcome: ConsumeResult["outcome"] = limited
       ? "RATE_LIMITED"
       : short(credits, keyAfter) || short(identityCredits, identityAfter)
@@ -172,35 +154,26 @@ export async function createEmbeddedCounterStore(options: {
     const counted = outcome === "VALID";
     let mutations: Mutation[] | undefined;
     if (counted) {
-      for (const j of judged) if (j.check.cost > 0) add(j.key, j.check.duration, j.position.start, j.check.cost);
+      for (let i = 0; i < checks.length; i++) {
+        const check = checks[i]!;
+        if (check.cost === 0) continue;
+        // Found again when missing: an earlier check of this step may have created the same bucket.
+        const bucket = step.buckets[i] ?? windows.find(tag, check.bucket, check.duration) ?? windows.create(tag, check.bucket, check.duration);
+        windows.add(bucket, step.starts[i]!, check.cost);
+      }
       if (keyBalance) {
         keyAfter -= credits!.cost;
-        const doc = spent(keyBalance, keyAfter);
-        if (doc) {
-          keep(doc);
-          (mutations ??= []).push(put(doc));
-        }
+        if (spend(keyBalance, keyState!, keyAfter)) (mutations ??= []).push(put(keyBalance));
       }
       if (identityBalance) {
         identityAfter -= identityCredits!.cost;
-        const doc = spent(identityBalance, identityAfter);
-        if (doc) {
-          keep(doc);
-          (mutations ??= []).push(put(doc));
-        }
+        if (spend(identityBalance, identityState!, identityAfter)) (mutations ??= []).push(put(identityBalance));
       }
-      sweep();
+      windows.sweep();
+    } else {
+      for (let i = 0; i < checks.length; i++) limits[i]!.remaining = step.notCounted[i]!;
     }
-    const limits = new Array<LimitResult>(judged.length);
-    for (let i = 0; i < judged.length; i++) {
-      const { check, position, verdict } = judged[i]!;
-      limits[i] = {
-        limit: check.limit,
-        remaining: counted ? verdict.remaining : verdict.remainingIfNotCounted,
-        reset: position.reset,
-        exceeded: verdict.exceeded,
-      };
-    }
+    step.buckets.fill(undefined, 0, checks.length); // holds no bucket past the step, so a swept one can go
     const result: ConsumeResult = { outcome, limits };
     if (credits) result.credits = { remaining: keyAfter };
     if (identityCredits) result.identityCredits = { remaining: identityAfter };

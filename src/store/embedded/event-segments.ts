@@ -168,4 +168,4 @@ export async function endsCleanly(path: string): Promise<boolean> {
  * appends are: one batch reaching the page cache costs less than a thread-pool round trip, and the batch's event
  * objects and lines then die in the stretch that made them instead of being promoted while a write is in flight.
  */
-export const appendLines = (path: string, text: string): void => appendFileSync(path, text, "utf8");
+export const appendLines = (path: string, lines: string | Uint8Array): void => appendFileSync(path, lines, "utf8");

@@ -2,6 +2,7 @@ import { mkdir, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { systemClock, type Clock } from "../../domain/clock.js";
 import { createEventCounter } from "../event-aggregation.js";
+import { createByteWriter } from "./byte-writer.js";
 import { createEventColumnCache } from "./event-column-cache.js";
 import { openLastUseFile, type LastUseFile } from "./last-use-file.js";
 import { pacedLastUseWrites } from "../last-use.js";
@@ -85,6 +86,8 @@ export async function createEmbeddedEventStore(
     return outcome;
   };
 
+  // One batch's lines for one segment, encoded into one buffer as they are added (writes never overlap: see write).
+  const lines = createByteWriter();
   async function writeBatch(batch: VerificationEvent[]): Promise<WriteOutcome> {
     const groups = new Map<number, { events: VerificationEvent[]; text: string[] }>();
     let dropped = 0;
@@ -108,7 +111,9 @@ export async function createEmbeddedEventStore(
       const segment: Segment = segments.get(start) ?? { count: 0, clean: true };
       try {
         const lead = segment.clean || (await endsCleanly(pathOf(start))) ? "" : "\n";
-        appendLines(pathOf(start), lead + group.text.join(""));
+        lines.write(lead);
+        for (const line of group.text) lines.write(line);
+        appendLines(pathOf(start), lines.bytes());
         segment.clean = true;
         columnCache.appended(start, group.events);
         lastUse.note(group.events);
@@ -119,6 +124,8 @@ export async function createEmbeddedEventStore(
         segments.set(start, { clean: false });
         retry.push(...group.events);
         error = e;
+      } finally {
+        lines.reset();
       }
     }
     return { retry, dropped, error };

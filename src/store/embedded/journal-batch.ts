@@ -1,6 +1,5 @@
-/** Room a batch starts with; a buffer grown past KEEP_BYTES for one large batch is dropped once written. */
-const INITIAL_BYTES = 64 << 10;
-const KEEP_BYTES = 1 << 20;
+import { createByteWriter, type ByteWriter } from "./byte-writer.js";
+import type { Collection } from "./collection.js";
 
 /** What the commits of one batch wait on: settled once, for all of them, when their write ends. */
 export interface BatchOutcome {
@@ -8,14 +7,19 @@ export interface BatchOutcome {
   reject(error: unknown): void;
 }
 
-/** The lines of the commits waiting for the next group write. */
-export interface LineBatch {
+/** The commits waiting for the next group write, as the documents they changed. */
+export interface CommitBatch {
   readonly empty: boolean;
-  /** Appends `line` and a newline; resolves (or rejects) when the batch it joined is written (or fails). */
-  add(line: string): Promise<void>;
   /**
-   * Takes the lines so far and the outcome their commits wait on, leaving the batch empty for the next. The bytes
-   * stay valid until `release`, which must come before the next `take`.
+   * Notes that document `id` of `collection` changed (already applied to the collection); resolves (or rejects)
+   * when the batch it joined is written (or fails).
+   */
+  add(collection: Collection, id: string): Promise<void>;
+  /**
+   * Takes the batch as one journal record, `{"ops":[...]}` and a newline, holding each changed document's state in
+   * its collection now (a put, or a delete when it is gone), and the outcome its commits wait on, leaving the batch
+   * empty for the next. Call it in the same synchronous stretch in which the batch ends: the record must hold
+   * exactly the batch's commits. The bytes stay valid until `release`, which must come before the next `take`.
    */
   take(): { data: Buffer; outcome: BatchOutcome };
   /** The taken bytes were written (or given up on): their buffer holds the next batch but one. */
@@ -23,34 +27,50 @@ export interface LineBatch {
 }
 
 /**
- * A group commit's batch, encoded as its commits arrive: each line is written into a buffer at once, so a batch
- * costs no array of lines, no join and no copy, and its commits share one promise instead of one each. Two buffers
- * take turns, one filling while the other is written, so a steady load allocates none.
+ * A group commit's batch. The whole batch is one journal record, so it replays all or nothing, which keeps every
+ * commit in it atomic however a crash tears the write (none of them was acknowledged). Within one record only each
+ * document's last state matters, so a document changed by many commits of the batch (a hot key's balance, spent
+ * by every verification of the turn) is serialised once, at `take`, rather than once per commit. The commits share
+ * one promise, and two buffers take turns, one filling while the other is written, so a steady load allocates none.
  */
-export function createLineBatch(): LineBatch {
-  let buffer: Buffer = Buffer.allocUnsafe(INITIAL_BYTES);
-  let length = 0;
-  let spare: Buffer | undefined;
-  let writing: Buffer | undefined;
+export function createCommitBatch(): CommitBatch {
+  let filling = createByteWriter();
+  let spare: ByteWriter | undefined;
+  let writing: ByteWriter | undefined;
   let outcome: (BatchOutcome & { promise: Promise<void> }) | undefined;
+  // By collection, then id, each in order of first change.
+  let changed = new Map<Collection, Set<string>>();
 
-  function reserve(bytes: number): void {
-    if (length + bytes <= buffer.length) return;
-    const grown = Buffer.allocUnsafe(Math.max(2 * buffer.length, length + bytes));
-    buffer.copy(grown, 0, 0, length);
-    buffer = grown;
+  // Each op in pieces, the collection's part made once per batch: no string joining op and document to copy again.
+  function encode(): void {
+    const out = filling;
+    out.write('{"ops":[');
+    let separator = "";
+    for (const [collection, ids] of changed) {
+      const name = JSON.stringify(collection.name);
+      const put = `{"put":${name},"doc":`;
+      const del = `{"del":${name},"id":`;
+      for (const id of ids) {
+        const doc = collection.get(id);
+        out.write(separator);
+        out.write(doc ? put : del);
+        out.write(JSON.stringify(doc ?? id));
+        out.write("}");
+        separator = ",";
+      }
+    }
+    out.write("]}\n");
   }
 
   return {
     get empty() {
-      return length === 0;
+      return changed.size === 0;
     },
 
-    add(line) {
-      // Three bytes per UTF-16 unit is the most UTF-8 can take; measured exactly only when that might not fit.
-      reserve(line.length * 3 + 1 <= buffer.length - length ? 0 : Buffer.byteLength(line) + 1);
-      length += buffer.write(line, length);
-      buffer[length++] = 10;
+    add(collection, id) {
+      let ids = changed.get(collection);
+      if (!ids) changed.set(collection, (ids = new Set()));
+      ids.add(id);
       if (!outcome) {
         let settle!: BatchOutcome;
         const promise = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
@@ -60,17 +80,19 @@ export function createLineBatch(): LineBatch {
     },
 
     take() {
-      const taken = { data: buffer.subarray(0, length), outcome: outcome! };
-      writing = buffer;
-      buffer = spare ?? Buffer.allocUnsafe(INITIAL_BYTES);
+      if (changed.size > 0) encode();
+      const taken = { data: filling.bytes(), outcome: outcome! };
+      writing = filling;
+      filling = spare ?? createByteWriter();
       spare = undefined;
-      length = 0;
       outcome = undefined;
+      changed = new Map();
       return taken;
     },
 
     release() {
-      if (writing && writing.length <= KEEP_BYTES) spare = writing;
+      writing?.reset();
+      spare = writing;
       writing = undefined;
     },
   };

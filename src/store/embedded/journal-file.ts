@@ -5,8 +5,10 @@ import type { StoredOp } from "./commit-plan.js";
 
 /**
  * The journal on disk: a base file and the tails that follow it, replayed in that order as one stream.
- * - `journal.log`, the base: a header line, then one JSON line per commit,
- *   `{"ops":[{"put":c,"doc":{...}}|{"del":c,"id":i}]}`. A compaction replaces it with a snapshot (one put per live
+ * - `journal.log`, the base: a header line, then one JSON line per record,
+ *   `{"ops":[{"put":c,"doc":{...}}|{"del":c,"id":i}]}`, replayed all or nothing. A record is one group write: the
+ *   documents its commits changed, each once, as they left them (journals written before that hold one record per
+ *   commit, which replays the same way). A compaction replaces it with a snapshot (one put per live
  *   document) whose header names the first tail that follows it, `{"journal":"keyward","version":2,"next":7}`
  *   (a version 1 header, from before tails existed, means next 1).
  * - `journal.<n>.log` for n = next, next + 1, ... without a gap: header `{"journal":"keyward","version":2,"segment":n}`,

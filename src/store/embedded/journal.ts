@@ -6,7 +6,7 @@ import { applyOps, planCommit, type Mutation } from "./commit-plan.js";
 import { freezeCollections, type FrozenView } from "./frozen-view.js";
 import { cloneJson } from "./json-clone.js";
 import { createTail, removeTailsBelow, SnapshotStoppedError, syncDir, tailFile, writeAll, writeAllSync, writeSnapshot } from "./journal-file.js";
-import { createLineBatch } from "./journal-batch.js";
+import { createCommitBatch } from "./journal-batch.js";
 import { loadJournal, type LoadedJournal } from "./journal-load.js";
 import { acquireDirLock } from "./lock-file.js";
 
@@ -95,7 +95,7 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
   let { target, settled, live } = loaded;
   const declared = new Map([...collections].filter(([name]) => name in options.collections));
 
-  const queue = createLineBatch();
+  const queue = createCommitBatch();
   let flushing = false;
   let scheduled = false;
   let closed = false;
@@ -317,10 +317,11 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
         usable();
         const ops = planCommit(declared, mutations);
         if (ops.length === 0) return Promise.resolve();
-        const line = JSON.stringify({ ops });
         frozen?.preserve(ops);
         applyOps(collections, ops);
-        const written = queue.add(line);
+        // The batch serialises each changed document once, as the batch leaves it (journal-batch.ts).
+        let written!: Promise<void>;
+        for (const op of ops) written = "put" in op ? queue.add(collection(op.put), op.doc.id) : queue.add(collection(op.del), op.id);
         schedule();
         return written;
       } catch (error) {

@@ -1,8 +1,8 @@
-import { appendFile, rename, writeFile } from "node:fs/promises";
+import { rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { lastUseOf, mergeLastUse, type LastUse, type UseOf } from "../last-use.js";
 import type { VerificationEvent } from "../ports/events.js";
-import { endsCleanly, readLines } from "./event-segments.js";
+import { appendLines, endsCleanly, readLines } from "./event-segments.js";
 
 /** Beside the segments, named unlike them (not `.jsonl`), so segment listing and retention never touch it. */
 export const LAST_USE_FILE = "last-used.ndjson";
@@ -72,8 +72,10 @@ export async function openLastUseFile(eventsDir: string): Promise<LastUseFile> {
           await compact();
         } else {
           // A torn last line (crash mid-append) is ended first so the next entry starts on a line of its own.
+          // Appended synchronously, as the segments are: under load this runs after every drain, and a few
+          // microseconds of page-cache write cost less than a thread-pool open, write and close.
           const text = (clean ? "" : "\n") + [...writing].map((keyId) => line(keyId, entries.get(keyId)!)).join("");
-          await appendFile(path, text, "utf8");
+          appendLines(path, text);
           lines += writing.size;
           clean = true;
         }
