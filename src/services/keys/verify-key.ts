@@ -16,9 +16,11 @@ import type { ConsumePlan, ConsumeResult, LimitResult } from "../../store/ports/
 import { allowListOf } from "../../domain/ip-allow-list.js";
 import { clientAddressOf, type CallContext, type CommitGate, type Principal, type RequestOrigin } from "../context.js";
 import type { VerifiableKey } from "../key-cache.js";
-import { balanceOf, effectivePermissionsOf, identityBalanceOf, refillAt, withCounters, type KeysDeps } from "./key-context.js";
+import {
+  balanceOf, counterFailure, effectivePermissionsOf, identityBalanceOf, refillAt, withCounters, type KeysDeps,
+} from "./key-context.js";
 import { identityView } from "./key-view.js";
-import { verifyIdempotencyOf, type VerifyIdempotency } from "./verify-idempotency.js";
+import { verifyIdempotency, verifyIdempotencyKeyOf, type VerifyIdempotency } from "./verify-idempotency.js";
 import { DEFAULT_IDEMPOTENCY_WINDOW_MS, idempotencyConflict } from "../../domain/idempotency.js";
 
 interface VerifyInput {
@@ -31,7 +33,7 @@ interface VerifyInput {
   /** v1: the key must belong to this api (else FORBIDDEN). */
   expectedApiId?: string;
   query?: PermissionQuery;
-  requested: RequestedLimit[];
+  requested: readonly RequestedLimit[];
   cost: number;
   tags: string[];
   /** How an unknown requested rate-limit name is refused: v1 400, v2 412. */
@@ -108,7 +110,18 @@ export function createVerifier(deps: KeysDeps) {
         const detail = `The key has no rate limit named "${resolved.unknown}"; configure it or pass limit and duration.`;
         throw input.unknownLimit === "invalid" ? invalid(detail, [{ location: "ratelimits", message: detail }]) : new KeywardError("precondition", detail);
       }
-      outcome = await consume(found, resolved.limits, input.cost, now, input.idempotency);
+      const plan = planOf(found, resolved.limits, input.cost, now, input.idempotency);
+      if (!plan) outcome = { code: "VALID", found, limits: [] };
+      else {
+        // The store is awaited here, in this frame (withCounters' rule, without its closure and frames).
+        let result: ConsumeResult;
+        try {
+          result = await deps.counters.consume(plan);
+        } catch (error) {
+          throw counterFailure(error);
+        }
+        outcome = outcomeOf(found, resolved.limits, result);
+      }
     }
     // A replay spent nothing, and the first call's event and usage signals already count it.
     if (!outcome.replayed) {
@@ -158,14 +171,6 @@ export function createVerifier(deps: KeysDeps) {
     };
   }
 
-  async function consume(
-    found: VerifiableKey, limits: AppliedLimit[], cost: number, now: number, idempotency: VerifyIdempotency | undefined,
-  ): Promise<Outcome> {
-    const plan = planOf(found, limits, cost, now, idempotency);
-    if (!plan) return { code: "VALID", found, limits: [] };
-    return outcomeOf(found, limits, await withCounters(() => deps.counters.consume(plan)));
-  }
-
   /** The earlier step a refused retry repeats, if its key recorded one (limits resolved as that step resolved them). */
   async function recall(found: VerifiableKey, input: VerifyInput, now: number, idempotency: VerifyIdempotency): Promise<Outcome | undefined> {
     const resolved = resolveLimits({ keyLimits: found.key.ratelimits, identityLimits: found.identity?.ratelimits ?? [], requested: input.requested });
@@ -178,7 +183,8 @@ export function createVerifier(deps: KeysDeps) {
   return {
     find,
 
-    async verifyV2(request: VerifyKeyRequest, context: CallContext): Promise<MessageInitShape<typeof VerifyKeyResponseSchema>> {
+    /** Not async itself: the answer is made from the outcome by `v2Answer`, with no frame of its own to await in. */
+    verifyV2(request: VerifyKeyRequest, context: CallContext): Promise<MessageInitShape<typeof VerifyKeyResponseSchema>> {
       let query: PermissionQuery | undefined;
       if (request.permissions !== undefined) {
         const parsed = parsePermissionQuery(request.permissions);
@@ -188,37 +194,16 @@ export function createVerifier(deps: KeysDeps) {
         }
         query = parsed.query;
       }
-      const requested = request.ratelimits.map(requestedLimit);
+      const requested = request.ratelimits.length === 0 ? NONE_REQUESTED : request.ratelimits.map(requestedLimit);
       const cost = request.credits?.cost === undefined ? 1 : Number(request.credits.cost);
-      const idempotency = verifyIdempotencyOf({
-        field: request.idempotencyKey, origin: context.origin, dialect: "v2", plaintext: request.key,
-        request: [cost, requested, request.permissions ?? null, request.tags],
+      const idempotencyKey = verifyIdempotencyKeyOf(request.idempotencyKey, context.origin);
+      const idempotency = idempotencyKey === undefined ? undefined : verifyIdempotency(idempotencyKey, {
+        dialect: "v2", plaintext: request.key, request: [cost, requested, request.permissions ?? null, request.tags],
       });
-      const outcome = await verify({
+      return verify({
         plaintext: request.key, requestId: context.requestId, visibleTo: context.principal, query, requested, cost,
         tags: request.tags, unknownLimit: "precondition", commit: context.commit, origin: context.origin, idempotency,
-      });
-      const { found } = outcome;
-      if (!found) return { valid: false, code: outcome.code };
-      const { key, identity } = found;
-      return {
-        valid: outcome.code === "VALID",
-        code: outcome.code,
-        keyId: key.id,
-        name: key.name,
-        meta: key.meta as never,
-        expires: key.expires === undefined ? undefined : BigInt(key.expires),
-        credits: outcome.remaining === undefined ? undefined : BigInt(outcome.remaining),
-        enabled: key.enabled,
-        permissions: found.permissions,
-        roles: key.roles,
-        identity: identity && identityView(identity, outcome.identityRemaining),
-        ratelimits: outcome.limits.map(({ applied, result }) => ({
-          exceeded: result.exceeded, id: applied.id, name: applied.name, limit: BigInt(applied.limit),
-          duration: BigInt(applied.duration), reset: BigInt(result.reset), remaining: BigInt(result.remaining),
-          autoApply: applied.autoApply,
-        })),
-      };
+      }).then(v2Answer);
     },
 
     async verifyV1(request: VerifyKeyV1Request, context: CallContext): Promise<MessageInitShape<typeof VerifyKeyV1ResponseSchema>> {
@@ -241,9 +226,9 @@ export function createVerifier(deps: KeysDeps) {
         requested.push({ name: "default", cost: request.ratelimit.cost === undefined ? 1 : Number(request.ratelimit.cost) });
       }
       const cost = request.remaining?.cost === undefined ? 1 : Number(request.remaining.cost);
-      const idempotency = verifyIdempotencyOf({
-        field: undefined, origin: context.origin, dialect: "v1", plaintext: request.key,
-        request: [request.apiId ?? null, rawQuery, requested, cost, request.tags],
+      const idempotencyKey = verifyIdempotencyKeyOf(undefined, context.origin);
+      const idempotency = idempotencyKey === undefined ? undefined : verifyIdempotency(idempotencyKey, {
+        dialect: "v1", plaintext: request.key, request: [request.apiId ?? null, rawQuery, requested, cost, request.tags],
       });
       const outcome = await verify({
         plaintext: request.key, found, requestId: context.requestId, expectedApiId: request.apiId, query, requested,
@@ -278,6 +263,34 @@ export function createVerifier(deps: KeysDeps) {
 }
 
 const CACHE_MISSING = { cacheMissing: true };
+
+/** A request that names no rate limit (most do not): one shared empty list, never written to. */
+const NONE_REQUESTED: readonly RequestedLimit[] = [];
+
+/** The v2 answer of an outcome: NOT_FOUND carries no key data, every other outcome all of it. */
+function v2Answer(outcome: Outcome): MessageInitShape<typeof VerifyKeyResponseSchema> {
+  const { found } = outcome;
+  if (!found) return { valid: false, code: outcome.code };
+  const { key, identity } = found;
+  return {
+    valid: outcome.code === "VALID",
+    code: outcome.code,
+    keyId: key.id,
+    name: key.name,
+    meta: key.meta as never,
+    expires: key.expires === undefined ? undefined : BigInt(key.expires),
+    credits: outcome.remaining === undefined ? undefined : BigInt(outcome.remaining),
+    enabled: key.enabled,
+    permissions: found.permissions,
+    roles: key.roles,
+    identity: identity && identityView(identity, outcome.identityRemaining),
+    ratelimits: outcome.limits.map(({ applied, result }) => ({
+      exceeded: result.exceeded, id: applied.id, name: applied.name, limit: BigInt(applied.limit),
+      duration: BigInt(applied.duration), reset: BigInt(result.reset), remaining: BigInt(result.remaining),
+      autoApply: applied.autoApply,
+    })),
+  };
+}
 
 function requestedLimit(request: { name: string; cost?: bigint; limit?: bigint; duration?: bigint }): RequestedLimit {
   return { name: request.name, cost: optionalNumber(request.cost), limit: optionalNumber(request.limit), duration: optionalNumber(request.duration) };
