@@ -69,5 +69,15 @@ export function infoLineWriter(logger: Logger): ((fields: string, msgJson: strin
   const output = outputs.get(logger);
   if (!output) return undefined;
   const pid = `,"pid":${process.pid},`;
-  return (fields, msgJson) => output.write(`{"level":30,"time":${Date.now()}${pid}${fields},"msg":${msgJson}}\n`);
+  // Lines of one millisecond share their head: a busy server writes several per millisecond.
+  let time = -1;
+  let head = "";
+  return (fields, msgJson) => {
+    const now = Date.now();
+    if (now !== time) {
+      time = now;
+      head = `{"level":30,"time":${now}${pid}`;
+    }
+    output.write(`${head}${fields},"msg":${msgJson}}\n`);
+  };
 }
