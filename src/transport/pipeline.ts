@@ -78,7 +78,7 @@ export function checkRequest(schema: DescMessage, request: object): void {
   // protovalidate, which names the violations.
   if (fastCodecOf(schema)?.valid?.(request) !== true) checkRules(schema, request);
   const freeForm = freeFormViolationsOf(schema, request);
-  if (freeForm.length > 0) throw invalid(freeForm.map((v) => `${v.location}: ${v.message}`).join("; "), freeForm);
+  if (freeForm.length > 0) throw invalid(freeForm.map((v) => `${v.location}: ${v.message}`).join("; "), [...freeForm]);
 }
 
 function checkRules(schema: DescMessage, request: object): void {
