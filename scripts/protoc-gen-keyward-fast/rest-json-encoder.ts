@@ -100,3 +100,84 @@ export function printRestJsonEncoder(f: GeneratedFile, message: DescMessage, id:
   p("}");
   p();
 }
+
+/**
+ * Statements turning field value `v` (not undefined) into its JSON text `out`: the text JSON.stringify writes for
+ * what `valueLines` makes of `v`, bailing (undefined) exactly where it does.
+ */
+function textLines(field: DescField, v: string, out: string, id: (m: DescMessage) => string): string[] | undefined {
+  const kind = field.fieldKind === "list" || field.fieldKind === "map" ? (field.fieldKind === "list" ? field.listKind : field.mapKind) : field.fieldKind;
+  const bail = `if (${v} === null) return undefined;`;
+  if (kind === "message") {
+    const target = field.message!;
+    // A Struct is held as its JSON already; a value JSON.stringify leaves out is left to the object path.
+    if (target.typeName === "google.protobuf.Struct") return [bail, `const ${out} = JSON.stringify(${v});`, `if (${out} === undefined) return undefined;`];
+    if (target.typeName.startsWith("google.protobuf.")) return undefined;
+    return [bail, `const ${out} = t_${id(target)}(${v});`, `if (${out} === undefined) return undefined;`];
+  }
+  if (kind === "enum") {
+    if (field.enum!.typeName === "google.protobuf.NullValue") return [bail, `const ${out} = "null";`];
+    const table = enumTable(field.enum!.typeName);
+    return [bail, `const ${out} = JSON.stringify(typeof ${v} === "number" && Object.hasOwn(${table}, ${v}) ? ${table}[${v}] : ${v});`];
+  }
+  const scalar = field.scalar!;
+  // A safe integer's text is String's; JSON.stringify agrees (-0 included).
+  if (INT64.includes(scalar)) return [bail, `const n = Number(${v});`, `if (!Number.isSafeInteger(n)) return undefined;`, `const ${out} = "" + n;`];
+  if (scalar === ScalarType.BYTES) return undefined;
+  if (scalar === ScalarType.DOUBLE || scalar === ScalarType.FLOAT) return [bail, `const ${out} = JSON.stringify(Number.isFinite(${v}) ? ${v} : String(${v}));`];
+  if (scalar === ScalarType.STRING) return [bail, `const ${out} = JSON.stringify(${v});`];
+  // Booleans and finite numbers read as String writes them; anything else as JSON.stringify does.
+  return [bail, `const ${out} = typeof ${v} === "boolean" || (typeof ${v} === "number" && Number.isFinite(${v})) ? "" + ${v} : JSON.stringify(${v});`];
+}
+
+/**
+ * The REST JSON encoder's text form: `JSON.stringify(r_<message>(m))` written directly, without the object, or
+ * undefined exactly where `r_` is undefined. REST writes its answer from it.
+ */
+export function printRestJsonTextEncoder(f: GeneratedFile, message: DescMessage, id: (m: DescMessage) => string): void {
+  const p = (...parts: unknown[]) => f.print(...(parts as never[]));
+  p("function t_", id(message), "(m: any): string | undefined {");
+  if (message.oneofs.length > 0 || message.typeName.startsWith("google.protobuf.")) {
+    p("  return undefined; // as r_: left to rest-json.ts");
+    p("}");
+    p();
+    return;
+  }
+  p('  let out = "{";');
+  p('  let sep = "";');
+  for (const field of message.fields) {
+    const key = JSON.stringify(`"${field.jsonName}":`);
+    p("  {");
+    p(`    const v = m.${field.localName};`);
+    p("    if (v !== undefined) {");
+    let lines: string[] | undefined;
+    if (field.fieldKind === "list") {
+      const item = textLines(field, "item", "x", id);
+      lines = item && [
+        "if (v === null) return undefined;", 'let list = "[";', "for (const item of v) {", ...item.map((l) => "  " + l),
+        '  list += list.length === 1 ? x : "," + x;', "}", `out += sep + ${key} + list + "]";`,
+      ];
+    } else if (field.fieldKind === "map") {
+      const item = textLines(field, "item", "x", id);
+      // An own "__proto__" key is left out, as r_'s assignment leaves it out of its object.
+      lines = item && [
+        "if (v === null) return undefined;", 'let map = "{";', "for (const [k, item] of Object.entries(v)) {", ...item.map((l) => "  " + l),
+        '  if (k === "__proto__") continue;', '  map += (map.length === 1 ? "" : ",") + JSON.stringify(k) + ":" + x;', "}", `out += sep + ${key} + map + "}";`,
+      ];
+    } else {
+      const value = textLines(field, "v", "x", id);
+      lines = value && [...value, `out += sep + ${key} + x;`];
+    }
+    for (const line of lines ?? ["return undefined; // left to rest-json.ts"]) p("      ", line);
+    if (lines) p('      sep = ",";');
+    p("    }");
+    const absent = field.fieldKind === "list" ? "[]" : field.fieldKind === "map" ? "{}"
+      : field.fieldKind !== "message" && field.presence === IMPLICIT ? zeroJson(field) : undefined;
+    // zeroJson's literals are JSON text as they stand.
+    if (absent !== undefined) p(`    else { out += sep + ${JSON.stringify(`"${field.jsonName}":${absent}`)}; sep = ","; }`);
+    p("  }");
+  }
+  p('  return out + "}";');
+  p("}");
+  p();
+}

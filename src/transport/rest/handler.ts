@@ -12,7 +12,7 @@ import { serveDocument, type ServedDocument } from "./documents.js";
 import type { Route } from "./routes.js";
 import { templateRoutes } from "./path-templates.js";
 import { v1Mappings, v2Mappings } from "./v1-dialect.js";
-import { v2Envelope } from "./v2-dialect.js";
+import { v2Envelope, v2EnvelopeText } from "./v2-dialect.js";
 import { decodeInput, isPlainObject, parseJson, queryToJson, requireJsonBody, splitUrl } from "./wire.js";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -115,13 +115,24 @@ export function createRestHandler(options: {
   /** The dialect's success answer for the operation's output. */
   function answer(call: RestCall, res: Response, route: Route, output: unknown): void {
     const { mapping } = call;
-    const full = toRestJson(route.operation.method.output, output as never);
+    const status = mapping?.status ?? 200;
+    const schema = route.operation.method.output;
+    // A v2 answer that is the output's proto JSON unchanged (every verification but NOT_FOUND) is written as text
+    // from the output: no JSON object made and walked again.
+    if (route.dialect === "v2" && !route.responseField && (!mapping?.response || mapping.responseOnly?.(output as never) === false)) {
+      const text = v2EnvelopeText(schema, output as object, call.requestId);
+      if (text !== undefined) {
+        call.sendText(res, status, text);
+        call.finishOnce(call.tally, done, status);
+        return;
+      }
+    }
+    const full = toRestJson(schema, output as never);
     const json = route.responseField ? ((full[route.responseField] ?? {}) as Record<string, unknown>) : full;
     const mapped = mapping?.response ? (mapping.response(json, full) as Record<string, unknown>) : json;
     const body = route.dialect === "v1"
       ? mapped
-      : route.responseField ? { meta: { requestId: call.requestId }, data: mapped } : v2Envelope(route.operation.method.output, mapped, call.requestId);
-    const status = mapping?.status ?? 200;
+      : route.responseField ? { meta: { requestId: call.requestId }, data: mapped } : v2Envelope(schema, mapped, call.requestId);
     call.send(res, status, body);
     call.finishOnce(call.tally, done, status);
   }
@@ -156,9 +167,14 @@ class RestCall extends UnaryCall implements Invocation {
   private answer = "";
 
   send(res: Response, status: number, body: unknown): void {
+    this.sendText(res, status, JSON.stringify(body));
+  }
+
+  /** `send` of a body already in JSON text. */
+  sendText(res: Response, status: number, text: string): void {
     this.res = res;
     this.status = status;
-    this.answer = JSON.stringify(body);
+    this.answer = text;
     atTurnEnd("respond", writeResponse, this);
   }
 
