@@ -82,15 +82,16 @@ export function createVerifier(deps: KeysDeps) {
     return cache.lookup(hashKey(plaintext), read, CACHE_MISSING);
   }
 
-  // The async frame holds only what crosses an await; the steps between are plain functions below.
-  async function verify(input: VerifyInput): Promise<Outcome> {
+  // The async frame holds only what crosses an await; the steps between are plain functions below. The outcome is
+  // handed back through `answer` (the dialect's shape), so the caller needs no promise of its own to make it.
+  async function verify<T>(input: VerifyInput, answer: (outcome: Outcome) => T): Promise<T> {
     const started = performance.now();
     const now = clock.now();
     let found = input.found ?? find(input.plaintext);
     if (found instanceof Promise) found = await found;
     if (!found || !visibleTo(found, input.visibleTo)) {
       deps.onVerified?.("NOT_FOUND");
-      return { code: "NOT_FOUND", limits: [] };
+      return answer({ code: "NOT_FOUND", limits: [] });
     }
 
     // From here on the verification writes (counters, a refill, its event): past the deadline it writes nothing, and
@@ -122,7 +123,7 @@ export function createVerifier(deps: KeysDeps) {
     // A replay spent nothing, and the first call's event and usage signals already count it.
     if (!outcome.replayed) recordVerification(found, input, outcome, now, started);
     deps.onVerified?.(outcome.code);
-    return outcome;
+    return answer(outcome);
   }
 
   /** The first refusal before the counters (DISABLED ... INSUFFICIENT_PERMISSIONS), if any. */
@@ -229,7 +230,7 @@ export function createVerifier(deps: KeysDeps) {
   return {
     find,
 
-    /** Not async itself: the answer is made from the outcome by `v2Answer`, with no frame of its own to await in. */
+    /** Not async itself: `verify` makes the answer from the outcome with `v2Answer`. */
     verifyV2(request: VerifyKeyRequest, context: CallContext): Promise<MessageInitShape<typeof VerifyKeyResponseSchema>> {
       let query: PermissionQuery | undefined;
       if (request.permissions !== undefined) {
@@ -249,7 +250,7 @@ export function createVerifier(deps: KeysDeps) {
       return verify({
         plaintext: request.key, requestId: context.requestId, visibleTo: context.principal, query, requested, cost,
         tags: request.tags, unknownLimit: "precondition", commit: context.commit, origin: context.origin, idempotency,
-      }).then(v2Answer);
+      }, v2Answer);
     },
 
     async verifyV1(request: VerifyKeyV1Request, context: CallContext): Promise<MessageInitShape<typeof VerifyKeyV1ResponseSchema>> {
@@ -279,7 +280,7 @@ export function createVerifier(deps: KeysDeps) {
       const outcome = await verify({
         plaintext: request.key, found, requestId: context.requestId, expectedApiId: request.apiId, query, requested,
         cost, tags: request.tags, unknownLimit: "invalid", commit: context.commit, origin: context.origin, idempotency,
-      });
+      }, asIs);
       if (!outcome.found) return { valid: false, code: outcome.code, requestId: context.requestId };
       const { key, identity } = outcome.found;
       const shown = outcome.limits.find((l) => l.applied.name === "default") ?? outcome.limits[0];
@@ -315,6 +316,9 @@ function visibleTo(found: VerifiableKey, principal: Principal | undefined): bool
   return !principal || (found.key.workspaceId === principal.workspaceId
     && satisfies(principal.permissions, { resourceType: "api", action: "verify_key", resourceId: found.key.apiId }));
 }
+
+/** The outcome itself, for a caller that shapes it after more awaits of its own (v1). */
+const asIs = (outcome: Outcome): Outcome => outcome;
 
 /** A request that names no rate limit (most do not): one shared empty list, never written to. */
 const NONE_REQUESTED: readonly RequestedLimit[] = [];
