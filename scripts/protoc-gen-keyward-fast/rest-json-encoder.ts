@@ -134,6 +134,11 @@ function textLines(field: DescField, v: string, out: string, id: (m: DescMessage
  * The REST JSON encoder's text form: `JSON.stringify(r_<message>(m))` written directly, without the object, or
  * undefined exactly where `r_` is undefined. REST writes its answer from it.
  */
+/** Whether a field is in every REST JSON object of its message: lists, maps and implicit-presence scalars and enums. */
+function alwaysWritten(field: DescField): boolean {
+  return field.fieldKind === "list" || field.fieldKind === "map" || (field.fieldKind !== "message" && field.presence === IMPLICIT);
+}
+
 export function printRestJsonTextEncoder(f: GeneratedFile, message: DescMessage, id: (m: DescMessage) => string): void {
   const p = (...parts: unknown[]) => f.print(...(parts as never[]));
   p("function t_", id(message), "(m: any): string | undefined {");
@@ -144,9 +149,16 @@ export function printRestJsonTextEncoder(f: GeneratedFile, message: DescMessage,
     return;
   }
   p('  let out = "{";');
-  p('  let sep = "";');
-  for (const field of message.fields) {
-    const key = JSON.stringify(`"${field.jsonName}":`);
+  // A key's comma is known when the generator writes it: none before the first field, a constant one once a field
+  // that is always written came before. Only in between (optional fields first) does `sep` say at run time.
+  const fields = message.fields;
+  const alwaysBefore = (i: number) => fields.slice(0, i).some(alwaysWritten);
+  if (fields.length > 1 && !alwaysWritten(fields[0])) p('  let sep = "";');
+  fields.forEach((field, i) => {
+    const comma = i === 0 ? "" : alwaysBefore(i) ? "," : undefined; // undefined: `sep`
+    const key = (text: string) => (comma === undefined ? `sep + ${JSON.stringify(text)}` : JSON.stringify(comma + text));
+    const put = (text: string) => `out += ${key(`"${field.jsonName}":`)} + ${text};`;
+    const setSep = i + 1 < fields.length && !alwaysBefore(i + 1) ? ' sep = ",";' : "";
     p("  {");
     p(`    const v = m.${field.localName};`);
     p("    if (v !== undefined) {");
@@ -155,28 +167,28 @@ export function printRestJsonTextEncoder(f: GeneratedFile, message: DescMessage,
       const item = textLines(field, "item", "x", id);
       lines = item && [
         "if (v === null) return undefined;", 'let list = "[";', "for (const item of v) {", ...item.map((l) => "  " + l),
-        '  list += list.length === 1 ? x : "," + x;', "}", `out += sep + ${key} + list + "]";`,
+        '  list += list.length === 1 ? x : "," + x;', "}", put('list + "]"'),
       ];
     } else if (field.fieldKind === "map") {
       const item = textLines(field, "item", "x", id);
       // An own "__proto__" key is left out, as r_'s assignment leaves it out of its object.
       lines = item && [
         "if (v === null) return undefined;", 'let map = "{";', "for (const [k, item] of Object.entries(v)) {", ...item.map((l) => "  " + l),
-        '  if (k === "__proto__") continue;', '  map += (map.length === 1 ? "" : ",") + JSON.stringify(k) + ":" + x;', "}", `out += sep + ${key} + map + "}";`,
+        '  if (k === "__proto__") continue;', '  map += (map.length === 1 ? "" : ",") + JSON.stringify(k) + ":" + x;', "}", put('map + "}"'),
       ];
     } else {
       const value = textLines(field, "v", "x", id);
-      lines = value && [...value, `out += sep + ${key} + x;`];
+      lines = value && [...value, put("x")];
     }
     for (const line of lines ?? ["return undefined; // left to rest-json.ts"]) p("      ", line);
-    if (lines) p('      sep = ",";');
+    if (lines && setSep) p("     ", setSep);
     p("    }");
     const absent = field.fieldKind === "list" ? "[]" : field.fieldKind === "map" ? "{}"
       : field.fieldKind !== "message" && field.presence === IMPLICIT ? zeroJson(field) : undefined;
     // zeroJson's literals are JSON text as they stand.
-    if (absent !== undefined) p(`    else { out += sep + ${JSON.stringify(`"${field.jsonName}":${absent}`)}; sep = ","; }`);
+    if (absent !== undefined) p(`    else { out += ${key(`"${field.jsonName}":${absent}`)};${setSep} }`);
     p("  }");
-  }
+  });
   p('  return out + "}";');
   p("}");
   p();

@@ -128,16 +128,14 @@ function r_keyward_v1_VerifyKeyRequest(m: any): Record<string, unknown> | undefi
 
 function t_keyward_v1_VerifyKeyRequest(m: any): string | undefined {
   let out = "{";
-  let sep = "";
   {
     const v = m.key;
     if (v !== undefined) {
       if (v === null) return undefined;
       const x = JSON.stringify(v);
-      out += sep + "\"key\":" + x;
-      sep = ",";
+      out += "\"key\":" + x;
     }
-    else { out += sep + "\"key\":\"\""; sep = ","; }
+    else { out += "\"key\":\"\""; }
   }
   {
     const v = m.tags;
@@ -149,18 +147,16 @@ function t_keyward_v1_VerifyKeyRequest(m: any): string | undefined {
         const x = JSON.stringify(item);
         list += list.length === 1 ? x : "," + x;
       }
-      out += sep + "\"tags\":" + list + "]";
-      sep = ",";
+      out += ",\"tags\":" + list + "]";
     }
-    else { out += sep + "\"tags\":[]"; sep = ","; }
+    else { out += ",\"tags\":[]"; }
   }
   {
     const v = m.permissions;
     if (v !== undefined) {
       if (v === null) return undefined;
       const x = JSON.stringify(v);
-      out += sep + "\"permissions\":" + x;
-      sep = ",";
+      out += ",\"permissions\":" + x;
     }
   }
   {
@@ -169,8 +165,7 @@ function t_keyward_v1_VerifyKeyRequest(m: any): string | undefined {
       if (v === null) return undefined;
       const x = t_keyward_v1_CreditsCost(v);
       if (x === undefined) return undefined;
-      out += sep + "\"credits\":" + x;
-      sep = ",";
+      out += ",\"credits\":" + x;
     }
   }
   {
@@ -184,18 +179,16 @@ function t_keyward_v1_VerifyKeyRequest(m: any): string | undefined {
         if (x === undefined) return undefined;
         list += list.length === 1 ? x : "," + x;
       }
-      out += sep + "\"ratelimits\":" + list + "]";
-      sep = ",";
+      out += ",\"ratelimits\":" + list + "]";
     }
-    else { out += sep + "\"ratelimits\":[]"; sep = ","; }
+    else { out += ",\"ratelimits\":[]"; }
   }
   {
     const v = m.migrationId;
     if (v !== undefined) {
       if (v === null) return undefined;
       const x = JSON.stringify(v);
-      out += sep + "\"migrationId\":" + x;
-      sep = ",";
+      out += ",\"migrationId\":" + x;
     }
   }
   {
@@ -203,8 +196,7 @@ function t_keyward_v1_VerifyKeyRequest(m: any): string | undefined {
     if (v !== undefined) {
       if (v === null) return undefined;
       const x = JSON.stringify(v);
-      out += sep + "\"idempotencyKey\":" + x;
-      sep = ",";
+      out += ",\"idempotencyKey\":" + x;
     }
   }
   return out + "}";
@@ -440,7 +432,6 @@ function r_keyward_v1_CreditsCost(m: any): Record<string, unknown> | undefined {
 
 function t_keyward_v1_CreditsCost(m: any): string | undefined {
   let out = "{";
-  let sep = "";
   {
     const v = m.cost;
     if (v !== undefined) {
@@ -448,8 +439,7 @@ function t_keyward_v1_CreditsCost(m: any): string | undefined {
       const n = Number(v);
       if (!Number.isSafeInteger(n)) return undefined;
       const x = "" + n;
-      out += sep + "\"cost\":" + x;
-      sep = ",";
+      out += "\"cost\":" + x;
     }
   }
   return out + "}";
@@ -587,16 +577,14 @@ function r_keyward_v1_RatelimitRequest(m: any): Record<string, unknown> | undefi
 
 function t_keyward_v1_RatelimitRequest(m: any): string | undefined {
   let out = "{";
-  let sep = "";
   {
     const v = m.name;
     if (v !== undefined) {
       if (v === null) return undefined;
       const x = JSON.stringify(v);
-      out += sep + "\"name\":" + x;
-      sep = ",";
+      out += "\"name\":" + x;
     }
-    else { out += sep + "\"name\":\"\""; sep = ","; }
+    else { out += "\"name\":\"\""; }
   }
   {
     const v = m.cost;
@@ -605,8 +593,7 @@ function t_keyward_v1_RatelimitRequest(m: any): string | undefined {
       const n = Number(v);
       if (!Number.isSafeInteger(n)) return undefined;
       const x = "" + n;
-      out += sep + "\"cost\":" + x;
-      sep = ",";
+      out += ",\"cost\":" + x;
     }
   }
   {
@@ -616,8 +603,7 @@ function t_keyward_v1_RatelimitRequest(m: any): string | undefined {
       const n = Number(v);
       if (!Number.isSafeInteger(n)) return undefined;
       const x = "" + n;
-      out += sep + "\"limit\":" + x;
-      sep = ",";
+      out += ",\"limit\":" + x;
     }
   }
   {
@@ -627,8 +613,7 @@ function t_keyward_v1_RatelimitRequest(m: any): string | undefined {
       const n = Number(v);
       if (!Number.isSafeInteger(n)) return undefined;
       const x = "" + n;
-      out += sep + "\"duration\":" + x;
-      sep = ",";
+      out += ",\"duration\":" + x;
     }
   }
   return out + "}";
@@ -904,34 +889,30 @@ function r_keyward_v1_VerifyKeyResponse(m: any): Record<string, unknown> | undef
 
 function t_keyward_v1_VerifyKeyResponse(m: any): string | undefined {
   let out = "{";
-  let sep = "";
   {
     const v = m.valid;
     if (v !== undefined) {
       if (v === null) return undefined;
       const x = typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v)) ? "" + v : JSON.stringify(v);
-      out += sep + "\"valid\":" + x;
-      sep = ",";
+      out += "\"valid\":" + x;
     }
-    else { out += sep + "\"valid\":false"; sep = ","; }
+    else { out += "\"valid\":false"; }
   }
   {
     const v = m.code;
     if (v !== undefined) {
       if (v === null) return undefined;
       const x = JSON.stringify(v);
-      out += sep + "\"code\":" + x;
-      sep = ",";
+      out += ",\"code\":" + x;
     }
-    else { out += sep + "\"code\":\"\""; sep = ","; }
+    else { out += ",\"code\":\"\""; }
   }
   {
     const v = m.keyId;
     if (v !== undefined) {
       if (v === null) return undefined;
       const x = JSON.stringify(v);
-      out += sep + "\"keyId\":" + x;
-      sep = ",";
+      out += ",\"keyId\":" + x;
     }
   }
   {
@@ -939,8 +920,7 @@ function t_keyward_v1_VerifyKeyResponse(m: any): string | undefined {
     if (v !== undefined) {
       if (v === null) return undefined;
       const x = JSON.stringify(v);
-      out += sep + "\"name\":" + x;
-      sep = ",";
+      out += ",\"name\":" + x;
     }
   }
   {
@@ -949,8 +929,7 @@ function t_keyward_v1_VerifyKeyResponse(m: any): string | undefined {
       if (v === null) return undefined;
       const x = JSON.stringify(v);
       if (x === undefined) return undefined;
-      out += sep + "\"meta\":" + x;
-      sep = ",";
+      out += ",\"meta\":" + x;
     }
   }
   {
@@ -960,8 +939,7 @@ function t_keyward_v1_VerifyKeyResponse(m: any): string | undefined {
       const n = Number(v);
       if (!Number.isSafeInteger(n)) return undefined;
       const x = "" + n;
-      out += sep + "\"expires\":" + x;
-      sep = ",";
+      out += ",\"expires\":" + x;
     }
   }
   {
@@ -971,8 +949,7 @@ function t_keyward_v1_VerifyKeyResponse(m: any): string | undefined {
       const n = Number(v);
       if (!Number.isSafeInteger(n)) return undefined;
       const x = "" + n;
-      out += sep + "\"credits\":" + x;
-      sep = ",";
+      out += ",\"credits\":" + x;
     }
   }
   {
@@ -980,8 +957,7 @@ function t_keyward_v1_VerifyKeyResponse(m: any): string | undefined {
     if (v !== undefined) {
       if (v === null) return undefined;
       const x = typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v)) ? "" + v : JSON.stringify(v);
-      out += sep + "\"enabled\":" + x;
-      sep = ",";
+      out += ",\"enabled\":" + x;
     }
   }
   {
@@ -994,10 +970,9 @@ function t_keyward_v1_VerifyKeyResponse(m: any): string | undefined {
         const x = JSON.stringify(item);
         list += list.length === 1 ? x : "," + x;
       }
-      out += sep + "\"permissions\":" + list + "]";
-      sep = ",";
+      out += ",\"permissions\":" + list + "]";
     }
-    else { out += sep + "\"permissions\":[]"; sep = ","; }
+    else { out += ",\"permissions\":[]"; }
   }
   {
     const v = m.roles;
@@ -1009,10 +984,9 @@ function t_keyward_v1_VerifyKeyResponse(m: any): string | undefined {
         const x = JSON.stringify(item);
         list += list.length === 1 ? x : "," + x;
       }
-      out += sep + "\"roles\":" + list + "]";
-      sep = ",";
+      out += ",\"roles\":" + list + "]";
     }
-    else { out += sep + "\"roles\":[]"; sep = ","; }
+    else { out += ",\"roles\":[]"; }
   }
   {
     const v = m.identity;
@@ -1020,8 +994,7 @@ function t_keyward_v1_VerifyKeyResponse(m: any): string | undefined {
       if (v === null) return undefined;
       const x = t_keyward_v1_Identity(v);
       if (x === undefined) return undefined;
-      out += sep + "\"identity\":" + x;
-      sep = ",";
+      out += ",\"identity\":" + x;
     }
   }
   {
@@ -1035,10 +1008,9 @@ function t_keyward_v1_VerifyKeyResponse(m: any): string | undefined {
         if (x === undefined) return undefined;
         list += list.length === 1 ? x : "," + x;
       }
-      out += sep + "\"ratelimits\":" + list + "]";
-      sep = ",";
+      out += ",\"ratelimits\":" + list + "]";
     }
-    else { out += sep + "\"ratelimits\":[]"; sep = ","; }
+    else { out += ",\"ratelimits\":[]"; }
   }
   return out + "}";
 }
@@ -1726,26 +1698,23 @@ function r_keyward_v1_Identity(m: any): Record<string, unknown> | undefined {
 
 function t_keyward_v1_Identity(m: any): string | undefined {
   let out = "{";
-  let sep = "";
   {
     const v = m.id;
     if (v !== undefined) {
       if (v === null) return undefined;
       const x = JSON.stringify(v);
-      out += sep + "\"id\":" + x;
-      sep = ",";
+      out += "\"id\":" + x;
     }
-    else { out += sep + "\"id\":\"\""; sep = ","; }
+    else { out += "\"id\":\"\""; }
   }
   {
     const v = m.externalId;
     if (v !== undefined) {
       if (v === null) return undefined;
       const x = JSON.stringify(v);
-      out += sep + "\"externalId\":" + x;
-      sep = ",";
+      out += ",\"externalId\":" + x;
     }
-    else { out += sep + "\"externalId\":\"\""; sep = ","; }
+    else { out += ",\"externalId\":\"\""; }
   }
   {
     const v = m.meta;
@@ -1753,8 +1722,7 @@ function t_keyward_v1_Identity(m: any): string | undefined {
       if (v === null) return undefined;
       const x = JSON.stringify(v);
       if (x === undefined) return undefined;
-      out += sep + "\"meta\":" + x;
-      sep = ",";
+      out += ",\"meta\":" + x;
     }
   }
   {
@@ -1768,10 +1736,9 @@ function t_keyward_v1_Identity(m: any): string | undefined {
         if (x === undefined) return undefined;
         list += list.length === 1 ? x : "," + x;
       }
-      out += sep + "\"ratelimits\":" + list + "]";
-      sep = ",";
+      out += ",\"ratelimits\":" + list + "]";
     }
-    else { out += sep + "\"ratelimits\":[]"; sep = ","; }
+    else { out += ",\"ratelimits\":[]"; }
   }
   {
     const v = m.credits;
@@ -1779,8 +1746,7 @@ function t_keyward_v1_Identity(m: any): string | undefined {
       if (v === null) return undefined;
       const x = t_keyward_v1_Credits(v);
       if (x === undefined) return undefined;
-      out += sep + "\"credits\":" + x;
-      sep = ",";
+      out += ",\"credits\":" + x;
     }
   }
   return out + "}";
@@ -2013,26 +1979,23 @@ function r_keyward_v1_RatelimitConfig(m: any): Record<string, unknown> | undefin
 
 function t_keyward_v1_RatelimitConfig(m: any): string | undefined {
   let out = "{";
-  let sep = "";
   {
     const v = m.id;
     if (v !== undefined) {
       if (v === null) return undefined;
       const x = JSON.stringify(v);
-      out += sep + "\"id\":" + x;
-      sep = ",";
+      out += "\"id\":" + x;
     }
-    else { out += sep + "\"id\":\"\""; sep = ","; }
+    else { out += "\"id\":\"\""; }
   }
   {
     const v = m.name;
     if (v !== undefined) {
       if (v === null) return undefined;
       const x = JSON.stringify(v);
-      out += sep + "\"name\":" + x;
-      sep = ",";
+      out += ",\"name\":" + x;
     }
-    else { out += sep + "\"name\":\"\""; sep = ","; }
+    else { out += ",\"name\":\"\""; }
   }
   {
     const v = m.limit;
@@ -2041,10 +2004,9 @@ function t_keyward_v1_RatelimitConfig(m: any): string | undefined {
       const n = Number(v);
       if (!Number.isSafeInteger(n)) return undefined;
       const x = "" + n;
-      out += sep + "\"limit\":" + x;
-      sep = ",";
+      out += ",\"limit\":" + x;
     }
-    else { out += sep + "\"limit\":0"; sep = ","; }
+    else { out += ",\"limit\":0"; }
   }
   {
     const v = m.duration;
@@ -2053,20 +2015,18 @@ function t_keyward_v1_RatelimitConfig(m: any): string | undefined {
       const n = Number(v);
       if (!Number.isSafeInteger(n)) return undefined;
       const x = "" + n;
-      out += sep + "\"duration\":" + x;
-      sep = ",";
+      out += ",\"duration\":" + x;
     }
-    else { out += sep + "\"duration\":0"; sep = ","; }
+    else { out += ",\"duration\":0"; }
   }
   {
     const v = m.autoApply;
     if (v !== undefined) {
       if (v === null) return undefined;
       const x = typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v)) ? "" + v : JSON.stringify(v);
-      out += sep + "\"autoApply\":" + x;
-      sep = ",";
+      out += ",\"autoApply\":" + x;
     }
-    else { out += sep + "\"autoApply\":false"; sep = ","; }
+    else { out += ",\"autoApply\":false"; }
   }
   return out + "}";
 }
@@ -2265,7 +2225,7 @@ function t_keyward_v1_Credits(m: any): string | undefined {
       const n = Number(v);
       if (!Number.isSafeInteger(n)) return undefined;
       const x = "" + n;
-      out += sep + "\"remaining\":" + x;
+      out += "\"remaining\":" + x;
       sep = ",";
     }
   }
@@ -2276,7 +2236,6 @@ function t_keyward_v1_Credits(m: any): string | undefined {
       const x = t_keyward_v1_Refill(v);
       if (x === undefined) return undefined;
       out += sep + "\"refill\":" + x;
-      sep = ",";
     }
   }
   return out + "}";
@@ -2435,16 +2394,14 @@ function r_keyward_v1_Refill(m: any): Record<string, unknown> | undefined {
 
 function t_keyward_v1_Refill(m: any): string | undefined {
   let out = "{";
-  let sep = "";
   {
     const v = m.interval;
     if (v !== undefined) {
       if (v === null) return undefined;
       const x = JSON.stringify(v);
-      out += sep + "\"interval\":" + x;
-      sep = ",";
+      out += "\"interval\":" + x;
     }
-    else { out += sep + "\"interval\":\"\""; sep = ","; }
+    else { out += "\"interval\":\"\""; }
   }
   {
     const v = m.amount;
@@ -2453,18 +2410,16 @@ function t_keyward_v1_Refill(m: any): string | undefined {
       const n = Number(v);
       if (!Number.isSafeInteger(n)) return undefined;
       const x = "" + n;
-      out += sep + "\"amount\":" + x;
-      sep = ",";
+      out += ",\"amount\":" + x;
     }
-    else { out += sep + "\"amount\":0"; sep = ","; }
+    else { out += ",\"amount\":0"; }
   }
   {
     const v = m.refillDay;
     if (v !== undefined) {
       if (v === null) return undefined;
       const x = typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v)) ? "" + v : JSON.stringify(v);
-      out += sep + "\"refillDay\":" + x;
-      sep = ",";
+      out += ",\"refillDay\":" + x;
     }
   }
   {
@@ -2474,8 +2429,7 @@ function t_keyward_v1_Refill(m: any): string | undefined {
       const n = Number(v);
       if (!Number.isSafeInteger(n)) return undefined;
       const x = "" + n;
-      out += sep + "\"lastRefillAt\":" + x;
-      sep = ",";
+      out += ",\"lastRefillAt\":" + x;
     }
   }
   return out + "}";
@@ -2707,36 +2661,32 @@ function r_keyward_v1_RatelimitResult(m: any): Record<string, unknown> | undefin
 
 function t_keyward_v1_RatelimitResult(m: any): string | undefined {
   let out = "{";
-  let sep = "";
   {
     const v = m.exceeded;
     if (v !== undefined) {
       if (v === null) return undefined;
       const x = typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v)) ? "" + v : JSON.stringify(v);
-      out += sep + "\"exceeded\":" + x;
-      sep = ",";
+      out += "\"exceeded\":" + x;
     }
-    else { out += sep + "\"exceeded\":false"; sep = ","; }
+    else { out += "\"exceeded\":false"; }
   }
   {
     const v = m.id;
     if (v !== undefined) {
       if (v === null) return undefined;
       const x = JSON.stringify(v);
-      out += sep + "\"id\":" + x;
-      sep = ",";
+      out += ",\"id\":" + x;
     }
-    else { out += sep + "\"id\":\"\""; sep = ","; }
+    else { out += ",\"id\":\"\""; }
   }
   {
     const v = m.name;
     if (v !== undefined) {
       if (v === null) return undefined;
       const x = JSON.stringify(v);
-      out += sep + "\"name\":" + x;
-      sep = ",";
+      out += ",\"name\":" + x;
     }
-    else { out += sep + "\"name\":\"\""; sep = ","; }
+    else { out += ",\"name\":\"\""; }
   }
   {
     const v = m.limit;
@@ -2745,10 +2695,9 @@ function t_keyward_v1_RatelimitResult(m: any): string | undefined {
       const n = Number(v);
       if (!Number.isSafeInteger(n)) return undefined;
       const x = "" + n;
-      out += sep + "\"limit\":" + x;
-      sep = ",";
+      out += ",\"limit\":" + x;
     }
-    else { out += sep + "\"limit\":0"; sep = ","; }
+    else { out += ",\"limit\":0"; }
   }
   {
     const v = m.duration;
@@ -2757,10 +2706,9 @@ function t_keyward_v1_RatelimitResult(m: any): string | undefined {
       const n = Number(v);
       if (!Number.isSafeInteger(n)) return undefined;
       const x = "" + n;
-      out += sep + "\"duration\":" + x;
-      sep = ",";
+      out += ",\"duration\":" + x;
     }
-    else { out += sep + "\"duration\":0"; sep = ","; }
+    else { out += ",\"duration\":0"; }
   }
   {
     const v = m.reset;
@@ -2769,10 +2717,9 @@ function t_keyward_v1_RatelimitResult(m: any): string | undefined {
       const n = Number(v);
       if (!Number.isSafeInteger(n)) return undefined;
       const x = "" + n;
-      out += sep + "\"reset\":" + x;
-      sep = ",";
+      out += ",\"reset\":" + x;
     }
-    else { out += sep + "\"reset\":0"; sep = ","; }
+    else { out += ",\"reset\":0"; }
   }
   {
     const v = m.remaining;
@@ -2781,20 +2728,18 @@ function t_keyward_v1_RatelimitResult(m: any): string | undefined {
       const n = Number(v);
       if (!Number.isSafeInteger(n)) return undefined;
       const x = "" + n;
-      out += sep + "\"remaining\":" + x;
-      sep = ",";
+      out += ",\"remaining\":" + x;
     }
-    else { out += sep + "\"remaining\":0"; sep = ","; }
+    else { out += ",\"remaining\":0"; }
   }
   {
     const v = m.autoApply;
     if (v !== undefined) {
       if (v === null) return undefined;
       const x = typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v)) ? "" + v : JSON.stringify(v);
-      out += sep + "\"autoApply\":" + x;
-      sep = ",";
+      out += ",\"autoApply\":" + x;
     }
-    else { out += sep + "\"autoApply\":false"; sep = ","; }
+    else { out += ",\"autoApply\":false"; }
   }
   return out + "}";
 }
