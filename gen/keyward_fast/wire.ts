@@ -509,6 +509,8 @@ export interface FastCodec {
   json: (value: unknown, allowUnknown: boolean) => object | undefined;
   /** A message or init object as REST JSON (rest-json.ts's object), or undefined: build it there. */
   restJson: (message: object) => Record<string, unknown> | undefined;
+  /** `JSON.stringify` of `restJson`'s object, written directly; undefined exactly where `restJson` is. */
+  restJsonText: (message: object) => string | undefined;
   /**
    * True only where protovalidate finds no violation in the message; false means "ask protovalidate". Absent where
    * the type has rules the generator does not check itself.

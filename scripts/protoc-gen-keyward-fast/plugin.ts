@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { ScalarType, type DescField, type DescFile, type DescMessage } from "@bufbuild/protobuf";
 import { isWrapperDesc } from "@bufbuild/protobuf/wkt";
 import { printJsonDecoder, printJsonEnums } from "./json-decoder.js";
-import { printRestJsonEncoder, printRestJsonEnums } from "./rest-json-encoder.js";
+import { printRestJsonEncoder, printRestJsonEnums, printRestJsonTextEncoder } from "./rest-json-encoder.js";
 import { validatorLines } from "./validators.js";
 import { createEcmaScriptPlugin, runNodeJs, type GeneratedFile, type Schema } from "@bufbuild/protoplugin";
 
@@ -132,7 +132,13 @@ function generateFile(f: GeneratedFile, file: DescFile, messages: DescMessage[])
     f.print("  return r_", id(message), "(message);");
     f.print("}");
     f.print();
+    f.print(f.jsDoc(`\`${message.typeName}\` as the JSON text of its REST JSON (\`JSON.stringify\` of \`restJson\`'s object), or undefined where that is.`));
+    f.print(f.export("function", `restJsonText${uniqueName(message, messages)}`), "(message: object): string | undefined {");
+    f.print("  return t_", id(message), "(message);");
+    f.print("}");
+    f.print();
     printRestJsonEncoder(f, message, id);
+    printRestJsonTextEncoder(f, message, id);
     printZero(f, message, shape);
     printJsonDecoder(f, message, shape, { id, MAX_DEPTH });
     printDecoder(f, message, shape, { FastReader, MAX_DEPTH, BAIL, structToJson });
@@ -156,7 +162,7 @@ function generateFile(f: GeneratedFile, file: DescFile, messages: DescMessage[])
   f.print(f.export("const", "fastCodecs"), ": ", FastCodec, "[] = [");
   for (const message of messages) {
     const n = uniqueName(message, messages);
-    f.print("  { schema: ", f.importSchema(message), ", encode: encode", n, " as ", FastCodec, "[\"encode\"], decode: decode", n, ", json: decodeJson", n, ", restJson: restJson", n, validators.has(message) ? `, valid: v_${id(message)}` : "", " },");
+    f.print("  { schema: ", f.importSchema(message), ", encode: encode", n, " as ", FastCodec, "[\"encode\"], decode: decode", n, ", json: decodeJson", n, ", restJson: restJson", n, ", restJsonText: restJsonText", n, validators.has(message) ? `, valid: v_${id(message)}` : "", " },");
   }
   f.print("];");
 }

@@ -100,3 +100,96 @@ export function printRestJsonEncoder(f: GeneratedFile, message: DescMessage, id:
   p("}");
   p();
 }
+
+/**
+ * Statements turning field value `v` (not undefined) into its JSON text `out`: the text JSON.stringify writes for
+ * what `valueLines` makes of `v`, bailing (undefined) exactly where it does.
+ */
+function textLines(field: DescField, v: string, out: string, id: (m: DescMessage) => string): string[] | undefined {
+  const kind = field.fieldKind === "list" || field.fieldKind === "map" ? (field.fieldKind === "list" ? field.listKind : field.mapKind) : field.fieldKind;
+  const bail = `if (${v} === null) return undefined;`;
+  if (kind === "message") {
+    const target = field.message!;
+    // A Struct is held as its JSON already; a value JSON.stringify leaves out is left to the object path.
+    if (target.typeName === "google.protobuf.Struct") return [bail, `const ${out} = JSON.stringify(${v});`, `if (${out} === undefined) return undefined;`];
+    if (target.typeName.startsWith("google.protobuf.")) return undefined;
+    return [bail, `const ${out} = t_${id(target)}(${v});`, `if (${out} === undefined) return undefined;`];
+  }
+  if (kind === "enum") {
+    if (field.enum!.typeName === "google.protobuf.NullValue") return [bail, `const ${out} = "null";`];
+    const table = enumTable(field.enum!.typeName);
+    return [bail, `const ${out} = JSON.stringify(typeof ${v} === "number" && Object.hasOwn(${table}, ${v}) ? ${table}[${v}] : ${v});`];
+  }
+  const scalar = field.scalar!;
+  // A safe integer's text is String's; JSON.stringify agrees (-0 included).
+  if (INT64.includes(scalar)) return [bail, `const n = Number(${v});`, `if (!Number.isSafeInteger(n)) return undefined;`, `const ${out} = "" + n;`];
+  if (scalar === ScalarType.BYTES) return undefined;
+  if (scalar === ScalarType.DOUBLE || scalar === ScalarType.FLOAT) return [bail, `const ${out} = JSON.stringify(Number.isFinite(${v}) ? ${v} : String(${v}));`];
+  if (scalar === ScalarType.STRING) return [bail, `const ${out} = JSON.stringify(${v});`];
+  // Booleans and finite numbers read as String writes them; anything else as JSON.stringify does.
+  return [bail, `const ${out} = typeof ${v} === "boolean" || (typeof ${v} === "number" && Number.isFinite(${v})) ? "" + ${v} : JSON.stringify(${v});`];
+}
+
+/**
+ * The REST JSON encoder's text form: `JSON.stringify(r_<message>(m))` written directly, without the object, or
+ * undefined exactly where `r_` is undefined. REST writes its answer from it.
+ */
+/** Whether a field is in every REST JSON object of its message: lists, maps and implicit-presence scalars and enums. */
+function alwaysWritten(field: DescField): boolean {
+  return field.fieldKind === "list" || field.fieldKind === "map" || (field.fieldKind !== "message" && field.presence === IMPLICIT);
+}
+
+export function printRestJsonTextEncoder(f: GeneratedFile, message: DescMessage, id: (m: DescMessage) => string): void {
+  const p = (...parts: unknown[]) => f.print(...(parts as never[]));
+  p("function t_", id(message), "(m: any): string | undefined {");
+  if (message.oneofs.length > 0 || message.typeName.startsWith("google.protobuf.")) {
+    p("  return undefined; // as r_: left to rest-json.ts");
+    p("}");
+    p();
+    return;
+  }
+  p('  let out = "{";');
+  // A key's comma is known when the generator writes it: none before the first field, a constant one once a field
+  // that is always written came before. Only in between (optional fields first) does `sep` say at run time.
+  const fields = message.fields;
+  const alwaysBefore = (i: number) => fields.slice(0, i).some(alwaysWritten);
+  if (fields.length > 1 && !alwaysWritten(fields[0])) p('  let sep = "";');
+  fields.forEach((field, i) => {
+    const comma = i === 0 ? "" : alwaysBefore(i) ? "," : undefined; // undefined: `sep`
+    const key = (text: string) => (comma === undefined ? `sep + ${JSON.stringify(text)}` : JSON.stringify(comma + text));
+    const put = (text: string) => `out += ${key(`"${field.jsonName}":`)} + ${text};`;
+    const setSep = i + 1 < fields.length && !alwaysBefore(i + 1) ? ' sep = ",";' : "";
+    p("  {");
+    p(`    const v = m.${field.localName};`);
+    p("    if (v !== undefined) {");
+    let lines: string[] | undefined;
+    if (field.fieldKind === "list") {
+      const item = textLines(field, "item", "x", id);
+      lines = item && [
+        "if (v === null) return undefined;", 'let list = "[";', "for (const item of v) {", ...item.map((l) => "  " + l),
+        '  list += list.length === 1 ? x : "," + x;', "}", put('list + "]"'),
+      ];
+    } else if (field.fieldKind === "map") {
+      const item = textLines(field, "item", "x", id);
+      // An own "__proto__" key is left out, as r_'s assignment leaves it out of its object.
+      lines = item && [
+        "if (v === null) return undefined;", 'let map = "{";', "for (const [k, item] of Object.entries(v)) {", ...item.map((l) => "  " + l),
+        '  if (k === "__proto__") continue;', '  map += (map.length === 1 ? "" : ",") + JSON.stringify(k) + ":" + x;', "}", put('map + "}"'),
+      ];
+    } else {
+      const value = textLines(field, "v", "x", id);
+      lines = value && [...value, put("x")];
+    }
+    for (const line of lines ?? ["return undefined; // left to rest-json.ts"]) p("      ", line);
+    if (lines && setSep) p("     ", setSep);
+    p("    }");
+    const absent = field.fieldKind === "list" ? "[]" : field.fieldKind === "map" ? "{}"
+      : field.fieldKind !== "message" && field.presence === IMPLICIT ? zeroJson(field) : undefined;
+    // zeroJson's literals are JSON text as they stand.
+    if (absent !== undefined) p(`    else { out += ${key(`"${field.jsonName}":${absent}`)};${setSep} }`);
+    p("  }");
+  });
+  p('  return out + "}";');
+  p("}");
+  p();
+}

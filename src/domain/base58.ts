@@ -25,10 +25,7 @@ export function encodeBase58(bytes: Uint8Array, width?: number): string {
   for (let i = limbs.length - 1; i >= 0; i--) digits += PAIRS[Math.floor(limbs[i] / PAIR_VALUES)] + PAIRS[limbs[i] % PAIR_VALUES];
   let out = "";
   // Leading zero bytes carry no value; keep them as "1"s like standard base58.
-  for (const byte of bytes) {
-    if (byte !== 0) break;
-    out += "1";
-  }
+  for (let i = 0; i < bytes.length && bytes[i] === 0; i++) out += "1";
   // Zero digits left of the most significant one came from the top limb's padding, not from the value.
   let first = 0;
   while (first < digits.length && digits[first] === "1") first++;

@@ -47,8 +47,10 @@ function increment(bytes: Uint8Array): boolean {
   return false;
 }
 
+// One id's bytes, reused: an id is encoded synchronously, start to end, and a request id is made on every request.
+const bytes = new Uint8Array(16);
+
 function encodeId(prefix: IdPrefix, now: number, tail: Uint8Array): string {
-  const bytes = new Uint8Array(16);
   let time = Math.max(0, Math.floor(now));
   for (let i = 5; i >= 0; i--) {
     bytes[i] = time % 256;

@@ -59,9 +59,30 @@ export interface Requirement {
 
 /** `resource.*.action` OR `resource.<id>.action`; `*` is a literal grant, never a glob. */
 export function satisfies(granted: ReadonlySet<string>, need: Requirement): boolean {
-  if (granted.has(`${need.resourceType}.*.${need.action}`)) return true;
+  if (granted.has(wildcardOf(need.resourceType, need.action))) return true;
   return need.resourceId !== undefined && granted.has(`${need.resourceType}.${need.resourceId}.${need.action}`);
 }
+
+// `type.*.action` per (type, action), made once: the pairs are the catalogue's (and callers' constants), and a string
+// built per check would be hashed anew on every verification.
+const wildcards = new Map<string, Map<string, string>>();
+
+function wildcardOf(resourceType: string, action: string): string {
+  let byAction = wildcards.get(resourceType);
+  if (!byAction) {
+    byAction = new Map();
+    if (wildcards.size < MAX_MEMO) wildcards.set(resourceType, byAction);
+  }
+  let wildcard = byAction.get(action);
+  if (wildcard === undefined) {
+    wildcard = `${resourceType}.*.${action}`;
+    // The catalogue bounds the pairs; should a caller pass others, past the bound they are built each time.
+    if (byAction.size < MAX_MEMO) byAction.set(action, wildcard);
+  }
+  return wildcard;
+}
+
+const MAX_MEMO = 64;
 
 /**
  * The resources of one type that grants reach for `action`: "all" with `type.*.action`, else the ids named by
@@ -84,20 +105,24 @@ export function grantedResourceIds(granted: ReadonlySet<string>, resourceType: s
 export function holdsActionAnywhere(granted: ReadonlySet<string>, resourceType: string, action: string): boolean {
   let held = heldActions.get(granted);
   if (!held) {
-    held = new Set();
+    held = new Map();
     for (const permission of granted) {
       const first = permission.indexOf(".");
       const last = permission.lastIndexOf(".");
-      if (first > 0 && last > first) held.add(`${permission.slice(0, first)} ${permission.slice(last + 1)}`);
+      if (first <= 0 || last <= first) continue;
+      const type = permission.slice(0, first);
+      const actions = held.get(type) ?? new Set<string>();
+      actions.add(permission.slice(last + 1));
+      held.set(type, actions);
     }
     heldActions.set(granted, held);
   }
-  return held.has(`${resourceType} ${action}`);
+  return held.get(resourceType)?.has(action) === true;
 }
 
-// `type action` pairs per grant set, computed once: a principal's grants are built once and never changed, and
-// this check runs on every request.
-const heldActions = new WeakMap<ReadonlySet<string>, Set<string>>();
+// The actions held per resource type, per grant set, computed once: a principal's grants are built once and never
+// changed, and this check runs on every request (looked up by the caller's strings, no key built per check).
+const heldActions = new WeakMap<ReadonlySet<string>, Map<string, Set<string>>>();
 
 /** The permissions of `requested` that `granted` does not cover: granting beyond one's own is refused. */
 export function beyondGrants(granted: ReadonlySet<string>, requested: readonly string[]): string[] {

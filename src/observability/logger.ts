@@ -62,11 +62,22 @@ const outputs = new WeakMap<Logger, DestinationStream>();
  * For the request log's hot path: a writer of info lines laid out exactly as this logger's pino would write them
  * (`{"level":30,"time":…,"pid":…,<fields>,"msg":…}`), from fields already in JSON. Only Keyward's own fields go this
  * way (ids, names, numbers: nothing to redact), and it skips pino's generic formatting, about half a line's cost.
- * Undefined for a logger createLogger did not make (a child, a test's own): its lines go through pino.
+ * `msgJson` is the message already in JSON (a caller's constant). Undefined for a logger createLogger did not make
+ * (a child, a test's own): its lines go through pino.
  */
-export function infoLineWriter(logger: Logger): ((fields: string, msg: string) => void) | undefined {
+export function infoLineWriter(logger: Logger): ((fields: string, msgJson: string) => void) | undefined {
   const output = outputs.get(logger);
   if (!output) return undefined;
   const pid = `,"pid":${process.pid},`;
-  return (fields, msg) => output.write(`{"level":30,"time":${Date.now()}${pid}${fields},"msg":${JSON.stringify(msg)}}\n`);
+  // Lines of one millisecond share their head: a busy server writes several per millisecond.
+  let time = -1;
+  let head = "";
+  return (fields, msgJson) => {
+    const now = Date.now();
+    if (now !== time) {
+      time = now;
+      head = `{"level":30,"time":${now}${pid}`;
+    }
+    output.write(`${head}${fields},"msg":${msgJson}}\n`);
+  };
 }

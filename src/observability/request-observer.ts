@@ -51,7 +51,7 @@ export function createRequestObserver(options: RequestObserverOptions) {
     const durationMs = Math.round(seconds * 1e6) / 1e3;
     if (serverFailure) logger.error({ ...lineOf(tally, status, requestId, durationMs), err: error }, "request failed");
     else if (!failed || clientBudget.take()) {
-      if (fast) fast(fieldsOf(tally, status, requestId, durationMs), "request");
+      if (fast) fast(fieldsOf(tally, status, requestId, durationMs), REQUEST_MSG);
       else lines.info(lineOf(tally, status, requestId, durationMs), "request");
     }
   };
@@ -66,8 +66,11 @@ function lineOf(tally: RouteTally, status: number, requestId: string | undefined
 function fieldsOf(tally: RouteTally, status: number, requestId: string | undefined, durationMs: number): string {
   const id = requestId === undefined ? "" : `"requestId":${JSON.stringify(requestId)},`;
   const shown = tally.rpc ? JSON.stringify(statusLabel(tally.transport, status)) : status;
-  return `${id}"transport":"${tally.transport}","route":${JSON.stringify(tally.route)},"status":${shown},"durationMs":${durationMs}`;
+  return `${id}${tally.lineFields},"status":${shown},"durationMs":${durationMs}`;
 }
+
+/** The request line's message, in JSON. */
+const REQUEST_MSG = JSON.stringify("request");
 
 /**
  * Lines per one-second window: `take()` says whether one more line fits this window. The first `take()` of a later

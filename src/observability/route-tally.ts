@@ -44,9 +44,12 @@ export class RouteTally {
   readonly latency = new Histogram();
   /** Whether statuses are RPC codes (grpc, grpc-web, connect) rather than HTTP statuses. */
   readonly rpc: boolean;
+  /** `"transport":…,"route":…` as a request line writes them: the same on every line of this tally, so made once. */
+  readonly lineFields: string;
 
   constructor(readonly transport: TransportName, readonly route: string) {
     this.rpc = RPC_TRANSPORTS.has(transport);
+    this.lineFields = `"transport":${JSON.stringify(transport)},"route":${JSON.stringify(route)}`;
   }
 
   record(status: number, seconds: number): void {

@@ -14,6 +14,8 @@ export interface FastCodec {
   json(value: unknown, allowUnknown: boolean): MessageShape<DescMessage> | undefined;
   /** A message or init object as REST JSON, the object rest-json.ts builds, or undefined: build it there. */
   restJson(message: object): Record<string, unknown> | undefined;
+  /** `JSON.stringify` of `restJson`'s object, written directly; undefined exactly where `restJson` is. */
+  restJsonText(message: object): string | undefined;
   /** True only where protovalidate finds nothing wrong with the message; false: ask protovalidate. */
   valid?: (message: object) => boolean;
 }

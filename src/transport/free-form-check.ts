@@ -12,11 +12,14 @@ const cache = new WeakMap<DescMessage, DescField[] | null>();
  * a Struct nested past any store's limit or a Value of Infinity, which JSON bodies are refused for before decoding.
  * Locations are JSON names (`meta.a.b`). Messages without free-form fields (verification) cost one map lookup.
  */
-export function freeFormViolationsOf(schema: DescMessage, message: object): Violation[] {
+export function freeFormViolationsOf(schema: DescMessage, message: object): readonly Violation[] {
   let fields = cache.get(schema);
   if (fields === undefined) cache.set(schema, (fields = freeFormPaths(schema) ?? null));
-  return fields === null ? [] : checkFreeForm(message as Record<string, unknown>, fields, "");
+  return fields === null ? NONE : checkFreeForm(message as Record<string, unknown>, fields, "");
 }
+
+/** The answer for a message without free-form fields (every verification): one list, never written to. */
+const NONE: readonly Violation[] = Object.freeze([]);
 
 /** The fields of `schema` (and of its nested messages) that lead to free-form JSON, or undefined when none does. */
 function freeFormPaths(schema: DescMessage, seen = new Set<string>()): DescField[] | undefined {

@@ -30,27 +30,39 @@ export function createPipeline(deps: { authenticate: Authenticate }) {
 
   // The handler's answer is returned as the init object it is: the Connect adapter makes the message, and REST
   // writes its JSON straight from it (rest-json.ts), which saves making a message on every REST request.
-  return async function invoke(operation: Operation, invocation: Invocation): Promise<MessageInitShape<DescMessage>> {
+  // Not async: with the root key cached (most calls) the steps run at once and the handler's own promise is the
+  // answer, with no frame of ours awaiting it; a step's refusal is thrown. Every entry awaits `invoke` inside its
+  // try, where a throw and a rejection are the same.
+  return function invoke(operation: Operation, invocation: Invocation): Answer | Promise<Answer> {
     const deadline = invocation.deadline;
     if (deadline !== undefined) deadline.refuseIfPassed();
-    let principal: Principal | undefined;
-    if (!operation.access.public) {
-      const authenticated = deps.authenticate(invocation.authorization);
-      principal = authenticated instanceof Promise ? await authenticated : authenticated;
-      const { resourceType, action } = operation.access;
-      if (!holdsActionAnywhere(principal.permissions, resourceType, action)) {
-        throw new KeywardError("forbidden", `Missing permission: ${resourceType}.*.${action}`, {
-          reason: "INSUFFICIENT_PERMISSIONS",
-        });
-      }
-    }
-    const request = invocation.decode();
-    checkRequest(operation.method.input, request);
-    const context: CallContext = {
-      principal: principal as Principal, requestId: invocation.requestId, origin: invocation.origin, commit: deadline,
-    };
-    return (await operation.handler(request as never, context)) as MessageInitShape<DescMessage>;
+    if (operation.access.public) return run(operation, invocation, undefined);
+    const authenticated = deps.authenticate(invocation.authorization);
+    if (authenticated instanceof Promise) return authenticated.then((principal) => authorized(operation, invocation, principal));
+    return authorized(operation, invocation, authenticated);
   };
+}
+
+type Answer = MessageInitShape<DescMessage>;
+
+function authorized(operation: Operation, invocation: Invocation, principal: Principal): Answer | Promise<Answer> {
+  const { resourceType, action } = operation.access;
+  if (!holdsActionAnywhere(principal.permissions, resourceType, action)) {
+    throw new KeywardError("forbidden", `Missing permission: ${resourceType}.*.${action}`, {
+      reason: "INSUFFICIENT_PERMISSIONS",
+    });
+  }
+  return run(operation, invocation, principal);
+}
+
+/** Decode, validate, then the service; `principal` is undefined only for a public operation. */
+function run(operation: Operation, invocation: Invocation, principal: Principal | undefined): Answer | Promise<Answer> {
+  const request = invocation.decode();
+  checkRequest(operation.method.input, request);
+  const context: CallContext = {
+    principal: principal as Principal, requestId: invocation.requestId, origin: invocation.origin, commit: invocation.deadline,
+  };
+  return operation.handler(request as never, context) as Answer | Promise<Answer>;
 }
 
 export type Invoke = ReturnType<typeof createPipeline>;
@@ -66,7 +78,7 @@ export function checkRequest(schema: DescMessage, request: object): void {
   // protovalidate, which names the violations.
   if (fastCodecOf(schema)?.valid?.(request) !== true) checkRules(schema, request);
   const freeForm = freeFormViolationsOf(schema, request);
-  if (freeForm.length > 0) throw invalid(freeForm.map((v) => `${v.location}: ${v.message}`).join("; "), freeForm);
+  if (freeForm.length > 0) throw invalid(freeForm.map((v) => `${v.location}: ${v.message}`).join("; "), [...freeForm]);
 }
 
 function checkRules(schema: DescMessage, request: object): void {

@@ -1,4 +1,4 @@
-import { createServer as createHttp1Server, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer as createHttp1Server, IncomingMessage, type ServerResponse } from "node:http";
 import { answerClientError } from "./http1-client-errors.js";
 import {
   createServer as createHttp2Server, type Http2ServerRequest, type Http2ServerResponse, type Http2Session, type IncomingHttpHeaders,
@@ -77,6 +77,7 @@ export async function listen(
   let closing = false;
   const served = drainUnreadBody(handler);
   const http1 = createHttp1Server({
+    IncomingMessage: KeepOpenRequest,
     keepAliveTimeout: 65_000,
     headersTimeout: limits.headersTimeoutMs,
     requestTimeout: limits.requestTimeoutMs,
@@ -207,14 +208,24 @@ function listenCleartext(limits: ConnectionLimits, sockets: Set<Socket>, undecid
  */
 function drainUnreadBody(handler: Handler): Handler {
   return (req, res) => {
-    if (typeof (req as Partial<IterableReadable>).iterator === "function") {
+    // HTTP/1.1 requests iterate so by their class (KeepOpenRequest); a request of another class (the HTTP/2
+    // compatibility layer's, or where a runtime does not take the IncomingMessage option) is given it here.
+    if (!(req instanceof KeepOpenRequest) && typeof (req as Partial<IterableReadable>).iterator === "function") {
       Object.defineProperty(req, Symbol.asyncIterator, { value: iterateKeepingOpen });
     }
-    ((res as Partial<Http2ServerResponse>).stream ?? res).once("finish", () => {
+    // `on`, not `once`: "finish" comes once, and the listener goes with the response (no wrapper to make and remove).
+    ((res as Partial<Http2ServerResponse>).stream ?? res).on("finish", () => {
       if (!req.complete && !req.destroyed) req.resume();
     });
     handler(req, res);
   };
+}
+
+/** HTTP/1.1 requests that iterate without destroy-on-return (see drainUnreadBody), by class rather than per request. */
+class KeepOpenRequest extends IncomingMessage {
+  override [Symbol.asyncIterator](): AsyncIterableIterator<unknown> {
+    return this.iterator({ destroyOnReturn: false });
+  }
 }
 
 const END_STREAM = 0x1;

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { decodeJsonVerifyKeyRequest, fastCodecs } from "../../gen/keyward/v1/keys_fast.js";
 import { VerifyKeyRequestSchema, VerifyKeyResponseSchema } from "../../gen/keyward/v1/keys_pb.js";
 import { decodeCheckedJson } from "../../src/transport/json-check.js";
-import { toRestJson, walkedRestJson } from "../../src/transport/rest/rest-json.js";
+import { restJsonText, toRestJson, walkedRestJson } from "../../src/transport/rest/rest-json.js";
 import { decodeInput } from "../../src/transport/rest/wire.js";
 import { messageArb } from "./message-arbitraries.js";
 
@@ -170,7 +170,12 @@ describe("generated REST JSON encoders write what rest-json.ts writes", () => {
             const fast = codec.restJson(input);
             // Through toRestJson, as REST answers: the same outcome with the generated encoder first.
             expect(outcome(() => JSON.stringify(toRestJson(codec.schema, input as never)))).toStrictEqual(walked);
+            // The text encoder: JSON.stringify of that object, written directly, and undefined exactly where it is.
+            const text = codec.restJsonText(input);
+            expect(text === undefined).toBe(fast === undefined);
+            expect(outcome(() => restJsonText(codec.schema, input as never))).toStrictEqual(walked);
             if (fast === undefined) continue;
+            expect(text).toBe(JSON.stringify(fast));
             fastAnswers++;
             expect(walked.error).toBeUndefined();
             expect(JSON.stringify(fast)).toBe(walked.value);

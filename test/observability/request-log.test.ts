@@ -92,7 +92,7 @@ describe("request log sampling", () => {
     expect(entry).toMatchObject({ level: 50, msg: "request failed", transport: "rest-v2", route: "KeysService.VerifyKey", status: 503 });
     expect(entry.requestId).toBe(failed.headers.get("x-request-id"));
     expect(entry.err.message).toBe("The counter store is unavailable; try again shortly.");
-    expect(entry.err.stack).toContain("withCounters");
+    expect(entry.err.stack).toContain("counterFailure");
     expect(server.lines.join("")).not.toContain(key);
   });
 });

@@ -2,13 +2,15 @@ import { create, ScalarType, toJson, type DescField, type DescMessage, type Desc
 import { describe, expect, it } from "vitest";
 import { ApisService } from "../../gen/keyward/v1/apis_pb.js";
 import { IdentitiesService } from "../../gen/keyward/v1/identities_pb.js";
-import { KeysService } from "../../gen/keyward/v1/keys_pb.js";
+import { KeysService, VerifyKeyResponseSchema } from "../../gen/keyward/v1/keys_pb.js";
 import { LivenessService } from "../../gen/keyward/v1/liveness_pb.js";
 import { PermissionsService } from "../../gen/keyward/v1/permissions_pb.js";
 import { RatelimitService } from "../../gen/keyward/v1/ratelimits_pb.js";
 import { ListRootKeysResponseSchema, RootKeysService } from "../../gen/keyward/v1/root_keys_pb.js";
 import { WorkspacesService } from "../../gen/keyward/v1/workspaces_pb.js";
-import { toRestJson } from "../../src/transport/rest/rest-json.js";
+import { restJsonText, toRestJson } from "../../src/transport/rest/rest-json.js";
+import { v2Envelope, v2EnvelopeText } from "../../src/transport/rest/v2-dialect.js";
+import { fastCodecOf } from "../../src/transport/fast-codecs.js";
 import { sampleSchemas } from "./sample-schema.js";
 
 const { sample } = sampleSchemas();
@@ -90,6 +92,40 @@ describe("toRestJson", () => {
         expect(toRestJson(schema, init as never), schema.typeName).toEqual(referenceJson(schema, create(schema, init as never)));
       }
     }
+  });
+});
+
+describe("REST answers written as text", () => {
+  it("restJsonText and v2EnvelopeText are JSON.stringify of toRestJson and v2Envelope, for every response; lists have no text envelope", () => {
+    const services: DescService[] = [
+      ApisService, IdentitiesService, KeysService, LivenessService, PermissionsService, RatelimitService, RootKeysService, WorkspacesService,
+    ];
+    const schemas = [sample, ...services.flatMap((service) => service.methods.map((method) => method.output))];
+    let texts = 0;
+    for (const schema of schemas) {
+      const full = fullInit(schema, 0);
+      const sparse = Object.fromEntries(Object.entries(full).filter((_, i) => i % 2 === 1));
+      for (const init of [{}, full, sparse, create(schema, full as never)]) {
+        expect(restJsonText(schema, init as never), schema.typeName).toBe(JSON.stringify(toRestJson(schema, init as never)));
+        const text = v2EnvelopeText(schema, init, "req_1ChUy8nd78mmVQE37v6yG8");
+        const list = schema.fields.some((f) => f.jsonName === "pagination");
+        expect(text === undefined, schema.typeName).toBe(list);
+        if (text !== undefined) texts++;
+        if (text !== undefined) expect(text).toBe(JSON.stringify(v2Envelope(schema, toRestJson(schema, init as never), "req_1ChUy8nd78mmVQE37v6yG8")));
+      }
+    }
+    expect(texts).toBeGreaterThan(0);
+  });
+
+  it("writes a verification answer from the generated text encoder, byte for byte the object's JSON", () => {
+    const answer = {
+      valid: true, code: "VALID", keyId: "key_1", name: "n \"quoted\" é", meta: { plan: "pro", n: [1, { a: null }] }, credits: 9n, enabled: true,
+      permissions: ["a.b"], roles: [], identity: { id: "id_1", externalId: "ext", meta: {}, ratelimits: [] },
+      ratelimits: [{ exceeded: false, id: "rl_1", name: "rl", limit: 10n, remaining: 9n, reset: 1700000000000n, duration: 60000n, autoApply: true }],
+    };
+    expect(fastCodecOf(VerifyKeyResponseSchema)?.restJsonText(answer)).toBeDefined();
+    expect(v2EnvelopeText(VerifyKeyResponseSchema, answer, "req_x"))
+      .toBe(JSON.stringify({ meta: { requestId: "req_x" }, data: toRestJson(VerifyKeyResponseSchema, answer as never) }));
   });
 });
 

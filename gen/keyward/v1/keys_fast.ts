@@ -43,6 +43,13 @@ export function restJsonVerifyKeyRequest(message: object): Record<string, unknow
   return r_keyward_v1_VerifyKeyRequest(message);
 }
 
+/**
+ * `keyward.v1.VerifyKeyRequest` as the JSON text of its REST JSON (`JSON.stringify` of `restJson`'s object), or undefined where that is.
+ */
+export function restJsonTextVerifyKeyRequest(message: object): string | undefined {
+  return t_keyward_v1_VerifyKeyRequest(message);
+}
+
 function r_keyward_v1_VerifyKeyRequest(m: any): Record<string, unknown> | undefined {
   const json: Record<string, unknown> = {};
   {
@@ -117,6 +124,82 @@ function r_keyward_v1_VerifyKeyRequest(m: any): Record<string, unknown> | undefi
     }
   }
   return json;
+}
+
+function t_keyward_v1_VerifyKeyRequest(m: any): string | undefined {
+  let out = "{";
+  {
+    const v = m.key;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = JSON.stringify(v);
+      out += "\"key\":" + x;
+    }
+    else { out += "\"key\":\"\""; }
+  }
+  {
+    const v = m.tags;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      let list = "[";
+      for (const item of v) {
+        if (item === null) return undefined;
+        const x = JSON.stringify(item);
+        list += list.length === 1 ? x : "," + x;
+      }
+      out += ",\"tags\":" + list + "]";
+    }
+    else { out += ",\"tags\":[]"; }
+  }
+  {
+    const v = m.permissions;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = JSON.stringify(v);
+      out += ",\"permissions\":" + x;
+    }
+  }
+  {
+    const v = m.credits;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = t_keyward_v1_CreditsCost(v);
+      if (x === undefined) return undefined;
+      out += ",\"credits\":" + x;
+    }
+  }
+  {
+    const v = m.ratelimits;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      let list = "[";
+      for (const item of v) {
+        if (item === null) return undefined;
+        const x = t_keyward_v1_RatelimitRequest(item);
+        if (x === undefined) return undefined;
+        list += list.length === 1 ? x : "," + x;
+      }
+      out += ",\"ratelimits\":" + list + "]";
+    }
+    else { out += ",\"ratelimits\":[]"; }
+  }
+  {
+    const v = m.migrationId;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = JSON.stringify(v);
+      out += ",\"migrationId\":" + x;
+    }
+  }
+  {
+    const v = m.idempotencyKey;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = JSON.stringify(v);
+      out += ",\"idempotencyKey\":" + x;
+    }
+  }
+  return out + "}";
 }
 
 function z_keyward_v1_VerifyKeyRequest(): VerifyKeyRequest {
@@ -326,6 +409,13 @@ export function restJsonCreditsCost(message: object): Record<string, unknown> | 
   return r_keyward_v1_CreditsCost(message);
 }
 
+/**
+ * `keyward.v1.CreditsCost` as the JSON text of its REST JSON (`JSON.stringify` of `restJson`'s object), or undefined where that is.
+ */
+export function restJsonTextCreditsCost(message: object): string | undefined {
+  return t_keyward_v1_CreditsCost(message);
+}
+
 function r_keyward_v1_CreditsCost(m: any): Record<string, unknown> | undefined {
   const json: Record<string, unknown> = {};
   {
@@ -338,6 +428,21 @@ function r_keyward_v1_CreditsCost(m: any): Record<string, unknown> | undefined {
     }
   }
   return json;
+}
+
+function t_keyward_v1_CreditsCost(m: any): string | undefined {
+  let out = "{";
+  {
+    const v = m.cost;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const n = Number(v);
+      if (!Number.isSafeInteger(n)) return undefined;
+      const x = "" + n;
+      out += "\"cost\":" + x;
+    }
+  }
+  return out + "}";
 }
 
 function z_keyward_v1_CreditsCost(): CreditsCost {
@@ -422,6 +527,13 @@ export function restJsonRatelimitRequest(message: object): Record<string, unknow
   return r_keyward_v1_RatelimitRequest(message);
 }
 
+/**
+ * `keyward.v1.RatelimitRequest` as the JSON text of its REST JSON (`JSON.stringify` of `restJson`'s object), or undefined where that is.
+ */
+export function restJsonTextRatelimitRequest(message: object): string | undefined {
+  return t_keyward_v1_RatelimitRequest(message);
+}
+
 function r_keyward_v1_RatelimitRequest(m: any): Record<string, unknown> | undefined {
   const json: Record<string, unknown> = {};
   {
@@ -461,6 +573,50 @@ function r_keyward_v1_RatelimitRequest(m: any): Record<string, unknown> | undefi
     }
   }
   return json;
+}
+
+function t_keyward_v1_RatelimitRequest(m: any): string | undefined {
+  let out = "{";
+  {
+    const v = m.name;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = JSON.stringify(v);
+      out += "\"name\":" + x;
+    }
+    else { out += "\"name\":\"\""; }
+  }
+  {
+    const v = m.cost;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const n = Number(v);
+      if (!Number.isSafeInteger(n)) return undefined;
+      const x = "" + n;
+      out += ",\"cost\":" + x;
+    }
+  }
+  {
+    const v = m.limit;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const n = Number(v);
+      if (!Number.isSafeInteger(n)) return undefined;
+      const x = "" + n;
+      out += ",\"limit\":" + x;
+    }
+  }
+  {
+    const v = m.duration;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const n = Number(v);
+      if (!Number.isSafeInteger(n)) return undefined;
+      const x = "" + n;
+      out += ",\"duration\":" + x;
+    }
+  }
+  return out + "}";
 }
 
 function z_keyward_v1_RatelimitRequest(): RatelimitRequest {
@@ -599,6 +755,13 @@ export function restJsonVerifyKeyResponse(message: object): Record<string, unkno
   return r_keyward_v1_VerifyKeyResponse(message);
 }
 
+/**
+ * `keyward.v1.VerifyKeyResponse` as the JSON text of its REST JSON (`JSON.stringify` of `restJson`'s object), or undefined where that is.
+ */
+export function restJsonTextVerifyKeyResponse(message: object): string | undefined {
+  return t_keyward_v1_VerifyKeyResponse(message);
+}
+
 function r_keyward_v1_VerifyKeyResponse(m: any): Record<string, unknown> | undefined {
   const json: Record<string, unknown> = {};
   {
@@ -722,6 +885,134 @@ function r_keyward_v1_VerifyKeyResponse(m: any): Record<string, unknown> | undef
     else json["ratelimits"] = [];
   }
   return json;
+}
+
+function t_keyward_v1_VerifyKeyResponse(m: any): string | undefined {
+  let out = "{";
+  {
+    const v = m.valid;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v)) ? "" + v : JSON.stringify(v);
+      out += "\"valid\":" + x;
+    }
+    else { out += "\"valid\":false"; }
+  }
+  {
+    const v = m.code;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = JSON.stringify(v);
+      out += ",\"code\":" + x;
+    }
+    else { out += ",\"code\":\"\""; }
+  }
+  {
+    const v = m.keyId;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = JSON.stringify(v);
+      out += ",\"keyId\":" + x;
+    }
+  }
+  {
+    const v = m.name;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = JSON.stringify(v);
+      out += ",\"name\":" + x;
+    }
+  }
+  {
+    const v = m.meta;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = JSON.stringify(v);
+      if (x === undefined) return undefined;
+      out += ",\"meta\":" + x;
+    }
+  }
+  {
+    const v = m.expires;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const n = Number(v);
+      if (!Number.isSafeInteger(n)) return undefined;
+      const x = "" + n;
+      out += ",\"expires\":" + x;
+    }
+  }
+  {
+    const v = m.credits;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const n = Number(v);
+      if (!Number.isSafeInteger(n)) return undefined;
+      const x = "" + n;
+      out += ",\"credits\":" + x;
+    }
+  }
+  {
+    const v = m.enabled;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v)) ? "" + v : JSON.stringify(v);
+      out += ",\"enabled\":" + x;
+    }
+  }
+  {
+    const v = m.permissions;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      let list = "[";
+      for (const item of v) {
+        if (item === null) return undefined;
+        const x = JSON.stringify(item);
+        list += list.length === 1 ? x : "," + x;
+      }
+      out += ",\"permissions\":" + list + "]";
+    }
+    else { out += ",\"permissions\":[]"; }
+  }
+  {
+    const v = m.roles;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      let list = "[";
+      for (const item of v) {
+        if (item === null) return undefined;
+        const x = JSON.stringify(item);
+        list += list.length === 1 ? x : "," + x;
+      }
+      out += ",\"roles\":" + list + "]";
+    }
+    else { out += ",\"roles\":[]"; }
+  }
+  {
+    const v = m.identity;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = t_keyward_v1_Identity(v);
+      if (x === undefined) return undefined;
+      out += ",\"identity\":" + x;
+    }
+  }
+  {
+    const v = m.ratelimits;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      let list = "[";
+      for (const item of v) {
+        if (item === null) return undefined;
+        const x = t_keyward_v1_RatelimitResult(item);
+        if (x === undefined) return undefined;
+        list += list.length === 1 ? x : "," + x;
+      }
+      out += ",\"ratelimits\":" + list + "]";
+    }
+    else { out += ",\"ratelimits\":[]"; }
+  }
+  return out + "}";
 }
 
 function z_keyward_v1_VerifyKeyResponse(): VerifyKeyResponse {
@@ -1028,8 +1319,19 @@ export function restJsonStruct(message: object): Record<string, unknown> | undef
   return r_google_protobuf_Struct(message);
 }
 
+/**
+ * `google.protobuf.Struct` as the JSON text of its REST JSON (`JSON.stringify` of `restJson`'s object), or undefined where that is.
+ */
+export function restJsonTextStruct(message: object): string | undefined {
+  return t_google_protobuf_Struct(message);
+}
+
 function r_google_protobuf_Struct(m: any): Record<string, unknown> | undefined {
   return undefined; // protobuf-es' toJson writes it (rest-json.ts libraryJson)
+}
+
+function t_google_protobuf_Struct(m: any): string | undefined {
+  return undefined; // as r_: left to rest-json.ts
 }
 
 function z_google_protobuf_Struct(): Struct {
@@ -1116,8 +1418,19 @@ export function restJsonValue(message: object): Record<string, unknown> | undefi
   return r_google_protobuf_Value(message);
 }
 
+/**
+ * `google.protobuf.Value` as the JSON text of its REST JSON (`JSON.stringify` of `restJson`'s object), or undefined where that is.
+ */
+export function restJsonTextValue(message: object): string | undefined {
+  return t_google_protobuf_Value(message);
+}
+
 function r_google_protobuf_Value(m: any): Record<string, unknown> | undefined {
   return undefined; // protobuf-es' toJson writes it (rest-json.ts libraryJson)
+}
+
+function t_google_protobuf_Value(m: any): string | undefined {
+  return undefined; // as r_: left to rest-json.ts
 }
 
 function z_google_protobuf_Value(): Value {
@@ -1239,8 +1552,19 @@ export function restJsonListValue(message: object): Record<string, unknown> | un
   return r_google_protobuf_ListValue(message);
 }
 
+/**
+ * `google.protobuf.ListValue` as the JSON text of its REST JSON (`JSON.stringify` of `restJson`'s object), or undefined where that is.
+ */
+export function restJsonTextListValue(message: object): string | undefined {
+  return t_google_protobuf_ListValue(message);
+}
+
 function r_google_protobuf_ListValue(m: any): Record<string, unknown> | undefined {
   return undefined; // protobuf-es' toJson writes it (rest-json.ts libraryJson)
+}
+
+function t_google_protobuf_ListValue(m: any): string | undefined {
+  return undefined; // as r_: left to rest-json.ts
 }
 
 function z_google_protobuf_ListValue(): ListValue {
@@ -1310,6 +1634,13 @@ export function restJsonIdentity(message: object): Record<string, unknown> | und
   return r_keyward_v1_Identity(message);
 }
 
+/**
+ * `keyward.v1.Identity` as the JSON text of its REST JSON (`JSON.stringify` of `restJson`'s object), or undefined where that is.
+ */
+export function restJsonTextIdentity(message: object): string | undefined {
+  return t_keyward_v1_Identity(message);
+}
+
 function r_keyward_v1_Identity(m: any): Record<string, unknown> | undefined {
   const json: Record<string, unknown> = {};
   {
@@ -1363,6 +1694,62 @@ function r_keyward_v1_Identity(m: any): Record<string, unknown> | undefined {
     }
   }
   return json;
+}
+
+function t_keyward_v1_Identity(m: any): string | undefined {
+  let out = "{";
+  {
+    const v = m.id;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = JSON.stringify(v);
+      out += "\"id\":" + x;
+    }
+    else { out += "\"id\":\"\""; }
+  }
+  {
+    const v = m.externalId;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = JSON.stringify(v);
+      out += ",\"externalId\":" + x;
+    }
+    else { out += ",\"externalId\":\"\""; }
+  }
+  {
+    const v = m.meta;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = JSON.stringify(v);
+      if (x === undefined) return undefined;
+      out += ",\"meta\":" + x;
+    }
+  }
+  {
+    const v = m.ratelimits;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      let list = "[";
+      for (const item of v) {
+        if (item === null) return undefined;
+        const x = t_keyward_v1_RatelimitConfig(item);
+        if (x === undefined) return undefined;
+        list += list.length === 1 ? x : "," + x;
+      }
+      out += ",\"ratelimits\":" + list + "]";
+    }
+    else { out += ",\"ratelimits\":[]"; }
+  }
+  {
+    const v = m.credits;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = t_keyward_v1_Credits(v);
+      if (x === undefined) return undefined;
+      out += ",\"credits\":" + x;
+    }
+  }
+  return out + "}";
 }
 
 function z_keyward_v1_Identity(): Identity {
@@ -1531,6 +1918,13 @@ export function restJsonRatelimitConfig(message: object): Record<string, unknown
   return r_keyward_v1_RatelimitConfig(message);
 }
 
+/**
+ * `keyward.v1.RatelimitConfig` as the JSON text of its REST JSON (`JSON.stringify` of `restJson`'s object), or undefined where that is.
+ */
+export function restJsonTextRatelimitConfig(message: object): string | undefined {
+  return t_keyward_v1_RatelimitConfig(message);
+}
+
 function r_keyward_v1_RatelimitConfig(m: any): Record<string, unknown> | undefined {
   const json: Record<string, unknown> = {};
   {
@@ -1581,6 +1975,60 @@ function r_keyward_v1_RatelimitConfig(m: any): Record<string, unknown> | undefin
     else json["autoApply"] = false;
   }
   return json;
+}
+
+function t_keyward_v1_RatelimitConfig(m: any): string | undefined {
+  let out = "{";
+  {
+    const v = m.id;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = JSON.stringify(v);
+      out += "\"id\":" + x;
+    }
+    else { out += "\"id\":\"\""; }
+  }
+  {
+    const v = m.name;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = JSON.stringify(v);
+      out += ",\"name\":" + x;
+    }
+    else { out += ",\"name\":\"\""; }
+  }
+  {
+    const v = m.limit;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const n = Number(v);
+      if (!Number.isSafeInteger(n)) return undefined;
+      const x = "" + n;
+      out += ",\"limit\":" + x;
+    }
+    else { out += ",\"limit\":0"; }
+  }
+  {
+    const v = m.duration;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const n = Number(v);
+      if (!Number.isSafeInteger(n)) return undefined;
+      const x = "" + n;
+      out += ",\"duration\":" + x;
+    }
+    else { out += ",\"duration\":0"; }
+  }
+  {
+    const v = m.autoApply;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v)) ? "" + v : JSON.stringify(v);
+      out += ",\"autoApply\":" + x;
+    }
+    else { out += ",\"autoApply\":false"; }
+  }
+  return out + "}";
 }
 
 function z_keyward_v1_RatelimitConfig(): RatelimitConfig {
@@ -1737,6 +2185,13 @@ export function restJsonCredits(message: object): Record<string, unknown> | unde
   return r_keyward_v1_Credits(message);
 }
 
+/**
+ * `keyward.v1.Credits` as the JSON text of its REST JSON (`JSON.stringify` of `restJson`'s object), or undefined where that is.
+ */
+export function restJsonTextCredits(message: object): string | undefined {
+  return t_keyward_v1_Credits(message);
+}
+
 function r_keyward_v1_Credits(m: any): Record<string, unknown> | undefined {
   const json: Record<string, unknown> = {};
   {
@@ -1758,6 +2213,32 @@ function r_keyward_v1_Credits(m: any): Record<string, unknown> | undefined {
     }
   }
   return json;
+}
+
+function t_keyward_v1_Credits(m: any): string | undefined {
+  let out = "{";
+  let sep = "";
+  {
+    const v = m.remaining;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const n = Number(v);
+      if (!Number.isSafeInteger(n)) return undefined;
+      const x = "" + n;
+      out += "\"remaining\":" + x;
+      sep = ",";
+    }
+  }
+  {
+    const v = m.refill;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = t_keyward_v1_Refill(v);
+      if (x === undefined) return undefined;
+      out += sep + "\"refill\":" + x;
+    }
+  }
+  return out + "}";
 }
 
 function z_keyward_v1_Credits(): Credits {
@@ -1863,6 +2344,13 @@ export function restJsonRefill(message: object): Record<string, unknown> | undef
   return r_keyward_v1_Refill(message);
 }
 
+/**
+ * `keyward.v1.Refill` as the JSON text of its REST JSON (`JSON.stringify` of `restJson`'s object), or undefined where that is.
+ */
+export function restJsonTextRefill(message: object): string | undefined {
+  return t_keyward_v1_Refill(message);
+}
+
 function r_keyward_v1_Refill(m: any): Record<string, unknown> | undefined {
   const json: Record<string, unknown> = {};
   {
@@ -1902,6 +2390,49 @@ function r_keyward_v1_Refill(m: any): Record<string, unknown> | undefined {
     }
   }
   return json;
+}
+
+function t_keyward_v1_Refill(m: any): string | undefined {
+  let out = "{";
+  {
+    const v = m.interval;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = JSON.stringify(v);
+      out += "\"interval\":" + x;
+    }
+    else { out += "\"interval\":\"\""; }
+  }
+  {
+    const v = m.amount;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const n = Number(v);
+      if (!Number.isSafeInteger(n)) return undefined;
+      const x = "" + n;
+      out += ",\"amount\":" + x;
+    }
+    else { out += ",\"amount\":0"; }
+  }
+  {
+    const v = m.refillDay;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v)) ? "" + v : JSON.stringify(v);
+      out += ",\"refillDay\":" + x;
+    }
+  }
+  {
+    const v = m.lastRefillAt;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const n = Number(v);
+      if (!Number.isSafeInteger(n)) return undefined;
+      const x = "" + n;
+      out += ",\"lastRefillAt\":" + x;
+    }
+  }
+  return out + "}";
 }
 
 function z_keyward_v1_Refill(): Refill {
@@ -2040,6 +2571,13 @@ export function restJsonRatelimitResult(message: object): Record<string, unknown
   return r_keyward_v1_RatelimitResult(message);
 }
 
+/**
+ * `keyward.v1.RatelimitResult` as the JSON text of its REST JSON (`JSON.stringify` of `restJson`'s object), or undefined where that is.
+ */
+export function restJsonTextRatelimitResult(message: object): string | undefined {
+  return t_keyward_v1_RatelimitResult(message);
+}
+
 function r_keyward_v1_RatelimitResult(m: any): Record<string, unknown> | undefined {
   const json: Record<string, unknown> = {};
   {
@@ -2119,6 +2657,91 @@ function r_keyward_v1_RatelimitResult(m: any): Record<string, unknown> | undefin
     else json["autoApply"] = false;
   }
   return json;
+}
+
+function t_keyward_v1_RatelimitResult(m: any): string | undefined {
+  let out = "{";
+  {
+    const v = m.exceeded;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v)) ? "" + v : JSON.stringify(v);
+      out += "\"exceeded\":" + x;
+    }
+    else { out += "\"exceeded\":false"; }
+  }
+  {
+    const v = m.id;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = JSON.stringify(v);
+      out += ",\"id\":" + x;
+    }
+    else { out += ",\"id\":\"\""; }
+  }
+  {
+    const v = m.name;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = JSON.stringify(v);
+      out += ",\"name\":" + x;
+    }
+    else { out += ",\"name\":\"\""; }
+  }
+  {
+    const v = m.limit;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const n = Number(v);
+      if (!Number.isSafeInteger(n)) return undefined;
+      const x = "" + n;
+      out += ",\"limit\":" + x;
+    }
+    else { out += ",\"limit\":0"; }
+  }
+  {
+    const v = m.duration;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const n = Number(v);
+      if (!Number.isSafeInteger(n)) return undefined;
+      const x = "" + n;
+      out += ",\"duration\":" + x;
+    }
+    else { out += ",\"duration\":0"; }
+  }
+  {
+    const v = m.reset;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const n = Number(v);
+      if (!Number.isSafeInteger(n)) return undefined;
+      const x = "" + n;
+      out += ",\"reset\":" + x;
+    }
+    else { out += ",\"reset\":0"; }
+  }
+  {
+    const v = m.remaining;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const n = Number(v);
+      if (!Number.isSafeInteger(n)) return undefined;
+      const x = "" + n;
+      out += ",\"remaining\":" + x;
+    }
+    else { out += ",\"remaining\":0"; }
+  }
+  {
+    const v = m.autoApply;
+    if (v !== undefined) {
+      if (v === null) return undefined;
+      const x = typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v)) ? "" + v : JSON.stringify(v);
+      out += ",\"autoApply\":" + x;
+    }
+    else { out += ",\"autoApply\":false"; }
+  }
+  return out + "}";
 }
 
 function z_keyward_v1_RatelimitResult(): RatelimitResult {
@@ -2346,16 +2969,16 @@ function v_keyward_v1_RatelimitResult(m: any): boolean {
  * Every codec of this file by its schema, for a transport that looks codecs up by message type.
  */
 export const fastCodecs: FastCodec[] = [
-  { schema: VerifyKeyRequestSchema, encode: encodeVerifyKeyRequest as FastCodec["encode"], decode: decodeVerifyKeyRequest, json: decodeJsonVerifyKeyRequest, restJson: restJsonVerifyKeyRequest, valid: v_keyward_v1_VerifyKeyRequest },
-  { schema: CreditsCostSchema, encode: encodeCreditsCost as FastCodec["encode"], decode: decodeCreditsCost, json: decodeJsonCreditsCost, restJson: restJsonCreditsCost, valid: v_keyward_v1_CreditsCost },
-  { schema: RatelimitRequestSchema, encode: encodeRatelimitRequest as FastCodec["encode"], decode: decodeRatelimitRequest, json: decodeJsonRatelimitRequest, restJson: restJsonRatelimitRequest, valid: v_keyward_v1_RatelimitRequest },
-  { schema: VerifyKeyResponseSchema, encode: encodeVerifyKeyResponse as FastCodec["encode"], decode: decodeVerifyKeyResponse, json: decodeJsonVerifyKeyResponse, restJson: restJsonVerifyKeyResponse },
-  { schema: StructSchema, encode: encodeStruct as FastCodec["encode"], decode: decodeStruct, json: decodeJsonStruct, restJson: restJsonStruct },
-  { schema: ValueSchema, encode: encodeValue as FastCodec["encode"], decode: decodeValue, json: decodeJsonValue, restJson: restJsonValue },
-  { schema: ListValueSchema, encode: encodeListValue as FastCodec["encode"], decode: decodeListValue, json: decodeJsonListValue, restJson: restJsonListValue },
-  { schema: IdentitySchema, encode: encodeIdentity as FastCodec["encode"], decode: decodeIdentity, json: decodeJsonIdentity, restJson: restJsonIdentity },
-  { schema: RatelimitConfigSchema, encode: encodeRatelimitConfig as FastCodec["encode"], decode: decodeRatelimitConfig, json: decodeJsonRatelimitConfig, restJson: restJsonRatelimitConfig, valid: v_keyward_v1_RatelimitConfig },
-  { schema: CreditsSchema, encode: encodeCredits as FastCodec["encode"], decode: decodeCredits, json: decodeJsonCredits, restJson: restJsonCredits },
-  { schema: RefillSchema, encode: encodeRefill as FastCodec["encode"], decode: decodeRefill, json: decodeJsonRefill, restJson: restJsonRefill },
-  { schema: RatelimitResultSchema, encode: encodeRatelimitResult as FastCodec["encode"], decode: decodeRatelimitResult, json: decodeJsonRatelimitResult, restJson: restJsonRatelimitResult, valid: v_keyward_v1_RatelimitResult },
+  { schema: VerifyKeyRequestSchema, encode: encodeVerifyKeyRequest as FastCodec["encode"], decode: decodeVerifyKeyRequest, json: decodeJsonVerifyKeyRequest, restJson: restJsonVerifyKeyRequest, restJsonText: restJsonTextVerifyKeyRequest, valid: v_keyward_v1_VerifyKeyRequest },
+  { schema: CreditsCostSchema, encode: encodeCreditsCost as FastCodec["encode"], decode: decodeCreditsCost, json: decodeJsonCreditsCost, restJson: restJsonCreditsCost, restJsonText: restJsonTextCreditsCost, valid: v_keyward_v1_CreditsCost },
+  { schema: RatelimitRequestSchema, encode: encodeRatelimitRequest as FastCodec["encode"], decode: decodeRatelimitRequest, json: decodeJsonRatelimitRequest, restJson: restJsonRatelimitRequest, restJsonText: restJsonTextRatelimitRequest, valid: v_keyward_v1_RatelimitRequest },
+  { schema: VerifyKeyResponseSchema, encode: encodeVerifyKeyResponse as FastCodec["encode"], decode: decodeVerifyKeyResponse, json: decodeJsonVerifyKeyResponse, restJson: restJsonVerifyKeyResponse, restJsonText: restJsonTextVerifyKeyResponse },
+  { schema: StructSchema, encode: encodeStruct as FastCodec["encode"], decode: decodeStruct, json: decodeJsonStruct, restJson: restJsonStruct, restJsonText: restJsonTextStruct },
+  { schema: ValueSchema, encode: encodeValue as FastCodec["encode"], decode: decodeValue, json: decodeJsonValue, restJson: restJsonValue, restJsonText: restJsonTextValue },
+  { schema: ListValueSchema, encode: encodeListValue as FastCodec["encode"], decode: decodeListValue, json: decodeJsonListValue, restJson: restJsonListValue, restJsonText: restJsonTextListValue },
+  { schema: IdentitySchema, encode: encodeIdentity as FastCodec["encode"], decode: decodeIdentity, json: decodeJsonIdentity, restJson: restJsonIdentity, restJsonText: restJsonTextIdentity },
+  { schema: RatelimitConfigSchema, encode: encodeRatelimitConfig as FastCodec["encode"], decode: decodeRatelimitConfig, json: decodeJsonRatelimitConfig, restJson: restJsonRatelimitConfig, restJsonText: restJsonTextRatelimitConfig, valid: v_keyward_v1_RatelimitConfig },
+  { schema: CreditsSchema, encode: encodeCredits as FastCodec["encode"], decode: decodeCredits, json: decodeJsonCredits, restJson: restJsonCredits, restJsonText: restJsonTextCredits },
+  { schema: RefillSchema, encode: encodeRefill as FastCodec["encode"], decode: decodeRefill, json: decodeJsonRefill, restJson: restJsonRefill, restJsonText: restJsonTextRefill },
+  { schema: RatelimitResultSchema, encode: encodeRatelimitResult as FastCodec["encode"], decode: decodeRatelimitResult, json: decodeJsonRatelimitResult, restJson: restJsonRatelimitResult, restJsonText: restJsonTextRatelimitResult, valid: v_keyward_v1_RatelimitResult },
 ];

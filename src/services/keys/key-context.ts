@@ -76,10 +76,18 @@ export async function withCounters<T>(step: () => Promise<T>): Promise<T> {
   try {
     return await step();
   } catch (error) {
-    // A RangeError is a plan we built wrong, not an outage; a refused commit gate never reached the counters.
-    if (error instanceof KeywardError || error instanceof RangeError || error instanceof DeadlineExceededError) throw error;
-    throw new KeywardError("unavailable", "The counter store is unavailable; try again shortly.");
+    throw counterFailure(error);
   }
+}
+
+/**
+ * What a counter step's failure answers (`withCounters`' rule): for the verification's own step, which awaits the
+ * store in its own frame rather than through a closure and two more async frames.
+ */
+export function counterFailure(error: unknown): unknown {
+  // A RangeError is a plan we built wrong, not an outage; a refused commit gate never reached the counters.
+  if (error instanceof KeywardError || error instanceof RangeError || error instanceof DeadlineExceededError) return error;
+  return new KeywardError("unavailable", "The counter store is unavailable; try again shortly.");
 }
 
 /** How a key is viewed: `lastUsed` is the listing's one lookup for a whole page (else the key's own is read). */

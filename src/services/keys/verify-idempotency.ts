@@ -9,19 +9,18 @@ export interface VerifyIdempotency {
 }
 
 /**
- * The call's idempotency key (request field, else the `Idempotency-Key` header every transport hands over in its
- * origin; gRPC metadata are those headers) with its request fingerprint; undefined without a key, so calls without
- * one pay for nothing but a header lookup. `request` is everything else that decides the answer, in a fixed shape;
- * the plaintext key enters only hashed.
+ * The call's idempotency key: the request field, else the `Idempotency-Key` header every transport hands over in its
+ * origin (gRPC metadata are those headers); undefined without one. Asked first, so that calls without a key pay for
+ * nothing but a header lookup (`verifyIdempotency` builds the rest only for a key).
  */
-export function verifyIdempotencyOf(input: {
-  field: string | undefined;
-  origin: RequestOrigin | undefined;
-  dialect: "v1" | "v2";
-  plaintext: string;
-  request: unknown;
-}): VerifyIdempotency | undefined {
-  const key = idempotencyKeyOf(input.field, input.origin?.headers["idempotency-key"]);
-  if (key === undefined) return undefined;
+export function verifyIdempotencyKeyOf(field: string | undefined, origin: RequestOrigin | undefined): string | undefined {
+  return idempotencyKeyOf(field, origin?.headers["idempotency-key"]);
+}
+
+/**
+ * The key with its request fingerprint. `request` is everything else that decides the answer, in a fixed shape; the
+ * plaintext key enters only hashed.
+ */
+export function verifyIdempotency(key: string, input: { dialect: "v1" | "v2"; plaintext: string; request: unknown }): VerifyIdempotency {
   return { key, fingerprint: requestFingerprint([input.dialect, hashKey(input.plaintext), input.request]) };
 }

@@ -12,13 +12,15 @@ import { satisfies } from "../../domain/permissions.js";
 import {
   bucketOf, checkBeforeCounters, counterTag, resolveLimits, type AppliedLimit, type RequestedLimit, type VerificationCode,
 } from "../../domain/verification.js";
-import type { ConsumePlan, ConsumeResult, LimitResult } from "../../store/ports/counters.js";
+import type { ConsumePlan, ConsumeResult, LimitCheck, LimitResult } from "../../store/ports/counters.js";
 import { allowListOf } from "../../domain/ip-allow-list.js";
 import { clientAddressOf, type CallContext, type CommitGate, type Principal, type RequestOrigin } from "../context.js";
 import type { VerifiableKey } from "../key-cache.js";
-import { balanceOf, effectivePermissionsOf, identityBalanceOf, refillAt, withCounters, type KeysDeps } from "./key-context.js";
+import {
+  balanceOf, counterFailure, effectivePermissionsOf, identityBalanceOf, refillAt, withCounters, type KeysDeps,
+} from "./key-context.js";
 import { identityView } from "./key-view.js";
-import { verifyIdempotencyOf, type VerifyIdempotency } from "./verify-idempotency.js";
+import { verifyIdempotency, verifyIdempotencyKeyOf, type VerifyIdempotency } from "./verify-idempotency.js";
 import { DEFAULT_IDEMPOTENCY_WINDOW_MS, idempotencyConflict } from "../../domain/idempotency.js";
 
 interface VerifyInput {
@@ -31,7 +33,7 @@ interface VerifyInput {
   /** v1: the key must belong to this api (else FORBIDDEN). */
   expectedApiId?: string;
   query?: PermissionQuery;
-  requested: RequestedLimit[];
+  requested: readonly RequestedLimit[];
   cost: number;
   tags: string[];
   /** How an unknown requested rate-limit name is refused: v1 400, v2 412. */
@@ -55,9 +57,17 @@ interface Outcome {
   replayed?: true;
 }
 
+/** The limits of one verification and their counter buckets, index by index. */
+interface ResolvedLimits {
+  applied: AppliedLimit[];
+  buckets: string[];
+}
+
 /** The verification engine behind v1 and v2: one pipeline, two response shapes. */
 export function createVerifier(deps: KeysDeps) {
   const { documents, cache, clock } = deps;
+  // limitsOf's memo, by cached key.
+  const autoLimits = new WeakMap<VerifiableKey, ResolvedLimits>();
 
   async function read(hash: string): Promise<VerifiableKey | undefined> {
     const key = await documents.keys.findByHash(hash);
@@ -72,70 +82,120 @@ export function createVerifier(deps: KeysDeps) {
     return cache.lookup(hashKey(plaintext), read, CACHE_MISSING);
   }
 
-  async function verify(input: VerifyInput): Promise<Outcome> {
+  // The async frame holds only what crosses an await; the steps between are plain functions below. The outcome is
+  // handed back through `answer` (the dialect's shape), so the caller needs no promise of its own to make it.
+  async function verify<T>(input: VerifyInput, answer: (outcome: Outcome) => T): Promise<T> {
     const started = performance.now();
     const now = clock.now();
     let found = input.found ?? find(input.plaintext);
     if (found instanceof Promise) found = await found;
-    const visible = found && (!input.visibleTo || (found.key.workspaceId === input.visibleTo.workspaceId
-      && satisfies(input.visibleTo.permissions, { resourceType: "api", action: "verify_key", resourceId: found.key.apiId })));
-    if (!found || !visible) {
+    if (!found || !visibleTo(found, input.visibleTo)) {
       deps.onVerified?.("NOT_FOUND");
-      return { code: "NOT_FOUND", limits: [] };
+      return answer({ code: "NOT_FOUND", limits: [] });
     }
 
     // From here on the verification writes (counters, a refill, its event): past the deadline it writes nothing, and
     // once begun it is answered with its outcome. A NOT_FOUND writes nothing and needs no gate.
     input.commit?.beginCommit();
-    const { key, api, identity } = found;
-    // The client address is worked out only for apis with an allow-list: the others never pay for it.
-    const ipAllowList = allowListOf(api.ipWhitelist);
-    const clientIp = ipAllowList && clientAddressOf(input.origin, deps.trustedProxies ?? []);
-    const failed = checkBeforeCounters({
-      key, now, expectedApiId: input.expectedApiId, ipAllowList, clientIp,
-      permissionsSatisfied: input.query ? evaluatePermissionQuery(input.query, new Set(found.permissions)) : true,
-    });
+    const failed = refusalOf(found, input, now);
     let outcome: Outcome;
     if (failed) {
-      // A retry whose first call reached the counter step answers that step again, though the key is refused now.
-      outcome = (input.idempotency && (await recall(found, input, now, input.idempotency))) || {
-        code: failed, found, limits: [], remaining: await balanceOf(deps, key),
-        identityRemaining: identity && (await identityBalanceOf(deps, identity)),
-      };
+      outcome = await refused(found, input, now, failed);
     } else {
-      const resolved = resolveLimits({ keyLimits: key.ratelimits, identityLimits: identity?.ratelimits ?? [], requested: input.requested });
-      if ("unknown" in resolved) {
-        const detail = `The key has no rate limit named "${resolved.unknown}"; configure it or pass limit and duration.`;
+      const limits = limitsOf(found, input.requested);
+      if ("unknown" in limits) {
+        const detail = `The key has no rate limit named "${limits.unknown}"; configure it or pass limit and duration.`;
         throw input.unknownLimit === "invalid" ? invalid(detail, [{ location: "ratelimits", message: detail }]) : new KeywardError("precondition", detail);
       }
-      outcome = await consume(found, resolved.limits, input.cost, now, input.idempotency);
+      const plan = planOf(found, limits, input.cost, now, input.idempotency);
+      if (!plan) outcome = { code: "VALID", found, limits: [] };
+      else {
+        // The store is awaited here, in this frame (withCounters' rule, without its closure and frames).
+        let result: ConsumeResult;
+        try {
+          result = await deps.counters.consume(plan);
+        } catch (error) {
+          throw counterFailure(error);
+        }
+        outcome = outcomeOf(found, limits.applied, result);
+      }
     }
     // A replay spent nothing, and the first call's event and usage signals already count it.
-    if (!outcome.replayed) {
-      deps.events.record({
-        time: now, workspaceId: key.workspaceId, apiId: key.apiId, keyId: key.id, identityId: key.identityId,
-        outcome: outcome.code, tags: input.tags, creditsSpent: outcome.code === "VALID" && (key.credits || identity?.credits) ? input.cost : 0,
-        latencyMs: performance.now() - started, requestId: input.requestId,
-      });
-      deps.usageSignals?.verified({ key, now, cost: input.cost, code: outcome.code, remaining: outcome.remaining, limits: outcome.limits });
-    }
+    if (!outcome.replayed) recordVerification(found, input, outcome, now, started);
     deps.onVerified?.(outcome.code);
-    return outcome;
+    return answer(outcome);
+  }
+
+  /** The first refusal before the counters (DISABLED ... INSUFFICIENT_PERMISSIONS), if any. */
+  function refusalOf(found: VerifiableKey, input: VerifyInput, now: number): VerificationCode | undefined {
+    // The client address is worked out only for apis with an allow-list: the others never pay for it.
+    const ipAllowList = allowListOf(found.api.ipWhitelist);
+    const clientIp = ipAllowList && clientAddressOf(input.origin, deps.trustedProxies ?? []);
+    return checkBeforeCounters({
+      key: found.key, now, expectedApiId: input.expectedApiId, ipAllowList, clientIp,
+      permissionsSatisfied: input.query ? evaluatePermissionQuery(input.query, new Set(found.permissions)) : true,
+    });
+  }
+
+  /** A key refused before the counters, with its balances; a retry whose first call reached the counter step answers that step again. */
+  async function refused(found: VerifiableKey, input: VerifyInput, now: number, code: VerificationCode): Promise<Outcome> {
+    const recalled = input.idempotency && (await recall(found, input, now, input.idempotency));
+    if (recalled) return recalled;
+    const { key, identity } = found;
+    return {
+      code, found, limits: [], remaining: await balanceOf(deps, key),
+      identityRemaining: identity && (await identityBalanceOf(deps, identity)),
+    };
+  }
+
+  /** The verification's event and usage signals (webhooks). */
+  function recordVerification(found: VerifiableKey, input: VerifyInput, outcome: Outcome, now: number, started: number): void {
+    const { key, identity } = found;
+    deps.events.record({
+      time: now, workspaceId: key.workspaceId, apiId: key.apiId, keyId: key.id, identityId: key.identityId,
+      outcome: outcome.code, tags: input.tags, creditsSpent: outcome.code === "VALID" && (key.credits || identity?.credits) ? input.cost : 0,
+      latencyMs: performance.now() - started, requestId: input.requestId,
+    });
+    deps.usageSignals?.verified({ key, now, cost: input.cost, code: outcome.code, remaining: outcome.remaining, limits: outcome.limits });
+  }
+
+  /**
+   * The limits a verification applies, with their counter buckets. A request naming none (most) resolves the same
+   * way for as long as its key stays cached: that is resolved once per cached key (a changed key or identity is a new
+   * cache entry, so a new resolution). The memo's lists are never written to.
+   */
+  function limitsOf(found: VerifiableKey, requested: readonly RequestedLimit[]): ResolvedLimits | { unknown: string } {
+    const automatic = requested.length === 0;
+    if (automatic) {
+      const known = autoLimits.get(found);
+      if (known) return known;
+    }
+    const resolved = resolveLimits({ keyLimits: found.key.ratelimits, identityLimits: found.identity?.ratelimits ?? [], requested });
+    if ("unknown" in resolved) return resolved;
+    const ids = { keyId: found.key.id, identityId: found.key.identityId };
+    const limits: ResolvedLimits = { applied: resolved.limits, buckets: resolved.limits.map((limit) => bucketOf(limit, ids)) };
+    if (automatic) autoLimits.set(found, limits);
+    return limits;
   }
 
   /** The counter step of a verification; none when there is nothing to count and no idempotency record to keep. */
   function planOf(
-    found: VerifiableKey, limits: AppliedLimit[], cost: number, now: number, idempotency: VerifyIdempotency | undefined,
+    found: VerifiableKey, limits: ResolvedLimits, cost: number, now: number, idempotency: VerifyIdempotency | undefined,
   ): ConsumePlan | undefined {
     const { key, identity } = found;
+    const { applied, buckets } = limits;
     // An identity's shared credits join the same step (its id is the step's tag); without them nothing is added.
     const shared = identity?.credits;
-    if (limits.length === 0 && !key.credits && !shared && !idempotency) return undefined;
-    const ids = { keyId: key.id, identityId: key.identityId };
+    if (applied.length === 0 && !key.credits && !shared && !idempotency) return undefined;
+    // Fresh checks every time: the plan is the store's to use as it likes.
+    const checks = new Array<LimitCheck>(applied.length);
+    for (let i = 0; i < applied.length; i++) {
+      checks[i] = { bucket: buckets[i], limit: applied[i].limit, duration: applied[i].duration, cost: applied[i].cost };
+    }
     return {
-      tag: counterTag(ids),
+      tag: counterTag({ keyId: key.id, identityId: key.identityId }),
       now,
-      limits: limits.map((limit) => ({ bucket: bucketOf(limit, ids), limit: limit.limit, duration: limit.duration, cost: limit.cost })),
+      limits: checks,
       credits: key.credits && { keyId: key.id, cost, refill: refillAt(key, now) },
       identityCredits: shared && { keyId: identity.id, cost, refill: refillAt(identity, now) },
       idempotency: idempotency && {
@@ -158,27 +218,20 @@ export function createVerifier(deps: KeysDeps) {
     };
   }
 
-  async function consume(
-    found: VerifiableKey, limits: AppliedLimit[], cost: number, now: number, idempotency: VerifyIdempotency | undefined,
-  ): Promise<Outcome> {
-    const plan = planOf(found, limits, cost, now, idempotency);
-    if (!plan) return { code: "VALID", found, limits: [] };
-    return outcomeOf(found, limits, await withCounters(() => deps.counters.consume(plan)));
-  }
-
   /** The earlier step a refused retry repeats, if its key recorded one (limits resolved as that step resolved them). */
   async function recall(found: VerifiableKey, input: VerifyInput, now: number, idempotency: VerifyIdempotency): Promise<Outcome | undefined> {
-    const resolved = resolveLimits({ keyLimits: found.key.ratelimits, identityLimits: found.identity?.ratelimits ?? [], requested: input.requested });
-    if ("unknown" in resolved) return undefined;
-    const plan = planOf(found, resolved.limits, input.cost, now, idempotency)!;
+    const limits = limitsOf(found, input.requested);
+    if ("unknown" in limits) return undefined;
+    const plan = planOf(found, limits, input.cost, now, idempotency)!;
     const result = await withCounters(() => deps.counters.recall(plan));
-    return result && outcomeOf(found, resolved.limits, result);
+    return result && outcomeOf(found, limits.applied, result);
   }
 
   return {
     find,
 
-    async verifyV2(request: VerifyKeyRequest, context: CallContext): Promise<MessageInitShape<typeof VerifyKeyResponseSchema>> {
+    /** Not async itself: `verify` makes the answer from the outcome with `v2Answer`. */
+    verifyV2(request: VerifyKeyRequest, context: CallContext): Promise<MessageInitShape<typeof VerifyKeyResponseSchema>> {
       let query: PermissionQuery | undefined;
       if (request.permissions !== undefined) {
         const parsed = parsePermissionQuery(request.permissions);
@@ -188,37 +241,16 @@ export function createVerifier(deps: KeysDeps) {
         }
         query = parsed.query;
       }
-      const requested = request.ratelimits.map(requestedLimit);
+      const requested = request.ratelimits.length === 0 ? NONE_REQUESTED : request.ratelimits.map(requestedLimit);
       const cost = request.credits?.cost === undefined ? 1 : Number(request.credits.cost);
-      const idempotency = verifyIdempotencyOf({
-        field: request.idempotencyKey, origin: context.origin, dialect: "v2", plaintext: request.key,
-        request: [cost, requested, request.permissions ?? null, request.tags],
+      const idempotencyKey = verifyIdempotencyKeyOf(request.idempotencyKey, context.origin);
+      const idempotency = idempotencyKey === undefined ? undefined : verifyIdempotency(idempotencyKey, {
+        dialect: "v2", plaintext: request.key, request: [cost, requested, request.permissions ?? null, request.tags],
       });
-      const outcome = await verify({
+      return verify({
         plaintext: request.key, requestId: context.requestId, visibleTo: context.principal, query, requested, cost,
         tags: request.tags, unknownLimit: "precondition", commit: context.commit, origin: context.origin, idempotency,
-      });
-      const { found } = outcome;
-      if (!found) return { valid: false, code: outcome.code };
-      const { key, identity } = found;
-      return {
-        valid: outcome.code === "VALID",
-        code: outcome.code,
-        keyId: key.id,
-        name: key.name,
-        meta: key.meta as never,
-        expires: key.expires === undefined ? undefined : BigInt(key.expires),
-        credits: outcome.remaining === undefined ? undefined : BigInt(outcome.remaining),
-        enabled: key.enabled,
-        permissions: found.permissions,
-        roles: key.roles,
-        identity: identity && identityView(identity, outcome.identityRemaining),
-        ratelimits: outcome.limits.map(({ applied, result }) => ({
-          exceeded: result.exceeded, id: applied.id, name: applied.name, limit: BigInt(applied.limit),
-          duration: BigInt(applied.duration), reset: BigInt(result.reset), remaining: BigInt(result.remaining),
-          autoApply: applied.autoApply,
-        })),
-      };
+      }, v2Answer);
     },
 
     async verifyV1(request: VerifyKeyV1Request, context: CallContext): Promise<MessageInitShape<typeof VerifyKeyV1ResponseSchema>> {
@@ -241,14 +273,14 @@ export function createVerifier(deps: KeysDeps) {
         requested.push({ name: "default", cost: request.ratelimit.cost === undefined ? 1 : Number(request.ratelimit.cost) });
       }
       const cost = request.remaining?.cost === undefined ? 1 : Number(request.remaining.cost);
-      const idempotency = verifyIdempotencyOf({
-        field: undefined, origin: context.origin, dialect: "v1", plaintext: request.key,
-        request: [request.apiId ?? null, rawQuery, requested, cost, request.tags],
+      const idempotencyKey = verifyIdempotencyKeyOf(undefined, context.origin);
+      const idempotency = idempotencyKey === undefined ? undefined : verifyIdempotency(idempotencyKey, {
+        dialect: "v1", plaintext: request.key, request: [request.apiId ?? null, rawQuery, requested, cost, request.tags],
       });
       const outcome = await verify({
         plaintext: request.key, found, requestId: context.requestId, expectedApiId: request.apiId, query, requested,
         cost, tags: request.tags, unknownLimit: "invalid", commit: context.commit, origin: context.origin, idempotency,
-      });
+      }, asIs);
       if (!outcome.found) return { valid: false, code: outcome.code, requestId: context.requestId };
       const { key, identity } = outcome.found;
       const shown = outcome.limits.find((l) => l.applied.name === "default") ?? outcome.limits[0];
@@ -278,6 +310,43 @@ export function createVerifier(deps: KeysDeps) {
 }
 
 const CACHE_MISSING = { cacheMissing: true };
+
+/** v2 hides keys: one of another workspace, or of an api the root key may not verify, is NOT_FOUND. */
+function visibleTo(found: VerifiableKey, principal: Principal | undefined): boolean {
+  return !principal || (found.key.workspaceId === principal.workspaceId
+    && satisfies(principal.permissions, { resourceType: "api", action: "verify_key", resourceId: found.key.apiId }));
+}
+
+/** The outcome itself, for a caller that shapes it after more awaits of its own (v1). */
+const asIs = (outcome: Outcome): Outcome => outcome;
+
+/** A request that names no rate limit (most do not): one shared empty list, never written to. */
+const NONE_REQUESTED: readonly RequestedLimit[] = [];
+
+/** The v2 answer of an outcome: NOT_FOUND carries no key data, every other outcome all of it. */
+function v2Answer(outcome: Outcome): MessageInitShape<typeof VerifyKeyResponseSchema> {
+  const { found } = outcome;
+  if (!found) return { valid: false, code: outcome.code };
+  const { key, identity } = found;
+  return {
+    valid: outcome.code === "VALID",
+    code: outcome.code,
+    keyId: key.id,
+    name: key.name,
+    meta: key.meta as never,
+    expires: key.expires === undefined ? undefined : BigInt(key.expires),
+    credits: outcome.remaining === undefined ? undefined : BigInt(outcome.remaining),
+    enabled: key.enabled,
+    permissions: found.permissions,
+    roles: key.roles,
+    identity: identity && identityView(identity, outcome.identityRemaining),
+    ratelimits: outcome.limits.map(({ applied, result }) => ({
+      exceeded: result.exceeded, id: applied.id, name: applied.name, limit: BigInt(applied.limit),
+      duration: BigInt(applied.duration), reset: BigInt(result.reset), remaining: BigInt(result.remaining),
+      autoApply: applied.autoApply,
+    })),
+  };
+}
 
 function requestedLimit(request: { name: string; cost?: bigint; limit?: bigint; duration?: bigint }): RequestedLimit {
   return { name: request.name, cost: optionalNumber(request.cost), limit: optionalNumber(request.limit), duration: optionalNumber(request.duration) };

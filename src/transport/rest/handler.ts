@@ -1,11 +1,10 @@
 import { KeywardError } from "../../domain/errors.js";
 import { readBody, type ExchangeRequest, type ExchangeResponse } from "../exchange.js";
 import type { Invocation, Invoke } from "../pipeline.js";
-import { REQUEST_ID_HEADER } from "../request-id.js";
 import { UnaryCall } from "../unary-call.js";
 import { atTurnEnd } from "../../turn-end.js";
 import type { RequestDone } from "../../observability/request-observer.js";
-import type { RequestTallies, TransportName } from "../../observability/route-tally.js";
+import type { RequestTallies, RouteTally, TransportName } from "../../observability/route-tally.js";
 import type { DialectMapping } from "./dialect-mapping.js";
 import { restErrorBody, type Dialect } from "./errors.js";
 import { toRestJson } from "./rest-json.js";
@@ -13,7 +12,7 @@ import { serveDocument, type ServedDocument } from "./documents.js";
 import type { Route } from "./routes.js";
 import { templateRoutes } from "./path-templates.js";
 import { v1Mappings, v2Mappings } from "./v1-dialect.js";
-import { v2Envelope } from "./v2-dialect.js";
+import { v2Envelope, v2EnvelopeText } from "./v2-dialect.js";
 import { decodeInput, isPlainObject, parseJson, queryToJson, requireJsonBody, splitUrl } from "./wire.js";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -51,11 +50,33 @@ export function createRestHandler(options: {
   ];
   return Object.assign(handle, { served });
 
+  // The async frame holds only what crosses an await: the routing before and the answer after are plain functions.
   async function handle(req: Request, res: Response): Promise<void> {
     const call = new RestCall(req);
-    const requestId = call.requestId;
+    try {
+      const route = routeOf(call, req, res);
+      if (route === undefined) return; // a document, served
+      if (route.verb !== "GET") {
+        requireJsonBody(req.headers);
+        call.text = (await readBody(req, MAX_BODY_BYTES)).toString("utf8");
+      }
+      answer(call, res, route, await options.invoke(route.operation, call));
+    } catch (error) {
+      const known = error instanceof KeywardError ? error : INTERNAL_ERROR;
+      const { status, body } = restErrorBody(call.dialect, known, { requestId: call.requestId, docsUrl: options.docsUrl, locationPrefix: call.prefix });
+      call.send(res, status, body);
+      call.finishOnce(call.tally, done, status, error);
+    }
+  }
+
+  /**
+   * The call's route, with its dialect, tally and (for a GET) query set on `call`; undefined once a document was
+   * served. Throws the 404 or 405 of a path or verb no route answers.
+   */
+  function routeOf(call: RestCall, req: Request, res: Response): Route | undefined {
     const url = splitUrl(req.url ?? "/");
-    const dialect: Dialect = url.pathname.startsWith("/v1/") ? "v1" : "v2";
+    const v1 = url.pathname.startsWith("/v1/");
+    call.dialect = v1 ? "v1" : "v2";
     let verbs = byPath.get(url.pathname);
     // Path variables (legacy v1 routes such as /v1/apis/{apiId}/keys) fill input fields; exact paths never pay for it.
     if (!verbs && templates.length > 0) {
@@ -68,47 +89,52 @@ export function createRestHandler(options: {
       }
     }
     const route = verbs?.get(req.method ?? "");
-    const transport: TransportName = dialect === "v1" ? "rest-v1" : url.pathname.startsWith("/v2/") ? "rest-v2" : "http";
-    const tally = tallies.of(transport, route?.operation.method);
-    try {
-      if (!verbs) {
-        // Off the hot path: only a path no RPC is bound to gets here.
-        const document = options.documents?.get(url.pathname);
-        if (document) return serveDocument(req, res, document, requestId);
-        throw new KeywardError("not_found", `No route ${req.method} ${url.pathname}.`);
-      }
-      if (!route) {
-        res.setHeader("allow", [...verbs.keys()].join(", "));
-        throw new KeywardError("method_not_allowed", `${req.method} is not allowed on ${url.pathname}; use ${[...verbs.keys()].join(" or ")}.`);
-      }
-      const mapping = (route.dialect === "v1" ? v1Mappings : v2Mappings)[route.path];
-      call.route = route;
-      call.mapping = mapping;
-      // The body is read (and its size enforced) now, but parsed only inside `decode`, which the pipeline calls
-      // after authentication: a request without a valid root key gets 401 whatever its body.
-      if (route.verb === "GET") {
-        call.prefix = "query";
-        call.query = queryToJson(route.operation.method.input, new URLSearchParams(url.search));
-      } else {
-        requireJsonBody(req.headers);
-        call.text = (await readBody(req, MAX_BODY_BYTES)).toString("utf8");
-      }
-      const output = await options.invoke(route.operation, call);
-      const full = toRestJson(route.operation.method.output, output as never);
-      const json = route.responseField ? ((full[route.responseField] ?? {}) as Record<string, unknown>) : full;
-      const mapped = mapping?.response ? (mapping.response(json, full) as Record<string, unknown>) : json;
-      const body = route.dialect === "v1"
-        ? mapped
-        : route.responseField ? { meta: { requestId }, data: mapped } : v2Envelope(route.operation.method.output, mapped, requestId);
-      const status = mapping?.status ?? 200;
-      call.send(res, status, body);
-      call.finishOnce(tally, done, status);
-    } catch (error) {
-      const known = error instanceof KeywardError ? error : INTERNAL_ERROR;
-      const { status, body } = restErrorBody(dialect, known, { requestId, docsUrl: options.docsUrl, locationPrefix: call.prefix });
-      call.send(res, status, body);
-      call.finishOnce(tally, done, status, error);
+    const transport: TransportName = v1 ? "rest-v1" : url.pathname.startsWith("/v2/") ? "rest-v2" : "http";
+    call.tally = tallies.of(transport, route?.operation.method);
+    if (!verbs) {
+      // Off the hot path: only a path no RPC is bound to gets here.
+      const document = options.documents?.get(url.pathname);
+      if (document) return void serveDocument(req, res, document, call.requestId);
+      throw new KeywardError("not_found", `No route ${req.method} ${url.pathname}.`);
     }
+    if (!route) {
+      res.setHeader("allow", [...verbs.keys()].join(", "));
+      throw new KeywardError("method_not_allowed", `${req.method} is not allowed on ${url.pathname}; use ${[...verbs.keys()].join(" or ")}.`);
+    }
+    call.route = route;
+    call.mapping = (route.dialect === "v1" ? v1Mappings : v2Mappings)[route.path];
+    // The body is read (and its size enforced) next, but parsed only inside `decode`, which the pipeline calls
+    // after authentication: a request without a valid root key gets 401 whatever its body.
+    if (route.verb === "GET") {
+      call.prefix = "query";
+      call.query = queryToJson(route.operation.method.input, new URLSearchParams(url.search));
+    }
+    return route;
+  }
+
+  /** The dialect's success answer for the operation's output. */
+  function answer(call: RestCall, res: Response, route: Route, output: unknown): void {
+    const { mapping } = call;
+    const status = mapping?.status ?? 200;
+    const schema = route.operation.method.output;
+    // A v2 answer that is the output's proto JSON unchanged (every verification but NOT_FOUND) is written as text
+    // from the output: no JSON object made and walked again.
+    if (route.dialect === "v2" && !route.responseField && (!mapping?.response || mapping.responseOnly?.(output as never) === false)) {
+      const text = v2EnvelopeText(schema, output as object, call.requestId);
+      if (text !== undefined) {
+        call.sendText(res, status, text);
+        call.finishOnce(call.tally, done, status);
+        return;
+      }
+    }
+    const full = toRestJson(schema, output as never);
+    const json = route.responseField ? ((full[route.responseField] ?? {}) as Record<string, unknown>) : full;
+    const mapped = mapping?.response ? (mapping.response(json, full) as Record<string, unknown>) : json;
+    const body = route.dialect === "v1"
+      ? mapped
+      : route.responseField ? { meta: { requestId: call.requestId }, data: mapped } : v2Envelope(schema, mapped, call.requestId);
+    call.send(res, status, body);
+    call.finishOnce(call.tally, done, status);
   }
 }
 
@@ -118,6 +144,10 @@ export function createRestHandler(options: {
  */
 class RestCall extends UnaryCall implements Invocation {
   readonly authorization: string | undefined;
+  /** The error dialect: v1 under /v1/, else v2. */
+  dialect: Dialect = "v2";
+  /** Where the answer is counted; set before anything can fail. */
+  tally!: RouteTally;
   route: Route | undefined;
   mapping: DialectMapping | undefined;
   /** Where input errors point: the JSON body, or the query of a GET. */
@@ -137,9 +167,14 @@ class RestCall extends UnaryCall implements Invocation {
   private answer = "";
 
   send(res: Response, status: number, body: unknown): void {
+    this.sendText(res, status, JSON.stringify(body));
+  }
+
+  /** `send` of a body already in JSON text. */
+  sendText(res: Response, status: number, text: string): void {
     this.res = res;
     this.status = status;
-    this.answer = JSON.stringify(body);
+    this.answer = text;
     atTurnEnd("respond", writeResponse, this);
   }
 
@@ -147,7 +182,8 @@ class RestCall extends UnaryCall implements Invocation {
   writeResponse(): void {
     const res = this.res!;
     const text = this.answer;
-    res.writeHead(this.status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), [REQUEST_ID_HEADER]: this.requestId });
+    // The request id header (request-id.ts REQUEST_ID_HEADER) spelled out: a literal of fixed keys is made without a computed step.
+    res.writeHead(this.status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), "x-request-id": this.requestId });
     res.end(text);
   }
 

@@ -20,6 +20,14 @@ export function toRestJson<Desc extends DescMessage>(schema: Desc, message: Mess
   return fastCodecOf(schema)?.restJson(message) ?? walkedRestJson(schema, message);
 }
 
+/**
+ * `JSON.stringify(toRestJson(schema, message))`: from the generated text encoder where there is one (no object made
+ * and walked again), else that very expression.
+ */
+export function restJsonText<Desc extends DescMessage>(schema: Desc, message: Message | MessageInitShape<Desc>): string {
+  return fastCodecOf(schema)?.restJsonText(message) ?? JSON.stringify(toRestJson(schema, message));
+}
+
 /** `toRestJson` by the descriptor walk alone: what the generated encoders are held to (test/codec). */
 export function walkedRestJson<Desc extends DescMessage>(schema: Desc, message: Message | MessageInitShape<Desc>): Record<string, unknown> {
   return messageJson(schema, message as unknown as Fields);

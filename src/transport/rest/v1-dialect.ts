@@ -93,8 +93,11 @@ function v1Key(key: Json): Json {
 
 /** Verification answers for unknown keys carry no key data. */
 function withoutKeyDataWhenNotFound(json: Json): Json {
-  return json.code === "NOT_FOUND" ? compact({ valid: json.valid ?? false, code: json.code, requestId: json.requestId }) : json;
+  return notFound(json) ? compact({ valid: json.valid ?? false, code: json.code, requestId: json.requestId }) : json;
 }
+
+/** A NOT_FOUND verification, told from its JSON or from the handler's output alike (`code` is copied as it is). */
+const notFound = (answer: Json): boolean => answer.code === "NOT_FOUND";
 
 /** The v1 identity: its limits as {name, limit, duration}, meta always an object; Keyward's shared credits when set. */
 function v1Identity(identity: Json): Json {
@@ -229,7 +232,7 @@ export const v2Mappings: Record<string, DialectMapping> = {
   // An absent list would read as empty, which sets "none": only an explicit [] removes them all.
   "/v2/keys.setPermissions": { request: requiring("permissions") },
   "/v2/keys.setRoles": { request: requiring("roles") },
-  "/v2/keys.verifyKey": { request: v2VerifyKeyRequest, response: withoutKeyDataWhenNotFound },
+  "/v2/keys.verifyKey": { request: v2VerifyKeyRequest, response: withoutKeyDataWhenNotFound, responseOnly: notFound },
   "/v2/keys.createKey": { request: v2KeyOrIdentityWrite },
   "/v2/keys.updateKey": { request: v2KeyOrIdentityWrite },
   "/v2/identities.createIdentity": { request: v2KeyOrIdentityWrite },

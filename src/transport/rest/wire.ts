@@ -124,10 +124,11 @@ function fromQuery(field: DescField, raw: string): unknown {
 }
 
 export function parseJson(text: string): unknown {
-  if (text.trim() === "") throw invalid("The request body is empty; send a JSON object.", [{ location: "", message: "empty body" }]);
   try {
     return JSON.parse(text);
   } catch (error) {
+    // An empty (or blank) body fails to parse too: told apart only then, not on every request.
+    if (text.trim() === "") throw invalid("The request body is empty; send a JSON object.", [{ location: "", message: "empty body" }]);
     const detail = (error as Error).message;
     throw invalid(`The request body is not valid JSON: ${detail}`, [{ location: "", message: detail }]);
   }

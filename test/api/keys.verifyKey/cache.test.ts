@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { useVerifyKit } from "../../support/verify-key.js";
+import { toNextWindow, useVerifyKit } from "../../support/verify-key.js";
 
 const MINUTE = 60_000;
 
@@ -67,6 +67,30 @@ describe("keys.verifyKey cache on one instance", () => {
     expect((await kit.verify("v1", { key })).code).toBe("RATE_LIMITED");
     await kit.admin.update({ keyId, ratelimits: [] });
     expect((await kit.verify("v1", { key })).code).toBe("VALID");
+  });
+
+  it("applies a cached key's automatic limits alike on every request, a named limit's cost on its request only, and changed limits at once", async () => {
+    const start = toNextWindow(kit.harness.clock, MINUTE);
+    const apiId = await kit.admin.api();
+    await kit.admin.ok("identities.createIdentity", { externalId: "auto_memo", ratelimits: [{ name: "team", limit: 4, duration: MINUTE, autoApply: true }] });
+    const { keyId, key } = await kit.admin.key(apiId, { externalId: "auto_memo", ratelimits: [{ name: "own", limit: 10, duration: MINUTE, autoApply: true }] });
+    const left = async (ratelimits?: { name: string; cost?: number }[]) => {
+      const result = await kit.verify("v2", { key, ratelimits });
+      return [result.code, ...result.payload.ratelimits.map((l: any) => `${l.name} ${l.limit} ${l.remaining} ${l.reset - start}`)];
+    };
+    expect(await left()).toEqual(["VALID", "team 4 3 60000", "own 10 9 60000"]);
+    expect(await left()).toEqual(["VALID", "team 4 2 60000", "own 10 8 60000"]);
+    // Named with a cost: that cost on this request only; the next unnamed request costs 1 again.
+    expect(await left([{ name: "own", cost: 3 }])).toEqual(["VALID", "team 4 1 60000", "own 10 5 60000"]);
+    expect(await left()).toEqual(["VALID", "team 4 0 60000", "own 10 4 60000"]);
+    expect(await left()).toEqual(["RATE_LIMITED", "team 4 0 60000", "own 10 4 60000"]);
+    // The identity's limit raised: the next request resolves the limits anew.
+    await kit.admin.ok("identities.updateIdentity", { identity: "auto_memo", ratelimits: [{ name: "team", limit: 6, duration: MINUTE, autoApply: true }] });
+    expect(await left()).toEqual(["VALID", "team 6 1 60000", "own 10 3 60000"]);
+    await kit.admin.update({ keyId, ratelimits: [{ name: "team", limit: 1, duration: MINUTE, autoApply: true }] });
+    // The key's limit of the same name overrides the identity's, counted per key.
+    expect(await left()).toEqual(["VALID", "team 1 0 60000"]);
+    expect(await left()).toEqual(["RATE_LIMITED", "team 1 0 60000"]);
   });
 
   it("answers NOT_FOUND right after the key is deleted", async () => {
