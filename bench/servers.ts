@@ -23,6 +23,8 @@ export interface ServerSpec {
   redis?: boolean;
   /** HTTP/2-only servers (the gRPC references) are ready when they accept a connection, not on GET /v2/liveness. */
   readyByConnect?: boolean;
+  /** Extra node options before the script (e.g. `--import` of a preload). */
+  nodeArgs?: string[];
 }
 
 export interface RunningServer {
@@ -129,7 +131,7 @@ export async function startServer(
   const serverDataDir = join(dataDir, "data");
   const logFd = openSync(logPath, "a");
   const script = await runnableEntry(spec.entry);
-  const child = spawn(process.execPath, [...(traceGc ? ["--trace-gc-nvp"] : []), script], {
+  const child = spawn(process.execPath, [...(traceGc ? ["--trace-gc-nvp"] : []), ...(spec.nodeArgs ?? []), script], {
     cwd: repoRoot,
     env: {
       ...process.env,
