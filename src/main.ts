@@ -3,6 +3,7 @@ import { createApp } from "./app.js";
 import { bootstrap } from "./bootstrap.js";
 import { readConfig } from "./config.js";
 import { systemClock } from "./domain/clock.js";
+import { tuneHeapForServing } from "./heap-tuning.js";
 import { createLogger } from "./observability/logger.js";
 import { openStores } from "./open-stores.js";
 import { listen } from "./transport/server.js";
@@ -36,6 +37,7 @@ async function main() {
     idempotencyWindowMs: config.idempotencyWindowMs,
     webhooks: config.webhooks,
   });
+  tuneHeapForServing();
   const server = await listen(app, { port: config.port, host: config.host, limits: config.limits, tls });
   // New certificates on SIGHUP or when the files change; open connections keep the one they started with.
   const reloader = config.tls && createCertificateReloader({
