@@ -33,7 +33,7 @@ export const houseLayers: Layer[] = [
   {
     name: "app",
     rank: 6,
-    paths: ["src/app.ts", "src/main.ts", "src/config.ts", "src/open-stores.ts", "src/bootstrap.ts", "src/cli/"],
+    paths: ["src/app.ts", "src/main.ts", "src/config.ts", "src/open-stores.ts", "src/bootstrap.ts", "src/heap-tuning.ts", "src/cli/"],
   },
 ];
 
