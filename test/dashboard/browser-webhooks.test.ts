@@ -55,8 +55,9 @@ describe("webhooks pages in a real browser", () => {
       url: receiver.url, events: ["key.credits.low", "key.create", "key.expiring"], apiId, description: "billing alerts", enabled: true,
       thresholds: { credits: [{ remaining: 100 }, { percent: 10 }], expiringBeforeMs: 172_800_000 },
     });
-    // The list below already shows it, active.
+    // The list below shows it too, active, once it has reloaded after the create (it may lag the secret's panel).
     const row = ui.page.getByRole("row").filter({ hasText: hook.id });
+    await row.getByRole("cell", { name: "active" }).waitFor();
     expect(await row.getByRole("cell", { name: "active" }).count()).toBe(1);
     await screenshotBoth(ui.page, "webhooks-01-created");
 
