@@ -66,7 +66,7 @@ function zeroJson(field: DescField): string {
 export function printRestJsonEncoder(f: GeneratedFile, message: DescMessage, id: (m: DescMessage) => string): void {
   const p = (...parts: unknown[]) => f.print(...(parts as never[]));
   p("function r_", id(message), "(m: any): Record<string, unknown> | undefined {");
-  if (message.oneofs.length > 0 || message.typeName.startsWith("google.protobuf.")) {
+  if (leftToRestJson(message)) {
     p("  return undefined; // protobuf-es' toJson writes it (rest-json.ts libraryJson)");
     p("}");
     p();
@@ -130,19 +130,24 @@ function textLines(field: DescField, v: string, out: string, id: (m: DescMessage
   return [bail, `const ${out} = typeof ${v} === "boolean" || (typeof ${v} === "number" && Number.isFinite(${v})) ? "" + ${v} : JSON.stringify(${v});`];
 }
 
-/**
- * The REST JSON encoder's text form: `JSON.stringify(r_<message>(m))` written directly, without the object, or
- * undefined exactly where `r_` is undefined. REST writes its answer from it.
- */
 /** Whether a field is in every REST JSON object of its message: lists, maps and implicit-presence scalars and enums. */
 function alwaysWritten(field: DescField): boolean {
   return field.fieldKind === "list" || field.fieldKind === "map" || (field.fieldKind !== "message" && field.presence === IMPLICIT);
 }
 
+/** Messages no generated REST JSON encoder writes (oneofs, well-known types): rest-json.ts does. */
+function leftToRestJson(message: DescMessage): boolean {
+  return message.oneofs.length > 0 || message.typeName.startsWith("google.protobuf.");
+}
+
+/**
+ * The REST JSON encoder's text form: `JSON.stringify(r_<message>(m))` written directly, without the object, or
+ * undefined exactly where `r_` is undefined. REST writes its answer from it.
+ */
 export function printRestJsonTextEncoder(f: GeneratedFile, message: DescMessage, id: (m: DescMessage) => string): void {
   const p = (...parts: unknown[]) => f.print(...(parts as never[]));
   p("function t_", id(message), "(m: any): string | undefined {");
-  if (message.oneofs.length > 0 || message.typeName.startsWith("google.protobuf.")) {
+  if (leftToRestJson(message)) {
     p("  return undefined; // as r_: left to rest-json.ts");
     p("}");
     p();

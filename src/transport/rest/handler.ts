@@ -1,6 +1,7 @@
 import { KeywardError } from "../../domain/errors.js";
 import { readBody, type ExchangeRequest, type ExchangeResponse } from "../exchange.js";
 import type { Invocation, Invoke } from "../pipeline.js";
+import { REQUEST_ID_HEADER } from "../request-id.js";
 import { UnaryCall } from "../unary-call.js";
 import { atTurnEnd } from "../../turn-end.js";
 import type { RequestDone } from "../../observability/request-observer.js";
@@ -182,8 +183,7 @@ class RestCall extends UnaryCall implements Invocation {
   writeResponse(): void {
     const res = this.res!;
     const text = this.answer;
-    // The request id header (request-id.ts REQUEST_ID_HEADER) spelled out: a literal of fixed keys is made without a computed step.
-    res.writeHead(this.status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), "x-request-id": this.requestId });
+    res.writeHead(this.status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), [REQUEST_ID_HEADER]: this.requestId });
     res.end(text);
   }
 
