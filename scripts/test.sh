@@ -140,11 +140,22 @@ fi
 node -e '
   const fs = require("node:fs");
   const dir = process.argv[1];
-  const runs = fs.readdirSync(dir).filter((f) => f.endsWith(".json")).map((f) => `${dir}/${f}`)
-    .filter((f) => fs.statSync(f).size > 0)
-    .map((f) => JSON.parse(fs.readFileSync(f, "utf8")));
+  const runs = fs.readdirSync(dir).filter((f) => f.endsWith(".json") && fs.statSync(`${dir}/${f}`).size > 0)
+    .map((f) => ({ phase: f.replace(/\.json$/, ""), ...JSON.parse(fs.readFileSync(`${dir}/${f}`, "utf8")) }));
   const sum = (field) => runs.reduce((n, r) => n + (r[field] ?? 0), 0);
   const skipped = sum("numPendingTests") + sum("numTodoTests");
+  // CI keeps only the tail of the log: name each failed test (or failed file without one) with its first lines.
+  for (const run of runs) {
+    for (const file of run.testResults ?? []) {
+      const tests = file.assertionResults.filter((t) => t.status === "failed");
+      if (file.status === "failed" && tests.length === 0) tests.push({ fullName: "(file)", failureMessages: [file.message] });
+      for (const t of tests) {
+        const why = (t.failureMessages ?? []).join("\n").split("\n")
+          .filter((line) => !/^\s*at /.test(line) || line.includes("/test/")).slice(0, 4).join("\n    ");
+        console.log(`FAILED [${run.phase}] ${file.name.replace(process.cwd() + "/", "")} > ${t.fullName}\n    ${why}`);
+      }
+    }
+  }
   console.log(`vitest: ${sum("numPassedTests")} passed, ${sum("numFailedTests")} failed, ${skipped} skipped`);
 ' "$reports"
 (( ${#failed[@]} == 0 ))
