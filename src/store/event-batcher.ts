@@ -45,6 +45,7 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
  * The buffering shared by every event adapter: `record` only copies the event into a bounded columnar ring
  * (event-ring.ts: O(1), never awaits, never throws, keeps no reference to the event) and a single writer drains it in batches off the request path, on a timer, when a batch is full, or on
  * `flush()`. `write` throwing means nothing of the batch was stored: the batch goes back in front to be retried.
+ * A backlog of several batches is written one batch per event-loop turn.
  * While writes fail, only the timer retries, so a dead backend costs one attempt per interval, not one per batch.
  * `afterFlush` runs at the end of every drain (retention checks); its failures are recorded, never thrown.
  * Timers are unref'ed: a batcher never keeps a process alive. After `close()` events are dropped and counted.
@@ -84,6 +85,8 @@ export function createEventBatcher(options: EventBatchingOptions & {
         stats.dropped += ring.unshift(retry);
         break; // the backend is failing: leave the rest for the next tick
       }
+      // A backlog is written a batch per turn: requests waiting meanwhile are served between the batches.
+      if (ring.size > 0) await nextTurn();
     }
     failing = failure !== undefined;
     if (options.afterFlush) {
@@ -93,6 +96,8 @@ export function createEventBatcher(options: EventBatchingOptions & {
     }
     if (failure !== undefined) throw failure;
   }
+
+  const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
   /** Starts the single writer, or joins the one already draining (it drains until the ring is empty). */
   function pump(): Promise<void> {

@@ -2,7 +2,6 @@ import { mkdir, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { systemClock, type Clock } from "../../domain/clock.js";
 import { createEventCounter } from "../event-aggregation.js";
-import { createByteWriter } from "./byte-writer.js";
 import { createEventColumnCache } from "./event-column-cache.js";
 import { openLastUseFile, type LastUseFile } from "./last-use-file.js";
 import { pacedLastUseWrites } from "../last-use.js";
@@ -36,13 +35,21 @@ interface Segment {
 
 const DAY = 86_400_000;
 
+/**
+ * Events per write. A write encodes and appends its batch in one stretch of the event loop, which every request
+ * arriving meanwhile waits out: 128 events take about 0.15 ms, where 1,000 took 1.3 ms (REST verification at a fixed
+ * load, CPU profile). The batch's text, ~25 KB, stays a young-generation string.
+ */
+const BATCH_SIZE = 128;
+
 /** A stream that keeps no last-use times (trackLastUse: false). */
 const NO_LAST_USE: LastUseFile = { note() {}, read: () => new Map(), persist: async () => {}, stats: () => ({ keys: 0, lines: 0 }) };
 
 /**
- * Opens the embedded verification-event store: batches (event-batcher.ts) appended to hourly JSON-lines segments in
- * `<dir>/events/`. Appends are synchronous but not fsynced (analytics, not acknowledged writes; see appendLines) and
- * never rewrite earlier bytes; a line torn by a crash is terminated before the next append and skipped on read.
+ * Opens the embedded verification-event store: batches (event-batcher.ts; BATCH_SIZE events by default) appended
+ * to hourly JSON-lines segments in `<dir>/events/`. Appends are synchronous but not fsynced (analytics, not
+ * acknowledged writes; see appendLines) and never rewrite earlier bytes; a line torn by a crash is terminated before
+ * the next append and skipped on read.
  * Retention runs at every flush: whole segments older than `maxAgeMs` go, then the oldest while more than
  * `maxEvents` events are stored.
  * Each key's last verification time is kept beside the segments (last-use-file.ts), written by the same flush.
@@ -86,8 +93,6 @@ export async function createEmbeddedEventStore(
     return outcome;
   };
 
-  // One batch's lines for one segment, encoded into one buffer as they are added (writes never overlap: see write).
-  const lines = createByteWriter();
   async function writeBatch(batch: VerificationEvent[]): Promise<WriteOutcome> {
     const groups = new Map<number, { events: VerificationEvent[]; text: string[] }>();
     let dropped = 0;
@@ -111,9 +116,7 @@ export async function createEmbeddedEventStore(
       const segment: Segment = segments.get(start) ?? { count: 0, clean: true };
       try {
         const lead = segment.clean || (await endsCleanly(pathOf(start))) ? "" : "\n";
-        lines.write(lead);
-        for (const line of group.text) lines.write(line);
-        appendLines(pathOf(start), lines.bytes());
+        appendLines(pathOf(start), lead + group.text.join(""));
         segment.clean = true;
         columnCache.appended(start, group.events);
         lastUse.note(group.events);
@@ -124,8 +127,6 @@ export async function createEmbeddedEventStore(
         segments.set(start, { clean: false });
         retry.push(...group.events);
         error = e;
-      } finally {
-        lines.reset();
       }
     }
     return { retry, dropped, error };
@@ -164,7 +165,7 @@ export async function createEmbeddedEventStore(
     if (failure !== undefined) throw failure;
   }
 
-  const batcher = createEventBatcher({ ...options, write, afterFlush });
+  const batcher = createEventBatcher({ ...options, batchSize: options.batchSize ?? BATCH_SIZE, write, afterFlush });
 
   return {
     record: batcher.record,
