@@ -51,3 +51,6 @@ function drainLast(): void {
   // Store work queued by microtasks after the store phase ran still needs a turn.
   if (queues.store.length > 0 || queues.respond.length > 0) schedule();
 }
+
+/** Resolves in the next turn's check phase, after the I/O callbacks waiting now: long work yields with it. */
+export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

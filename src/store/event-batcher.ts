@@ -1,4 +1,5 @@
 import { clearInterval, setImmediate, setInterval } from "node:timers";
+import { nextTurn } from "../turn-end.js";
 import { EventRing } from "./event-ring.js";
 import type { VerificationEvent } from "./ports/events.js";
 
@@ -96,8 +97,6 @@ export function createEventBatcher(options: EventBatchingOptions & {
     }
     if (failure !== undefined) throw failure;
   }
-
-  const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
   /** Starts the single writer, or joins the one already draining (it drains until the ring is empty). */
   function pump(): Promise<void> {

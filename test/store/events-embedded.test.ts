@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, readdir, rm, rmdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -50,6 +51,22 @@ describe("embedded verification events on disk", () => {
       time: T, workspaceId: "ws_1", apiId: "api_1", keyId: "key_1", identityId: "id_1", outcome: "VALID",
       tags: ["a"], creditsSpent: 1, latencyMs: 0.5, requestId: "req_1",
     });
+  });
+
+  it("writes a batch 128 events per turn, so the requests arriving meanwhile are served in between", async () => {
+    const dir = await tempDir();
+    const store = await createEmbeddedEventStore({ dir, clock, flushIntervalMs: 3_600_000 });
+    for (let i = 0; i < 1_000; i++) store.record(event({ requestId: `req_${i}` }));
+    const segment = join(dir, "events", `${T}.jsonl`);
+    const lines = () => readFileSync(segment, "utf8").split("\n").length - 1;
+    // Queued before the write starts: it runs at the first turn boundary the write leaves.
+    const linesAtNextTurn = new Promise<number>((resolve) => setImmediate(() => resolve(lines())));
+    await store.flush();
+    expect(await linesAtNextTurn).toBe(128);
+    expect(lines()).toBe(1_000);
+    expect(store.stats()).toMatchObject({ written: 1_000, buffered: 0, dropped: 0 });
+    expect(await store.aggregate(query)).toStrictEqual([{ time: T, outcome: "VALID", count: 1_000 }]);
+    await store.close();
   });
 
   it("keeps no last use when told not to (rate-limit events: any number of identifiers leaves no entry behind)", async () => {

@@ -182,6 +182,20 @@ export function runEventStoreContract(
       ]);
     });
 
+    it("writes a backlog one batch per turn, so requests waiting meanwhile are served in between", async () => {
+      const store = await fresh({ batchSize: 100, flushIntervalMs: 3_600_000 });
+      const ws = workspace();
+      for (let i = 0; i < 300; i++) store.record(event(ws));
+      // Queued before the drain starts: it runs at the first turn boundary the drain leaves.
+      const writtenAtNextTurn = new Promise<number>((resolve) => setImmediate(() => resolve(store.stats().written)));
+      await store.flush();
+      expect(await writtenAtNextTurn).toBeLessThan(300);
+      expect(store.stats()).toMatchObject({ buffered: 0, written: 300, dropped: 0 });
+      expect(await store.aggregate({ workspaceId: ws, ...ALL_TIME, bucketMs: DAY })).toStrictEqual([
+        { time: T - (T % DAY), outcome: "VALID", count: 300 },
+      ]);
+    });
+
     it("drops the oldest events beyond the buffer bound and counts them", async () => {
       const store = await fresh({ maxBuffered: 1_000, batchSize: 1_000, flushIntervalMs: 3_600_000 });
       const ws = workspace();
