@@ -46,7 +46,7 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
  * The buffering shared by every event adapter: `record` only copies the event into a bounded columnar ring
  * (event-ring.ts: O(1), never awaits, never throws, keeps no reference to the event) and a single writer drains it in batches off the request path, on a timer, when a batch is full, or on
  * `flush()`. `write` throwing means nothing of the batch was stored: the batch goes back in front to be retried.
- * A backlog of several batches is written one batch per event-loop turn.
+ * A drain writes what was buffered when it began, a batch per event-loop turn; what arrives meanwhile waits for the next.
  * While writes fail, only the timer retries, so a dead backend costs one attempt per interval, not one per batch.
  * `afterFlush` runs at the end of every drain (retention checks); its failures are recorded, never thrown.
  * Timers are unref'ed: a batcher never keeps a process alive. After `close()` events are dropped and counted.
@@ -63,11 +63,16 @@ export function createEventBatcher(options: EventBatchingOptions & {
   let failing = false;
   let scheduled = false;
   let running: Promise<void> | undefined;
+  const ignore = () => {};
 
   async function drain(): Promise<void> {
     let failure: unknown;
-    while (ring.size > 0) {
-      const batch = ring.take(batchSize);
+    // What is buffered now, not what arrives while it is written: under steady load a drain still ends (and
+    // afterFlush runs) now that writes yield to the event loop.
+    let left = ring.size;
+    while (left > 0 && ring.size > 0) {
+      const batch = ring.take(Math.min(batchSize, left));
+      left -= batch.length;
       let outcome: WriteOutcome | void;
       try {
         outcome = await options.write(batch);
@@ -87,7 +92,7 @@ export function createEventBatcher(options: EventBatchingOptions & {
         break; // the backend is failing: leave the rest for the next tick
       }
       // A backlog is written a batch per turn: requests waiting meanwhile are served between the batches.
-      if (ring.size > 0) await nextTurn();
+      if (left > 0) await nextTurn();
     }
     failing = failure !== undefined;
     if (options.afterFlush) {
@@ -98,7 +103,7 @@ export function createEventBatcher(options: EventBatchingOptions & {
     if (failure !== undefined) throw failure;
   }
 
-  /** Starts the single writer, or joins the one already draining (it drains until the ring is empty). */
+  /** Starts the single writer, or joins the one already draining (it writes what was buffered when it began). */
   function pump(): Promise<void> {
     running ??= drain().finally(() => {
       running = undefined;
@@ -106,7 +111,12 @@ export function createEventBatcher(options: EventBatchingOptions & {
     return running;
   }
 
-  const ignore = () => {};
+  /** Writes everything recorded before the call: the drain under way may have begun before some of it. */
+  async function drainAll(): Promise<void> {
+    await running?.catch(ignore);
+    return pump();
+  }
+
   const timer = setInterval(() => {
     if (!closed) pump().catch(ignore);
   }, options.flushIntervalMs ?? 1000);
@@ -132,12 +142,12 @@ export function createEventBatcher(options: EventBatchingOptions & {
         stats.dropped += 1;
       }
     },
-    flush: pump,
+    flush: drainAll,
     async close() {
       if (closed) return running?.catch(ignore);
       closed = true;
       clearInterval(timer);
-      await pump().catch(ignore);
+      await drainAll().catch(ignore);
       // What the last attempt could not write is lost now; count it rather than keep it.
       stats.dropped += ring.take(ring.size).length;
     },

@@ -42,8 +42,8 @@ export function lastUseOf(entries: Map<string, LastUse>, workspaceId: string, ke
 }
 
 /**
- * When an adapter writes its last-use entries. The batcher's `afterFlush` runs once the buffer is empty, which under
- * sustained load may take long; so between batches of one drain they are also written, at most once per
+ * When an adapter writes its last-use entries. The batcher's `afterFlush` runs at the end of a drain, which for a
+ * large backlog may take long; so between batches of one drain they are also written, at most once per
  * `intervalMs` (a failure there waits for `afterFlush`, which retries and reports it). This keeps the bound of
  * `lastUsed` at about the interval however busy the writer is.
  */
