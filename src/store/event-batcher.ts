@@ -46,16 +46,23 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
  * The buffering shared by every event adapter: `record` only copies the event into a bounded columnar ring
  * (event-ring.ts: O(1), never awaits, never throws, keeps no reference to the event) and a single writer drains it in batches off the request path, on a timer, when a batch is full, or on
  * `flush()`. `write` throwing means nothing of the batch was stored: the batch goes back in front to be retried.
- * A drain writes what was buffered when it began, a batch per event-loop turn; what arrives meanwhile waits for the next.
+ * A drain writes what was buffered when it began, one `write` per event-loop turn; what arrives meanwhile waits for
+ * the next drain.
  * While writes fail, only the timer retries, so a dead backend costs one attempt per interval, not one per batch.
  * `afterFlush` runs at the end of every drain (retention checks); its failures are recorded, never thrown.
  * Timers are unref'ed: a batcher never keeps a process alive. After `close()` events are dropped and counted.
  */
 export function createEventBatcher(options: EventBatchingOptions & {
+  /**
+   * Events handed to one `write`, at most batchSize (the default). An adapter whose write runs on the event loop keeps
+   * it small: a drain writes one per turn, and events leave the ring only as they are written, so they die young.
+   */
+  writeSize?: number;
   write(batch: VerificationEvent[]): Promise<WriteOutcome | void>;
   afterFlush?(): Promise<void>;
 }): EventBatcher {
   const batchSize = Math.max(1, options.batchSize ?? 1000);
+  const writeSize = Math.max(1, Math.min(batchSize, options.writeSize ?? batchSize));
   // Room for two batches at first: enough while writes keep up; it grows only while a backlog does.
   const ring = new EventRing(Math.max(batchSize, options.maxBuffered ?? 100_000), 2 * batchSize);
   const stats: Omit<EventStoreStats, "buffered"> = { written: 0, dropped: 0, failedWrites: 0 };
@@ -71,7 +78,7 @@ export function createEventBatcher(options: EventBatchingOptions & {
     // afterFlush runs) now that writes yield to the event loop.
     let left = ring.size;
     while (left > 0 && ring.size > 0) {
-      const batch = ring.take(Math.min(batchSize, left));
+      const batch = ring.take(Math.min(writeSize, left));
       left -= batch.length;
       let outcome: WriteOutcome | void;
       try {
@@ -91,7 +98,7 @@ export function createEventBatcher(options: EventBatchingOptions & {
         stats.dropped += ring.unshift(retry);
         break; // the backend is failing: leave the rest for the next tick
       }
-      // A backlog is written a batch per turn: requests waiting meanwhile are served between the batches.
+      // A write per turn: requests waiting meanwhile are served between the writes.
       if (left > 0) await nextTurn();
     }
     failing = failure !== undefined;

@@ -36,6 +36,38 @@ describe("event batcher", () => {
     await batcher.close();
   });
 
+  it("hands write at most writeSize events, one write per turn, and runs afterFlush once per drain", async () => {
+    const writes: number[] = [];
+    let turnsBetween = 0;
+    let afterFlushes = 0;
+    const batcher = createEventBatcher({
+      batchSize: 1_000,
+      writeSize: 128,
+      flushIntervalMs: 3_600_000,
+      async write(batch) {
+        writes.push(batch.length);
+      },
+      async afterFlush() {
+        afterFlushes += 1;
+      },
+    });
+    for (let i = 0; i < 1_000; i++) batcher.record(event);
+    // Counts the turn boundaries the drain leaves, up to the end of the drain.
+    let draining = true;
+    const countTurns = (): void => {
+      if (!draining) return;
+      turnsBetween += 1;
+      setImmediate(countTurns);
+    };
+    setImmediate(countTurns);
+    await batcher.flush();
+    draining = false;
+    expect(writes).toStrictEqual([128, 128, 128, 128, 128, 128, 128, 104]);
+    expect(turnsBetween).toBeGreaterThanOrEqual(7);
+    expect(afterFlushes).toBe(1);
+    await batcher.close();
+  });
+
   it("flush writes what was recorded before it even while a drain that began earlier is under way", async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));

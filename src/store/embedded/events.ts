@@ -1,7 +1,6 @@
 import { mkdir, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { systemClock, type Clock } from "../../domain/clock.js";
-import { nextTurn } from "../../turn-end.js";
 import { createEventCounter } from "../event-aggregation.js";
 import { createEventColumnCache } from "./event-column-cache.js";
 import { openLastUseFile, type LastUseFile } from "./last-use-file.js";
@@ -37,17 +36,17 @@ interface Segment {
 const DAY = 86_400_000;
 
 /**
- * Events encoded and appended in one stretch of the event loop, which every request arriving meanwhile waits out:
- * 128 take about 0.15 ms, where a whole batch of 1,000 took 1.3 ms (REST verification at a fixed load, CPU profile).
- * A slice's text, ~25 KB, stays a young-generation string.
+ * Events encoded and appended in one stretch of the event loop (the batcher's writeSize), which every request arriving
+ * meanwhile waits out: 128 take about 0.15 ms, where a whole batch of 1,000 took 1.3 ms (REST verification at a fixed
+ * load, CPU profile). Their text, ~25 KB, stays a young-generation string.
  */
-const SLICE = 128;
+const WRITE_SIZE = 128;
 
 /** A stream that keeps no last-use times (trackLastUse: false). */
 const NO_LAST_USE: LastUseFile = { note() {}, read: () => new Map(), persist: async () => {}, stats: () => ({ keys: 0, lines: 0 }) };
 
 /**
- * Opens the embedded verification-event store: batches (event-batcher.ts) appended, SLICE events per turn, to
+ * Opens the embedded verification-event store: batches (event-batcher.ts) appended, WRITE_SIZE events per turn, to
  * hourly JSON-lines segments in `<dir>/events/`. Appends are synchronous but not fsynced (analytics, not
  * acknowledged writes; see appendLines) and never rewrite earlier bytes; a line torn by a crash is terminated before
  * the next append and skipped on read.
@@ -94,24 +93,15 @@ export async function createEmbeddedEventStore(
     return outcome;
   };
 
-  /** Writes the batch SLICE events per turn: the requests arriving meanwhile are served between the slices. */
   async function writeBatch(batch: VerificationEvent[]): Promise<WriteOutcome> {
-    const outcome = { retry: [] as VerificationEvent[], dropped: 0, error: undefined as unknown };
-    for (let from = 0; from < batch.length; from += SLICE) {
-      if (from > 0) await nextTurn();
-      await writeSlice(batch.slice(from, from + SLICE), outcome);
-    }
-    return outcome;
-  }
-
-  async function writeSlice(slice: VerificationEvent[], outcome: Required<WriteOutcome>): Promise<void> {
     const groups = new Map<number, { events: VerificationEvent[]; text: string[] }>();
-    for (const event of slice) {
+    let dropped = 0;
+    for (const event of batch) {
       let line: string;
       try {
         line = encodeEvent(event);
       } catch {
-        outcome.dropped += 1; // not serialisable (e.g. a cycle): it could never be written
+        dropped += 1; // not serialisable (e.g. a cycle): it could never be written
         continue;
       }
       const start = segmentStart(event.time);
@@ -120,6 +110,8 @@ export async function createEmbeddedEventStore(
       group.events.push(event);
       group.text.push(line);
     }
+    const retry: VerificationEvent[] = [];
+    let error: unknown;
     for (const [start, group] of groups) {
       const segment: Segment = segments.get(start) ?? { count: 0, clean: true };
       try {
@@ -133,10 +125,11 @@ export async function createEmbeddedEventStore(
       } catch (e) {
         // Part of the text may be on disk: the next append terminates it first, and retention recounts the file.
         segments.set(start, { clean: false });
-        outcome.retry.push(...group.events);
-        outcome.error = e;
+        retry.push(...group.events);
+        error = e;
       }
     }
+    return { retry, dropped, error };
   }
 
   async function enforceRetention(): Promise<void> {
@@ -172,7 +165,7 @@ export async function createEmbeddedEventStore(
     if (failure !== undefined) throw failure;
   }
 
-  const batcher = createEventBatcher({ ...options, write, afterFlush });
+  const batcher = createEventBatcher({ ...options, writeSize: WRITE_SIZE, write, afterFlush });
 
   return {
     record: batcher.record,
