@@ -8,7 +8,7 @@ import { pacedLastUseWrites } from "../last-use.js";
 import { createEventBatcher, type EventBatchingOptions, type EventStoreStats, type WriteOutcome } from "../event-batcher.js";
 import type { VerificationEvent, VerificationEventStore } from "../ports/events.js";
 import {
-  SEGMENT_MS, appendLines, countLines, decodeEvent, encodeEvent, endsCleanly, parseSegmentFileName, readLines,
+  SEGMENT_MS, countLines, createSegmentAppender, decodeEvent, encodeEvent, endsCleanly, parseSegmentFileName, readLines,
   segmentFileName, segmentStart, workspaceNeedle,
 } from "./event-segments.js";
 
@@ -48,8 +48,8 @@ const NO_LAST_USE: LastUseFile = { note() {}, read: () => new Map(), persist: as
 /**
  * Opens the embedded verification-event store: batches (event-batcher.ts) appended, WRITE_SIZE events per turn, to
  * hourly JSON-lines segments in `<dir>/events/`. Appends are synchronous but not fsynced (analytics, not
- * acknowledged writes; see appendLines) and never rewrite earlier bytes; a line torn by a crash is terminated before
- * the next append and skipped on read.
+ * acknowledged writes; see appendLines and createSegmentAppender) and never rewrite earlier bytes; a line torn by a
+ * crash is terminated before the next append and skipped on read.
  * Retention runs at every flush: whole segments older than `maxAgeMs` go, then the oldest while more than
  * `maxEvents` events are stored.
  * Each key's last verification time is kept beside the segments (last-use-file.ts), written by the same flush.
@@ -93,6 +93,7 @@ export async function createEmbeddedEventStore(
     return outcome;
   };
 
+  const appender = createSegmentAppender();
   async function writeBatch(batch: VerificationEvent[]): Promise<WriteOutcome> {
     const groups = new Map<number, { events: VerificationEvent[]; text: string[] }>();
     let dropped = 0;
@@ -116,7 +117,7 @@ export async function createEmbeddedEventStore(
       const segment: Segment = segments.get(start) ?? { count: 0, clean: true };
       try {
         const lead = segment.clean || (await endsCleanly(pathOf(start))) ? "" : "\n";
-        appendLines(pathOf(start), lead + group.text.join(""));
+        appender.append(pathOf(start), lead + group.text.join(""));
         segment.clean = true;
         columnCache.appended(start, group.events);
         lastUse.note(group.events);
@@ -152,6 +153,7 @@ export async function createEmbeddedEventStore(
   }
 
   async function remove(start: number): Promise<void> {
+    appender.release(pathOf(start));
     await rm(pathOf(start), { force: true });
     segments.delete(start);
     columnCache.drop(start);
@@ -170,7 +172,10 @@ export async function createEmbeddedEventStore(
   return {
     record: batcher.record,
     flush: batcher.flush,
-    close: batcher.close,
+    async close() {
+      await batcher.close();
+      appender.close();
+    },
     stats: () => ({ ...batcher.stats(), segments: segments.size }),
     async aggregate(query) {
       const counter = createEventCounter(query);
