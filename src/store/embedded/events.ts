@@ -48,7 +48,7 @@ const NO_LAST_USE: LastUseFile = { note() {}, read: () => new Map(), persist: as
 /**
  * Opens the embedded verification-event store: batches (event-batcher.ts) appended, WRITE_SIZE events per turn, to
  * hourly JSON-lines segments in `<dir>/events/`. Appends are synchronous but not fsynced (analytics, not
- * acknowledged writes; see appendLines and createSegmentAppender) and never rewrite earlier bytes; a line torn by a
+ * acknowledged writes; see createSegmentAppender) and never rewrite earlier bytes; a line torn by a
  * crash is terminated before the next append and skipped on read.
  * Retention runs at every flush: whole segments older than `maxAgeMs` go, then the oldest while more than
  * `maxEvents` events are stored.
