@@ -23,6 +23,22 @@ describe("newId", () => {
     expect(id).toBe(`api_${encodeBase58(Uint8Array.from([1, 2, 3, 4, 5, 6, ...random]), 22)}`);
   });
 
+  it("writes the same digits as encodeBase58 for any time and randomness, the extremes included", () => {
+    const expected = (time: number, random: Uint8Array) => {
+      const bytes = new Uint8Array(16);
+      for (let i = 5, t = time; i >= 0; i--, t = Math.floor(t / 256)) bytes[i] = t % 256;
+      bytes.set(random, 6);
+      return `req_${encodeBase58(bytes, 22)}`;
+    };
+    for (const [time, byte] of [[0, 0x00], [0, 0xff], [2 ** 48 - 1, 0x00], [2 ** 48 - 1, 0xff], [1, 0x01]] as const) {
+      expect(newId("req", time, fixed(byte))).toBe(expected(time, fixed(byte)(10)));
+    }
+    expect(newId("req", 2 ** 48 - 1, fixed(0xff))).toBe("req_YcVfxkQb6JRzqk5kF2tNLv");
+    fc.assert(fc.property(fc.integer({ min: 0, max: 2 ** 48 - 1 }), fc.uint8Array({ minLength: 10, maxLength: 10 }), (time, random) => {
+      expect(newId("req", time, () => random)).toBe(expected(time, random));
+    }), { numRuns: 5000 });
+  });
+
   it("asks for exactly 10 random bytes and is deterministic given time and randomness", () => {
     const sizes: number[] = [];
     const a = newId("key", 1_700_000_000_000, (size) => (sizes.push(size), fixed(7)(size)));

@@ -40,6 +40,21 @@ describe("event segment lines", () => {
     }
   });
 
+  it("encodeEvent stays exact when consecutive events share some of their key's strings and not others", () => {
+    // The key part of a line is reused while workspace, api, key and identity repeat: every partial repeat must miss.
+    const next = random(7);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+    const values = ["ws_1", "api_1", "key_1", "id_1", "x\"y", "é✓", "\ud800", ""];
+    for (let i = 0; i < 20_000; i++) {
+      const event: VerificationEvent = {
+        time: 1_700_002_800_000 + i, workspaceId: pick(values), apiId: pick(values.slice(0, 3)), keyId: pick(values.slice(1, 5)),
+        identityId: pick([undefined, "id_1", "id\n2"]), outcome: pick(["VALID", "RATE_LIMITED", "x\"y"]), tags: [],
+        creditsSpent: 1, latencyMs: 0.5, requestId: pick(["req_1", "req\\2"]),
+      };
+      expect(encodeEvent(event), JSON.stringify(event)).toBe(encodeAnyEvent(event));
+    }
+  });
+
   it("a recorded event's line reads back as the event, identity absent when it had none", () => {
     const event: VerificationEvent = {
       time: 1_700_002_800_123, workspaceId: "ws_1", apiId: "api_1", keyId: "key_1", outcome: "VALID",

@@ -41,28 +41,43 @@ function plain(value: unknown): value is string {
 const finite = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
 
 /**
+ * The text between `"time":…` and the tags of the last key's events (workspace, api, key, identity), checked once:
+ * a batch holds mostly events of the same few keys, and the ring hands back the same string objects for them.
+ */
+const lastKey = { workspaceId: "", apiId: "", keyId: "", identityId: undefined as string | undefined, text: "" };
+
+/** The key part of a line, `,"workspaceId":"…",…,` (identity included); undefined when a value needs escaping. */
+function keyPart(workspaceId: unknown, apiId: unknown, keyId: unknown, identityId: unknown): string | undefined {
+  if (workspaceId === lastKey.workspaceId && apiId === lastKey.apiId && keyId === lastKey.keyId && identityId === lastKey.identityId) {
+    return lastKey.text;
+  }
+  if (!plain(workspaceId) || !plain(apiId) || !plain(keyId) || (identityId !== undefined && !plain(identityId))) return undefined;
+  const identity = identityId === undefined ? "" : `"identityId":"${identityId}",`;
+  const text = `,"workspaceId":"${workspaceId}","apiId":"${apiId}","keyId":"${keyId}",${identity}`;
+  Object.assign(lastKey, { workspaceId, apiId, keyId, identityId, text });
+  return text;
+}
+
+/**
  * The same bytes as encodeAnyEvent, built by hand for the shape every recorded event has (finite numbers, strings
  * needing no escape) without an object per event; undefined for any other.
  */
 function encodePlainEvent(event: VerificationEvent): string | undefined {
-  const { time, workspaceId, apiId, keyId, identityId, outcome, creditsSpent, latencyMs, requestId } = event;
+  const { time, outcome, creditsSpent, latencyMs, requestId } = event;
   const list = event.tags ?? [];
-  if (
-    !finite(time) || !finite(creditsSpent) || !finite(latencyMs) || !plain(workspaceId) || !plain(apiId) ||
-    !plain(keyId) || (identityId !== undefined && !plain(identityId)) || !plain(outcome) || !plain(requestId) ||
-    !Array.isArray(list)
-  ) {
+  if (!finite(time) || !finite(creditsSpent) || !finite(latencyMs) || !plain(outcome) || !plain(requestId) || !Array.isArray(list)) {
     return undefined;
   }
+  const key = keyPart(event.workspaceId, event.apiId, event.keyId, event.identityId);
+  if (key === undefined) return undefined;
   let tags = "";
   for (let i = 0; i < list.length; i++) {
     const tag: unknown = list[i];
     if (!plain(tag)) return undefined;
     tags += i === 0 ? `"${tag}"` : `,"${tag}"`;
   }
-  const identity = identityId === undefined ? "" : `"identityId":"${identityId}",`;
-  return `{"time":${time},"workspaceId":"${workspaceId}","apiId":"${apiId}","keyId":"${keyId}",${identity}"outcome":"${outcome}",` +
-    `"tags":[${tags}],"creditsSpent":${creditsSpent},"latencyMs":${latencyMs},"requestId":"${requestId}"}\n`;
+  return `{"time":${time}${key}"outcome":"${outcome}","tags":[${tags}],"creditsSpent":${creditsSpent},"latencyMs":${latencyMs},` +
+    `"requestId":"${requestId}"}\n`;
 }
 
 /** Any event, through JSON.stringify (throws for what JSON cannot hold, e.g. a cycle). */
