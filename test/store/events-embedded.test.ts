@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, readdir, rm, rmdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -53,17 +53,25 @@ describe("embedded verification events on disk", () => {
     });
   });
 
-  it("writes a batch 128 events per turn, so the requests arriving meanwhile are served in between", async () => {
+  it("writes a batch in slices, off the event loop, so the requests arriving meanwhile are served in between", async () => {
     const dir = await tempDir();
     const store = await createEmbeddedEventStore({ dir, clock, flushIntervalMs: 3_600_000 });
     for (let i = 0; i < 1_000; i++) store.record(event({ requestId: `req_${i}` }));
     const segment = join(dir, "events", `${T}.jsonl`);
     const lines = () => readFileSync(segment, "utf8").split("\n").length - 1;
-    // Queued before the write starts: it runs at the first turn boundary the write leaves.
-    const linesAtNextTurn = new Promise<number>((resolve) => setImmediate(() => resolve(lines())));
+    // The file as every turn sees it while the batch is written: it grows by slices (a write of 128 lines runs on the
+    // thread pool, so a turn may see one in progress), never all at once.
+    const seen = new Set<number>();
+    let flushed = false;
+    const watch = (): void => {
+      if (existsSync(segment)) seen.add(lines());
+      if (!flushed) setImmediate(watch);
+    };
+    setImmediate(watch);
     await store.flush();
-    expect(await linesAtNextTurn).toBe(128);
+    flushed = true;
     expect(lines()).toBe(1_000);
+    expect([...seen].filter((count) => count > 0 && count < 1_000).length).toBeGreaterThanOrEqual(3);
     expect(store.stats()).toMatchObject({ written: 1_000, buffered: 0, dropped: 0 });
     expect(await store.aggregate(query)).toStrictEqual([{ time: T, outcome: "VALID", count: 1_000 }]);
     await store.close();

@@ -117,7 +117,7 @@ export async function createEmbeddedEventStore(
       const segment: Segment = segments.get(start) ?? { count: 0, clean: true };
       try {
         const lead = segment.clean || (await endsCleanly(pathOf(start))) ? "" : "\n";
-        appender.append(pathOf(start), lead + group.text.join(""));
+        await appender.append(pathOf(start), lead + group.text.join(""));
         segment.clean = true;
         columnCache.appended(start, group.events);
         lastUse.note(group.events);
