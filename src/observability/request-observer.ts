@@ -1,7 +1,7 @@
 import { Code } from "@connectrpc/connect";
 import type { Logger } from "pino";
 import type { RouteTally } from "./route-tally.js";
-import { infoLineWriter } from "./logger.js";
+import { requestLineWriter } from "./logger.js";
 import { statusLabel } from "./metrics.js";
 
 /** RPC codes that mean the server failed, as 5xx does for REST: always logged at error, with the stack. */
@@ -31,7 +31,19 @@ export function createRequestObserver(options: RequestObserverOptions) {
   // keep it.
   const lines = logger.child({}, { redact: [] });
   // The same line without pino's generic formatting, when the logger is the process's own (logger.ts).
-  const fast = infoLineWriter(logger);
+  const fast = requestLineWriter(logger);
+  // A line's fields after its request id, by tally and status: bounded, as tallies and statuses are.
+  const fieldsByTally = new Map<RouteTally, Map<number, Uint8Array>>();
+  function fieldsOf(tally: RouteTally, status: number): Uint8Array {
+    let byStatus = fieldsByTally.get(tally);
+    if (!byStatus) fieldsByTally.set(tally, (byStatus = new Map()));
+    let fields = byStatus.get(status);
+    if (fields === undefined) {
+      const shown = tally.rpc ? JSON.stringify(statusLabel(tally.transport, status)) : status;
+      byStatus.set(status, (fields = Buffer.from(`,${tally.lineFields},"status":${shown},"durationMs":`, "utf8")));
+    }
+    return fields;
+  }
   const sampleRate = Math.min(1, Math.max(0, options.sampleRate));
   const clientBudget = createLineBudget(options.clientFailureLinesPerSecond ?? 50, options.now ?? Date.now, (held) =>
     lines.warn({ suppressed: held }, "client failure lines held back in the last second"));
@@ -48,11 +60,12 @@ export function createRequestObserver(options: RequestObserverOptions) {
     if (!failed && (sampleRate === 0 || (sampleRate < 1 && Math.random() >= sampleRate))) return;
     const serverFailure = rpc ? SERVER_FAILURES.has(status) : status >= 500;
     if (!serverFailure && !lines.isLevelEnabled("info")) return;
-    const durationMs = Math.round(seconds * 1e6) / 1e3;
+    const durationMicros = Math.round(seconds * 1e6);
+    const durationMs = durationMicros / 1e3;
     if (serverFailure) logger.error({ ...lineOf(tally, status, requestId, durationMs), err: error }, "request failed");
     else if (!failed || clientBudget.take()) {
-      if (fast) fast(fieldsOf(tally, status, requestId, durationMs), REQUEST_MSG);
-      else lines.info(lineOf(tally, status, requestId, durationMs), "request");
+      const written = fast !== undefined && requestId !== undefined && fast(requestId, fieldsOf(tally, status), durationMicros);
+      if (!written) lines.info(lineOf(tally, status, requestId, durationMs), "request");
     }
   };
 }
@@ -61,16 +74,6 @@ export function createRequestObserver(options: RequestObserverOptions) {
 function lineOf(tally: RouteTally, status: number, requestId: string | undefined, durationMs: number) {
   return { requestId, transport: tally.transport, route: tally.route, status: tally.rpc ? statusLabel(tally.transport, status) : status, durationMs };
 }
-
-/** `lineOf` as pino writes it (same order, undefined left out), for the fast writer. */
-function fieldsOf(tally: RouteTally, status: number, requestId: string | undefined, durationMs: number): string {
-  const id = requestId === undefined ? "" : `"requestId":${JSON.stringify(requestId)},`;
-  const shown = tally.rpc ? JSON.stringify(statusLabel(tally.transport, status)) : status;
-  return `${id}${tally.lineFields},"status":${shown},"durationMs":${durationMs}`;
-}
-
-/** The request line's message, in JSON. */
-const REQUEST_MSG = JSON.stringify("request");
 
 /**
  * Lines per one-second window: `take()` says whether one more line fits this window. The first `take()` of a later
