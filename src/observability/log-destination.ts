@@ -58,7 +58,6 @@ export function createBatchedDestination(options: { fd: number }): BatchedDestin
     if (closing !== undefined) return writeAfterClose(options.fd, batch);
     inFlight += batch.length;
     out.write(batch as never); // in contentMode "buffer" sonic-boom takes bytes; its types know only strings
-
   };
 
   const room = (maxBytes: number): Buffer => {
