@@ -31,6 +31,22 @@ async function requestsCounted(baseUrl: string): Promise<number> {
   return sum;
 }
 
+/**
+ * requestsCounted once it stopped moving: a timed run ends with requests still in flight (one per connection at -m1),
+ * which the server answers and counts a moment later. Counted after `before` was read, they showed as a mismatch of
+ * exactly the run's 50 connections on a slower target (gRPC on Redis counters).
+ */
+async function settledRequestsCounted(baseUrl: string): Promise<number> {
+  let counted = await requestsCounted(baseUrl);
+  for (let i = 0; i < 40; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const again = await requestsCounted(baseUrl);
+    if (again === counted) return counted;
+    counted = again;
+  }
+  return counted;
+}
+
 type Config = ReturnType<typeof readConfig>;
 
 function readConfig() {
@@ -126,7 +142,7 @@ async function measureServer(name: ServerName, group: Target[], config: Config, 
       };
       if (name.startsWith("keyward") && !target.fixedRate) {
         // The metrics cross-check: a known number of requests, then /metrics must show exactly that many more.
-        const before = await requestsCounted(server.baseUrl);
+        const before = await settledRequestsCounted(server.baseUrl);
         const sent = await sendCounted({ ...request, connections: 10, streamsPerConnection: streams, count: COUNTED_REQUESTS, workDir });
         if (sent.non2xx > 0) row.non2xx += sent.non2xx;
         row.metrics = { sent: sent.done, counted: (await requestsCounted(server.baseUrl)) - before };

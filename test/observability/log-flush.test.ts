@@ -43,6 +43,15 @@ describe("the batched log destination", () => {
     expect(file.read()).toBe(lines.join(""));
   });
 
+  it("keeps lines longer than its buffer, and lines that are not ASCII, whole and in order", async () => {
+    const file = logFile();
+    const destination = createBatchedDestination({ fd: file.fd });
+    const lines = ["first\n", `${"é✓😀".repeat(30_000)}\n`, "between\n", `${"x".repeat(200_000)}\n`, "last\n"];
+    for (const line of lines) destination.write(line);
+    await destination.close();
+    expect(file.read()).toBe(lines.join(""));
+  });
+
   it("flushSync writes pending lines at once, for exit paths", () => {
     const file = logFile();
     const destination = createBatchedDestination({ fd: file.fd });
