@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { decodeEvent, encodeAnyEvent, encodeEvent } from "../../src/store/embedded/event-segments.js";
 import type { VerificationEvent } from "../../src/store/ports/events.js";
 
@@ -53,6 +53,13 @@ describe("event segment lines", () => {
       };
       expect(encodeEvent(event), JSON.stringify(event)).toBe(encodeAnyEvent(event));
     }
+  });
+
+  it("writes the first line of a process right when its key is all empty strings, the reused part's starting value", async () => {
+    vi.resetModules();
+    const fresh = await import("../../src/store/embedded/event-segments.js");
+    const empty: VerificationEvent = { time: 1, workspaceId: "", apiId: "", keyId: "", outcome: "VALID", tags: [], creditsSpent: 0, latencyMs: 0, requestId: "" };
+    expect(fresh.encodeEvent(empty)).toBe(encodeAnyEvent(empty));
   });
 
   it("a recorded event's line reads back as the event, identity absent when it had none", () => {

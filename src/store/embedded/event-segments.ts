@@ -44,7 +44,7 @@ const finite = (value: unknown): value is number => typeof value === "number" &&
  * The text between `"time":…` and the tags of the last key's events (workspace, api, key, identity), checked once:
  * a batch holds mostly events of the same few keys, and the ring hands back the same string objects for them.
  */
-const lastKey = { workspaceId: "", apiId: "", keyId: "", identityId: undefined as string | undefined, text: "" };
+const lastKey = { workspaceId: "", apiId: "", keyId: "", identityId: undefined as string | undefined, text: ',"workspaceId":"","apiId":"","keyId":"",' };
 
 /** The key part of a line, `,"workspaceId":"…",…,` (identity included); undefined when a value needs escaping. */
 function keyPart(workspaceId: unknown, apiId: unknown, keyId: unknown, identityId: unknown): string | undefined {
