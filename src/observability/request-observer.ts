@@ -32,15 +32,12 @@ export function createRequestObserver(options: RequestObserverOptions) {
   const lines = logger.child({}, { redact: [] });
   // The same line without pino's generic formatting, when the logger is the process's own (logger.ts).
   const fast = requestLineWriter(logger);
-  // A line's fields after its request id, by tally and status: bounded, as tallies and statuses are.
-  const fieldsByTally = new Map<RouteTally, Map<number, Uint8Array>>();
+  // A line's fields after its request id, made once per tally and status.
   function fieldsOf(tally: RouteTally, status: number): Uint8Array {
-    let byStatus = fieldsByTally.get(tally);
-    if (!byStatus) fieldsByTally.set(tally, (byStatus = new Map()));
-    let fields = byStatus.get(status);
+    let fields = tally.lineFieldsByStatus.get(status);
     if (fields === undefined) {
       const shown = tally.rpc ? JSON.stringify(statusLabel(tally.transport, status)) : status;
-      byStatus.set(status, (fields = Buffer.from(`,${tally.lineFields},"status":${shown},"durationMs":`, "utf8")));
+      tally.lineFieldsByStatus.set(status, (fields = Buffer.from(`,${tally.lineFields},"status":${shown},"durationMs":`, "utf8")));
     }
     return fields;
   }

@@ -46,6 +46,8 @@ export class RouteTally {
   readonly rpc: boolean;
   /** `"transport":…,"route":…` as a request line writes them: the same on every line of this tally, so made once. */
   readonly lineFields: string;
+  /** A request line's bytes after its id, by status: made by the request observer on first use (bounded, as statuses are). */
+  readonly lineFieldsByStatus = new Map<number, Uint8Array>();
 
   constructor(readonly transport: TransportName, readonly route: string) {
     this.rpc = RPC_TRANSPORTS.has(transport);

@@ -1,6 +1,7 @@
-import { appendFileSync, closeSync, openSync, write } from "node:fs";
-import { open } from "node:fs/promises";
+import { appendFileSync } from "node:fs";
+import { open, type FileHandle } from "node:fs/promises";
 import type { VerificationEvent } from "../ports/events.js";
+import { writeAll } from "./journal-file.js";
 
 /**
  * Event segments on disk: one JSON-lines file per hour of event time, named by the hour's start in unix ms
@@ -191,41 +192,33 @@ export const appendLines = (path: string, lines: string | Uint8Array): void => a
  * REST verification). The write itself runs on the thread pool: a synchronous one held the event loop ~30 µs per
  * 128-event slice. Its caller awaits each append before the next, and before releasing or closing the file.
  */
-const writeBytes = (fd: number, bytes: Buffer, at: number): Promise<number> =>
-  new Promise((resolve, reject) => write(fd, bytes, at, bytes.length - at, null, (error, written) => (error ? reject(error) : resolve(written))));
-
 export function createSegmentAppender() {
-  let current: { path: string; fd: number } | undefined;
-  const close = (): void => {
+  let current: { path: string; file: FileHandle } | undefined;
+  const close = async (): Promise<void> => {
     if (!current) return;
-    const { fd } = current;
+    const { file } = current;
     current = undefined;
-    try {
-      closeSync(fd);
-    } catch {
-      // Already unusable: nothing was pending on it, and the next append opens the file afresh.
-    }
+    // A failed close leaves nothing pending on it: the next append opens the file afresh.
+    await file.close().catch(() => {});
   };
   return {
     async append(path: string, lines: string): Promise<void> {
       if (current?.path !== path) {
-        close();
-        current = { path, fd: openSync(path, "a") };
+        await close();
+        current = { path, file: await open(path, "a") };
       }
-      const bytes = Buffer.from(lines, "utf8");
       try {
-        // All of it, at the end (O_APPEND); a short write continues where it stopped.
-        for (let at = 0; at < bytes.length; ) at += await writeBytes(current.fd, bytes, at);
+        await writeAll(current.file, Buffer.from(lines, "utf8")); // all of it, at the end (O_APPEND)
       } catch (error) {
-        close();
+        await close();
         throw error;
       }
     },
     /** Closes the file held open (before it is removed, and at the store's close). */
     close,
     /** Closes the file held open if it is `path`. */
-    release(path: string): void {
-      if (current?.path === path) close();
+    async release(path: string): Promise<void> {
+      if (current?.path === path) await close();
     },
   };
 }

@@ -153,7 +153,7 @@ export async function createEmbeddedEventStore(
   }
 
   async function remove(start: number): Promise<void> {
-    appender.release(pathOf(start));
+    await appender.release(pathOf(start));
     await rm(pathOf(start), { force: true });
     segments.delete(start);
     columnCache.drop(start);
@@ -174,7 +174,7 @@ export async function createEmbeddedEventStore(
     flush: batcher.flush,
     async close() {
       await batcher.close();
-      appender.close();
+      await appender.close();
     },
     stats: () => ({ ...batcher.stats(), segments: segments.size }),
     async aggregate(query) {
