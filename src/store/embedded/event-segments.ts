@@ -41,6 +41,17 @@ function plain(value: unknown): value is string {
 
 const finite = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
 
+/** Integers below this in size are V8 small integers (31 bits with pointer compression), whose text is made young. */
+const SMALL_INT = 2 ** 30;
+
+/**
+ * A finite number's JSON text, as String writes it, but never through V8's number-string cache: `${n}` puts the
+ * text of a number that is not a small integer (a timestamp, a latency) into that cache, allocated straight in the
+ * old generation. Each event's latency is a new number, so every verification left old-generation garbage and
+ * mark-compacts came every ~2 s under load. JSON.stringify writes the same digits into a young string.
+ */
+const numberText = (n: number): string => (n > -SMALL_INT && n < SMALL_INT && Number.isInteger(n) ? `${n}` : JSON.stringify(n));
+
 /**
  * The text between `"time":…` and the tags of the last key's events (workspace, api, key, identity), checked once:
  * a batch holds mostly events of the same few keys, and the ring hands back the same string objects for them.
@@ -77,7 +88,8 @@ function encodePlainEvent(event: VerificationEvent): string | undefined {
     if (!plain(tag)) return undefined;
     tags += i === 0 ? `"${tag}"` : `,"${tag}"`;
   }
-  return `{"time":${time}${key}"outcome":"${outcome}","tags":[${tags}],"creditsSpent":${creditsSpent},"latencyMs":${latencyMs},` +
+  return `{"time":${numberText(time)}${key}"outcome":"${outcome}","tags":[${tags}],"creditsSpent":${numberText(creditsSpent)},` +
+    `"latencyMs":${numberText(latencyMs)},` +
     `"requestId":"${requestId}"}\n`;
 }
 
@@ -202,13 +214,14 @@ export function createSegmentAppender() {
     await file.close().catch(() => {});
   };
   return {
-    async append(path: string, lines: string): Promise<void> {
+    /** Appends `lines`; the bytes must stay untouched until the returned promise settles. */
+    async append(path: string, lines: Buffer): Promise<void> {
       if (current?.path !== path) {
         await close();
         current = { path, file: await open(path, "a") };
       }
       try {
-        await writeAll(current.file, Buffer.from(lines, "utf8")); // all of it, at the end (O_APPEND)
+        await writeAll(current.file, lines); // all of it, at the end (O_APPEND)
       } catch (error) {
         await close();
         throw error;

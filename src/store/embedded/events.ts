@@ -2,6 +2,7 @@ import { mkdir, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { systemClock, type Clock } from "../../domain/clock.js";
 import { createEventCounter } from "../event-aggregation.js";
+import { createByteWriter } from "./byte-writer.js";
 import { createEventColumnCache } from "./event-column-cache.js";
 import { openLastUseFile, type LastUseFile } from "./last-use-file.js";
 import { pacedLastUseWrites } from "../last-use.js";
@@ -94,39 +95,50 @@ export async function createEmbeddedEventStore(
   };
 
   const appender = createSegmentAppender();
+  // One batch is written at a time (the column cache's exclusive section), so one writer serves every append.
+  const lines = createByteWriter();
+  const NEWLINE = Buffer.from("\n");
   async function writeBatch(batch: VerificationEvent[]): Promise<WriteOutcome> {
-    const groups = new Map<number, { events: VerificationEvent[]; text: string[] }>();
-    let dropped = 0;
+    const groups = new Map<number, VerificationEvent[]>();
     for (const event of batch) {
-      let line: string;
-      try {
-        line = encodeEvent(event);
-      } catch {
-        dropped += 1; // not serialisable (e.g. a cycle): it could never be written
-        continue;
-      }
       const start = segmentStart(event.time);
-      let group = groups.get(start);
-      if (!group) groups.set(start, (group = { events: [], text: [] }));
-      group.events.push(event);
-      group.text.push(line);
+      const group = groups.get(start);
+      if (group) group.push(event);
+      else groups.set(start, [event]);
     }
     const retry: VerificationEvent[] = [];
+    let dropped = 0;
     let error: unknown;
-    for (const [start, group] of groups) {
+    for (const [start, events] of groups) {
+      // Each line goes into the writer's bytes as it is made: no line outlives this loop or waits for the write.
+      const written: VerificationEvent[] = [];
+      lines.reset();
+      for (const event of events) {
+        let line: string;
+        try {
+          line = encodeEvent(event);
+        } catch {
+          dropped += 1; // not serialisable (e.g. a cycle): it could never be written
+          continue;
+        }
+        lines.write(line);
+        written.push(event);
+      }
+      if (written.length === 0) continue;
       const segment: Segment = segments.get(start) ?? { count: 0, clean: true };
       try {
-        const lead = segment.clean || (await endsCleanly(pathOf(start))) ? "" : "\n";
-        await appender.append(pathOf(start), lead + group.text.join(""));
+        // A file left ending in a torn line (a failed append, a crash) gets its line ended first; that is rare.
+        const clean = segment.clean || (await endsCleanly(pathOf(start)));
+        await appender.append(pathOf(start), clean ? lines.bytes() : Buffer.concat([NEWLINE, lines.bytes()]));
         segment.clean = true;
-        columnCache.appended(start, group.events);
-        lastUse.note(group.events);
-        if (segment.count !== undefined) segment.count += group.events.length + (lead ? 1 : 0);
+        columnCache.appended(start, written);
+        lastUse.note(written);
+        if (segment.count !== undefined) segment.count += written.length + (clean ? 0 : 1);
         segments.set(start, segment);
       } catch (e) {
         // Part of the text may be on disk: the next append terminates it first, and retention recounts the file.
         segments.set(start, { clean: false });
-        retry.push(...group.events);
+        retry.push(...written);
         error = e;
       }
     }
