@@ -121,14 +121,21 @@ function textLines(field: DescField, v: string, out: string, id: (m: DescMessage
     return [bail, `const ${out} = JSON.stringify(typeof ${v} === "number" && Object.hasOwn(${table}, ${v}) ? ${table}[${v}] : ${v});`];
   }
   const scalar = field.scalar!;
-  // A safe integer's text is String's; JSON.stringify agrees (-0 included).
-  if (INT64.includes(scalar)) return [bail, `const n = Number(${v});`, `if (!Number.isSafeInteger(n)) return undefined;`, `const ${out} = "" + n;`];
+  // A safe integer's text is String's; JSON.stringify agrees (-0 included). A larger than small one (a timestamp) is
+  // written by JSON.stringify: String would put its text in V8's number-string cache, allocated in the old generation.
+  if (INT64.includes(scalar)) {
+    return [bail, `const n = Number(${v});`, `if (!Number.isSafeInteger(n)) return undefined;`, `const ${out} = ${SMALL_INT_CHECK("n")} ? "" + n : JSON.stringify(n);`];
+  }
   if (scalar === ScalarType.BYTES) return undefined;
   if (scalar === ScalarType.DOUBLE || scalar === ScalarType.FLOAT) return [bail, `const ${out} = JSON.stringify(Number.isFinite(${v}) ? ${v} : String(${v}));`];
   if (scalar === ScalarType.STRING) return [bail, `const ${out} = JSON.stringify(${v});`];
-  // Booleans and finite numbers read as String writes them; anything else as JSON.stringify does.
-  return [bail, `const ${out} = typeof ${v} === "boolean" || (typeof ${v} === "number" && Number.isFinite(${v})) ? "" + ${v} : JSON.stringify(${v});`];
+  // Booleans and small integers read as String writes them; anything else (other finite numbers too, in the same
+  // digits) as JSON.stringify does.
+  return [bail, `const ${out} = typeof ${v} === "boolean" || (typeof ${v} === "number" && ${SMALL_INT_CHECK(v)}) ? "" + ${v} : JSON.stringify(${v});`];
 }
+
+/** Whether number `v` is a V8 small integer (31 bits with pointer compression): its text is made young, uncached. */
+const SMALL_INT_CHECK = (v: string) => `${v} > -1073741824 && ${v} < 1073741824 && Number.isInteger(${v})`;
 
 /** Whether a field is in every REST JSON object of its message: lists, maps and implicit-presence scalars and enums. */
 function alwaysWritten(field: DescField): boolean {
