@@ -4,7 +4,7 @@
  * its per-request log (`--log-file`), which covers the main duration only (warm-up requests are not logged).
  */
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { killOnExit } from "./servers.js";
 
@@ -88,6 +88,8 @@ export async function runH2load(options: LoadOptions): Promise<LoadResult> {
   const output = await run("h2load", args, (options.warmUpSeconds + options.seconds + 30) * 1_000);
   const summary = parseH2loadSummary(output);
   const latency = summariseRequestLog(readFileSync(logPath, "utf8"));
+  const keepIn = process.env.BENCH_KEEP_LOGS;
+  if (keepIn) copyFileSync(logPath, join(keepIn, `${Date.now()}-${options.rps ?? "max"}.log`));
   rmSync(runDir, { recursive: true, force: true });
   // A cheap check that the log is this run's and complete.
   if (latency.count !== summary.done) {

@@ -7,7 +7,9 @@
  * Env: BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (50),
  *      BENCH_ROUNDS (1; with more, every server is measured once per round and the table shows each target's median),
  *      BENCH_ONLY (comma-separated parts of target names; the two bare references always run, and so do the peers
- *      and fixed-rate baselines of the rows chosen).
+ *      and fixed-rate baselines of the rows chosen),
+ *      BENCH_KEEP_LOGS (a folder: each run's h2load request log is copied there, `<time>-<rps or max>.log`, to see
+ *      when the slow requests of a row came).
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus } from "node:os";
