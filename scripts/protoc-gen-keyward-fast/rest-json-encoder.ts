@@ -121,8 +121,8 @@ function textLines(field: DescField, v: string, out: string, id: (m: DescMessage
     return [bail, `const ${out} = JSON.stringify(typeof ${v} === "number" && Object.hasOwn(${table}, ${v}) ? ${table}[${v}] : ${v});`];
   }
   const scalar = field.scalar!;
-  // A safe integer's text is String's; JSON.stringify agrees (-0 included). A larger than small one (a timestamp) is
-  // written by JSON.stringify: String would put its text in V8's number-string cache, allocated in the old generation.
+  // A safe integer's text is String's; JSON.stringify agrees (-0 included), and a larger than small one is written by
+  // it (see SMALL_INT_CHECK).
   if (INT64.includes(scalar)) {
     return [bail, `const n = Number(${v});`, `if (!Number.isSafeInteger(n)) return undefined;`, `const ${out} = ${SMALL_INT_CHECK("n")} ? "" + n : JSON.stringify(n);`];
   }
@@ -134,8 +134,13 @@ function textLines(field: DescField, v: string, out: string, id: (m: DescMessage
   return [bail, `const ${out} = typeof ${v} === "boolean" || (typeof ${v} === "number" && ${SMALL_INT_CHECK(v)}) ? "" + ${v} : JSON.stringify(${v});`];
 }
 
-/** Whether number `v` is a V8 small integer (31 bits with pointer compression): its text is made young, uncached. */
-const SMALL_INT_CHECK = (v: string) => `${v} > -1073741824 && ${v} < 1073741824 && Number.isInteger(${v})`;
+/**
+ * Whether number `v` is an integer whose text V8's number-string cache keeps anyway (|v| < 1024). String and
+ * template literals put any other number's text into that cache, allocated straight in the old generation; a
+ * verification's balance and remaining limit are new numbers each time, so every answer left old-generation garbage
+ * and mark-compacts came every ~2 s under load. JSON.stringify writes the same digits into a young string.
+ */
+const SMALL_INT_CHECK = (v: string) => `${v} > -1024 && ${v} < 1024 && Number.isInteger(${v})`;
 
 /** Whether a field is in every REST JSON object of its message: lists, maps and implicit-presence scalars and enums. */
 function alwaysWritten(field: DescField): boolean {

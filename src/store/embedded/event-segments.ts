@@ -41,16 +41,13 @@ function plain(value: unknown): value is string {
 
 const finite = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
 
-/** Integers below this in size are V8 small integers (31 bits with pointer compression), whose text is made young. */
-const SMALL_INT = 2 ** 30;
-
 /**
  * A finite number's JSON text, as String writes it, but never through V8's number-string cache: `${n}` puts the
- * text of a number that is not a small integer (a timestamp, a latency) into that cache, allocated straight in the
- * old generation. Each event's latency is a new number, so every verification left old-generation garbage and
- * mark-compacts came every ~2 s under load. JSON.stringify writes the same digits into a young string.
+ * text of any number but a small integer into that cache, allocated straight in the old generation. Each event's
+ * latency is a new number, so every verification left old-generation garbage and mark-compacts came every ~2 s under
+ * load. JSON.stringify writes the same digits into a young string.
  */
-const numberText = (n: number): string => (n > -SMALL_INT && n < SMALL_INT && Number.isInteger(n) ? `${n}` : JSON.stringify(n));
+const numberText = (n: number): string => (n > -1024 && n < 1024 && Number.isInteger(n) ? `${n}` : JSON.stringify(n));
 
 /**
  * The text between `"time":…` and the tags of the last key's events (workspace, api, key, identity), checked once:
