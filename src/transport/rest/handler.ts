@@ -166,6 +166,7 @@ class RestCall extends UnaryCall implements Invocation {
   private res: Response | undefined;
   private status = 0;
   private answer = "";
+  private answerBytes = 0;
 
   send(res: Response, status: number, body: unknown): void {
     this.sendText(res, status, JSON.stringify(body));
@@ -176,6 +177,9 @@ class RestCall extends UnaryCall implements Invocation {
     this.res = res;
     this.status = status;
     this.answer = text;
+    // Measured now, not when written: measuring flattens a text built piece by piece, and the pieces then die
+    // before the turn's end instead of surviving a scavenge that comes meanwhile with every answer still waiting.
+    this.answerBytes = Buffer.byteLength(text);
     atTurnEnd("respond", writeResponse, this);
   }
 
@@ -183,7 +187,7 @@ class RestCall extends UnaryCall implements Invocation {
   writeResponse(): void {
     const res = this.res!;
     const text = this.answer;
-    res.writeHead(this.status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), [REQUEST_ID_HEADER]: this.requestId });
+    res.writeHead(this.status, { "content-type": "application/json", "content-length": this.answerBytes, [REQUEST_ID_HEADER]: this.requestId });
     res.end(text);
   }
 
