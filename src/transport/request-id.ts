@@ -22,8 +22,10 @@ let offset = pool.length;
 let writtenTime = -1;
 
 /** A fresh `req_...` id for one request; echoed in the body and the `x-request-id` header. */
-export function newRequestId(): string {
-  const now = Date.now();
+export const newRequestId = (): string => requestIdAt(Date.now());
+
+/** newRequestId at the unix millisecond `now`. */
+export function requestIdAt(now: number): string {
   if (now !== writtenTime) writeTime(now);
   for (let at = PREFIX.length + TIME_DIGITS; at < text.length; ) {
     if (offset === pool.length) {
