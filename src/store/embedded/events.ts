@@ -97,7 +97,6 @@ export async function createEmbeddedEventStore(
   const appender = createSegmentAppender();
   // One batch is written at a time (the column cache's exclusive section), so one writer serves every append.
   const lines = createByteWriter();
-  const NEWLINE = Buffer.from("\n");
   async function writeBatch(batch: VerificationEvent[]): Promise<WriteOutcome> {
     const groups = new Map<number, VerificationEvent[]>();
     for (const event of batch) {
@@ -129,7 +128,7 @@ export async function createEmbeddedEventStore(
       try {
         // A file left ending in a torn line (a failed append, a crash) gets its line ended first; that is rare.
         const clean = segment.clean || (await endsCleanly(pathOf(start)));
-        await appender.append(pathOf(start), clean ? lines.bytes() : Buffer.concat([NEWLINE, lines.bytes()]));
+        await appender.append(pathOf(start), clean ? lines.bytes() : Buffer.concat([Buffer.from("\n"), lines.bytes()]));
         segment.clean = true;
         columnCache.appended(start, written);
         lastUse.note(written);
