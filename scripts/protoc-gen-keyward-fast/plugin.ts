@@ -138,7 +138,7 @@ function generateFile(f: GeneratedFile, file: DescFile, messages: DescMessage[])
     f.print("}");
     f.print();
     printRestJsonEncoder(f, message, id);
-    printRestJsonTextEncoder(f, message, id);
+    printRestJsonTextEncoder(f, message, id, runtime("numberText"));
     printZero(f, message, shape);
     printJsonDecoder(f, message, shape, { id, MAX_DEPTH });
     printDecoder(f, message, shape, { FastReader, MAX_DEPTH, BAIL, structToJson });

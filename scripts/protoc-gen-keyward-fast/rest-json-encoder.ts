@@ -121,26 +121,14 @@ function textLines(field: DescField, v: string, out: string, id: (m: DescMessage
     return [bail, `const ${out} = JSON.stringify(typeof ${v} === "number" && Object.hasOwn(${table}, ${v}) ? ${table}[${v}] : ${v});`];
   }
   const scalar = field.scalar!;
-  // A safe integer's text is String's; JSON.stringify agrees (-0 included), and a larger than small one is written by
-  // it (see SMALL_INT_CHECK).
-  if (INT64.includes(scalar)) {
-    return [bail, `const n = Number(${v});`, `if (!Number.isSafeInteger(n)) return undefined;`, `const ${out} = ${SMALL_INT_CHECK("n")} ? "" + n : JSON.stringify(n);`];
-  }
+  // A safe integer's text is String's; JSON.stringify agrees (-0 included). NUMBER_TEXT: the runtime's numberText.
+  if (INT64.includes(scalar)) return [bail, `const n = Number(${v});`, `if (!Number.isSafeInteger(n)) return undefined;`, `const ${out} = NUMBER_TEXT(n);`];
   if (scalar === ScalarType.BYTES) return undefined;
   if (scalar === ScalarType.DOUBLE || scalar === ScalarType.FLOAT) return [bail, `const ${out} = JSON.stringify(Number.isFinite(${v}) ? ${v} : String(${v}));`];
   if (scalar === ScalarType.STRING) return [bail, `const ${out} = JSON.stringify(${v});`];
-  // Booleans and small integers read as String writes them; anything else (other finite numbers too, in the same
-  // digits) as JSON.stringify does.
-  return [bail, `const ${out} = typeof ${v} === "boolean" || (typeof ${v} === "number" && ${SMALL_INT_CHECK(v)}) ? "" + ${v} : JSON.stringify(${v});`];
+  // Booleans and numbers read as String writes them (non-finite ones: "null"); anything else as JSON.stringify does.
+  return [bail, `const ${out} = typeof ${v} === "boolean" ? "" + ${v} : typeof ${v} === "number" ? NUMBER_TEXT(${v}) : JSON.stringify(${v});`];
 }
-
-/**
- * Whether number `v` is an integer whose text V8's number-string cache keeps anyway (|v| < 1024). String and
- * template literals put any other number's text into that cache, allocated straight in the old generation; a
- * verification's balance and remaining limit are new numbers each time, so every answer left old-generation garbage
- * and mark-compacts came every ~2 s under load. JSON.stringify writes the same digits into a young string.
- */
-const SMALL_INT_CHECK = (v: string) => `${v} > -1024 && ${v} < 1024 && Number.isInteger(${v})`;
 
 /** Whether a field is in every REST JSON object of its message: lists, maps and implicit-presence scalars and enums. */
 function alwaysWritten(field: DescField): boolean {
@@ -154,9 +142,9 @@ function leftToRestJson(message: DescMessage): boolean {
 
 /**
  * The REST JSON encoder's text form: `JSON.stringify(r_<message>(m))` written directly, without the object, or
- * undefined exactly where `r_` is undefined. REST writes its answer from it.
+ * undefined exactly where `r_` is undefined. REST writes its answer from it. `numberText`: the runtime's, imported.
  */
-export function printRestJsonTextEncoder(f: GeneratedFile, message: DescMessage, id: (m: DescMessage) => string): void {
+export function printRestJsonTextEncoder(f: GeneratedFile, message: DescMessage, id: (m: DescMessage) => string, numberText: unknown): void {
   const p = (...parts: unknown[]) => f.print(...(parts as never[]));
   p("function t_", id(message), "(m: any): string | undefined {");
   if (leftToRestJson(message)) {
@@ -197,7 +185,9 @@ export function printRestJsonTextEncoder(f: GeneratedFile, message: DescMessage,
       const value = textLines(field, "v", "x", id);
       lines = value && [...value, put("x")];
     }
-    for (const line of lines ?? ["return undefined; // left to rest-json.ts"]) p("      ", line);
+    for (const line of lines ?? ["return undefined; // left to rest-json.ts"]) {
+      p("      ", ...line.split("NUMBER_TEXT").flatMap((part, k) => (k === 0 ? [part] : [numberText, part])));
+    }
     if (lines && setSep) p("     ", setSep);
     p("    }");
     const absent = field.fieldKind === "list" ? "[]" : field.fieldKind === "map" ? "{}"

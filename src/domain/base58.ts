@@ -1,5 +1,7 @@
 /** Bitcoin base58 alphabet; its characters are in ASCII order, so fixed-width encodings sort like the numbers. */
 export const BASE58_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+/** The alphabet as ASCII codes, digit by digit: for ids written into a reused buffer. */
+export const BASE58_CODES = Uint8Array.from(BASE58_ALPHABET, (c) => c.charCodeAt(0));
 
 /** Encodes bytes as base58 (big-endian); with `width`, left-pads with "1" so encodings sort numerically. */
 export function encodeBase58(bytes: Uint8Array, width?: number): string {

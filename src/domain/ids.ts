@@ -1,4 +1,4 @@
-import { BASE58_ALPHABET } from "./base58.js";
+import { BASE58_CODES } from "./base58.js";
 
 export type IdPrefix =
   | "key" | "api" | "ws" | "perm" | "role" | "id" | "rl" | "rlns" | "rlor" | "req" | "log" | "sess" | "mig" | "wh" | "msg";
@@ -52,7 +52,6 @@ function increment(bytes: Uint8Array): boolean {
 const bytes = new Uint8Array(16);
 const text = Buffer.alloc(8 + ID_WIDTH);
 const words = new Float64Array(4);
-const DIGIT_CODES = Uint8Array.from(BASE58_ALPHABET, (c) => c.charCodeAt(0));
 /** Three base58 digits: a remainder below it times 2^32 plus a 32-bit word stays below 2^53, exact in a double. */
 const TRIPLE = 58 ** 3;
 
@@ -91,7 +90,7 @@ function writeBase58(at: number): void {
     let digits = rest | 0;
     for (let k = 0; k < 3 && end > at; k++) {
       const digit = digits % 58;
-      text[--end] = DIGIT_CODES[digit];
+      text[--end] = BASE58_CODES[digit];
       digits = (digits - digit) / 58;
     }
   }

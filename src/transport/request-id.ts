@@ -1,5 +1,5 @@
 import { randomFillSync } from "node:crypto";
-import { BASE58_ALPHABET } from "../domain/base58.js";
+import { BASE58_CODES } from "../domain/base58.js";
 
 /**
  * Request ids: `req_`, 9 base58 digits of the unix millisecond, 13 random base58 digits (76 bits). The same shape as
@@ -10,7 +10,6 @@ import { BASE58_ALPHABET } from "../domain/base58.js";
 const PREFIX = "req_";
 const TIME_DIGITS = 9; // 58^9 > 2^48: any millisecond before the year 10889
 const RANDOM_DIGITS = 13;
-const DIGIT_CODES = Uint8Array.from(BASE58_ALPHABET, (c) => c.charCodeAt(0));
 /** Bytes below this (4 × 58) map evenly onto the 58 digits; the rest are skipped, so every digit is equally likely. */
 const EVEN_BELOW = 232;
 
@@ -33,7 +32,7 @@ export function requestIdAt(now: number): string {
       offset = 0;
     }
     const byte = pool[offset++];
-    if (byte < EVEN_BELOW) text[at++] = DIGIT_CODES[byte % 58];
+    if (byte < EVEN_BELOW) text[at++] = BASE58_CODES[byte % 58];
   }
   return text.toString("latin1");
 }
@@ -43,7 +42,7 @@ function writeTime(now: number): void {
   let rest = Math.max(0, Math.floor(now));
   for (let at = PREFIX.length + TIME_DIGITS - 1; at >= PREFIX.length; at--) {
     const digit = rest % 58;
-    text[at] = DIGIT_CODES[digit];
+    text[at] = BASE58_CODES[digit];
     rest = (rest - digit) / 58;
   }
 }

@@ -6,7 +6,7 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { Credits, CreditsCost, Identity, RatelimitConfig, RatelimitRequest, RatelimitResult, Refill, VerifyKeyRequest, VerifyKeyResponse } from "./keys_pb.js";
 import { CreditsCostSchema, CreditsSchema, IdentitySchema, RatelimitConfigSchema, RatelimitRequestSchema, RatelimitResultSchema, RefillSchema, VerifyKeyRequestSchema, VerifyKeyResponseSchema } from "./keys_pb.js";
 import type { Allocate, FastCodec } from "../../keyward_fast/wire.js";
-import { BAIL, codepoints, FastReader, FastWriter, MAX_DEPTH, runDecode, runEncode, structToJson } from "../../keyward_fast/wire.js";
+import { BAIL, codepoints, FastReader, FastWriter, MAX_DEPTH, numberText, runDecode, runEncode, structToJson } from "../../keyward_fast/wire.js";
 import type { ListValue, Struct, Value } from "@bufbuild/protobuf/wkt";
 import { ListValueSchema, StructSchema, ValueSchema } from "@bufbuild/protobuf/wkt";
 
@@ -438,7 +438,7 @@ function t_keyward_v1_CreditsCost(m: any): string | undefined {
       if (v === null) return undefined;
       const n = Number(v);
       if (!Number.isSafeInteger(n)) return undefined;
-      const x = n > -1024 && n < 1024 && Number.isInteger(n) ? "" + n : JSON.stringify(n);
+      const x = numberText(n);
       out += "\"cost\":" + x;
     }
   }
@@ -592,7 +592,7 @@ function t_keyward_v1_RatelimitRequest(m: any): string | undefined {
       if (v === null) return undefined;
       const n = Number(v);
       if (!Number.isSafeInteger(n)) return undefined;
-      const x = n > -1024 && n < 1024 && Number.isInteger(n) ? "" + n : JSON.stringify(n);
+      const x = numberText(n);
       out += ",\"cost\":" + x;
     }
   }
@@ -602,7 +602,7 @@ function t_keyward_v1_RatelimitRequest(m: any): string | undefined {
       if (v === null) return undefined;
       const n = Number(v);
       if (!Number.isSafeInteger(n)) return undefined;
-      const x = n > -1024 && n < 1024 && Number.isInteger(n) ? "" + n : JSON.stringify(n);
+      const x = numberText(n);
       out += ",\"limit\":" + x;
     }
   }
@@ -612,7 +612,7 @@ function t_keyward_v1_RatelimitRequest(m: any): string | undefined {
       if (v === null) return undefined;
       const n = Number(v);
       if (!Number.isSafeInteger(n)) return undefined;
-      const x = n > -1024 && n < 1024 && Number.isInteger(n) ? "" + n : JSON.stringify(n);
+      const x = numberText(n);
       out += ",\"duration\":" + x;
     }
   }
@@ -893,7 +893,7 @@ function t_keyward_v1_VerifyKeyResponse(m: any): string | undefined {
     const v = m.valid;
     if (v !== undefined) {
       if (v === null) return undefined;
-      const x = typeof v === "boolean" || (typeof v === "number" && v > -1024 && v < 1024 && Number.isInteger(v)) ? "" + v : JSON.stringify(v);
+      const x = typeof v === "boolean" ? "" + v : typeof v === "number" ? numberText(v) : JSON.stringify(v);
       out += "\"valid\":" + x;
     }
     else { out += "\"valid\":false"; }
@@ -938,7 +938,7 @@ function t_keyward_v1_VerifyKeyResponse(m: any): string | undefined {
       if (v === null) return undefined;
       const n = Number(v);
       if (!Number.isSafeInteger(n)) return undefined;
-      const x = n > -1024 && n < 1024 && Number.isInteger(n) ? "" + n : JSON.stringify(n);
+      const x = numberText(n);
       out += ",\"expires\":" + x;
     }
   }
@@ -948,7 +948,7 @@ function t_keyward_v1_VerifyKeyResponse(m: any): string | undefined {
       if (v === null) return undefined;
       const n = Number(v);
       if (!Number.isSafeInteger(n)) return undefined;
-      const x = n > -1024 && n < 1024 && Number.isInteger(n) ? "" + n : JSON.stringify(n);
+      const x = numberText(n);
       out += ",\"credits\":" + x;
     }
   }
@@ -956,7 +956,7 @@ function t_keyward_v1_VerifyKeyResponse(m: any): string | undefined {
     const v = m.enabled;
     if (v !== undefined) {
       if (v === null) return undefined;
-      const x = typeof v === "boolean" || (typeof v === "number" && v > -1024 && v < 1024 && Number.isInteger(v)) ? "" + v : JSON.stringify(v);
+      const x = typeof v === "boolean" ? "" + v : typeof v === "number" ? numberText(v) : JSON.stringify(v);
       out += ",\"enabled\":" + x;
     }
   }
@@ -2003,7 +2003,7 @@ function t_keyward_v1_RatelimitConfig(m: any): string | undefined {
       if (v === null) return undefined;
       const n = Number(v);
       if (!Number.isSafeInteger(n)) return undefined;
-      const x = n > -1024 && n < 1024 && Number.isInteger(n) ? "" + n : JSON.stringify(n);
+      const x = numberText(n);
       out += ",\"limit\":" + x;
     }
     else { out += ",\"limit\":0"; }
@@ -2014,7 +2014,7 @@ function t_keyward_v1_RatelimitConfig(m: any): string | undefined {
       if (v === null) return undefined;
       const n = Number(v);
       if (!Number.isSafeInteger(n)) return undefined;
-      const x = n > -1024 && n < 1024 && Number.isInteger(n) ? "" + n : JSON.stringify(n);
+      const x = numberText(n);
       out += ",\"duration\":" + x;
     }
     else { out += ",\"duration\":0"; }
@@ -2023,7 +2023,7 @@ function t_keyward_v1_RatelimitConfig(m: any): string | undefined {
     const v = m.autoApply;
     if (v !== undefined) {
       if (v === null) return undefined;
-      const x = typeof v === "boolean" || (typeof v === "number" && v > -1024 && v < 1024 && Number.isInteger(v)) ? "" + v : JSON.stringify(v);
+      const x = typeof v === "boolean" ? "" + v : typeof v === "number" ? numberText(v) : JSON.stringify(v);
       out += ",\"autoApply\":" + x;
     }
     else { out += ",\"autoApply\":false"; }
@@ -2224,7 +2224,7 @@ function t_keyward_v1_Credits(m: any): string | undefined {
       if (v === null) return undefined;
       const n = Number(v);
       if (!Number.isSafeInteger(n)) return undefined;
-      const x = n > -1024 && n < 1024 && Number.isInteger(n) ? "" + n : JSON.stringify(n);
+      const x = numberText(n);
       out += "\"remaining\":" + x;
       sep = ",";
     }
@@ -2409,7 +2409,7 @@ function t_keyward_v1_Refill(m: any): string | undefined {
       if (v === null) return undefined;
       const n = Number(v);
       if (!Number.isSafeInteger(n)) return undefined;
-      const x = n > -1024 && n < 1024 && Number.isInteger(n) ? "" + n : JSON.stringify(n);
+      const x = numberText(n);
       out += ",\"amount\":" + x;
     }
     else { out += ",\"amount\":0"; }
@@ -2418,7 +2418,7 @@ function t_keyward_v1_Refill(m: any): string | undefined {
     const v = m.refillDay;
     if (v !== undefined) {
       if (v === null) return undefined;
-      const x = typeof v === "boolean" || (typeof v === "number" && v > -1024 && v < 1024 && Number.isInteger(v)) ? "" + v : JSON.stringify(v);
+      const x = typeof v === "boolean" ? "" + v : typeof v === "number" ? numberText(v) : JSON.stringify(v);
       out += ",\"refillDay\":" + x;
     }
   }
@@ -2428,7 +2428,7 @@ function t_keyward_v1_Refill(m: any): string | undefined {
       if (v === null) return undefined;
       const n = Number(v);
       if (!Number.isSafeInteger(n)) return undefined;
-      const x = n > -1024 && n < 1024 && Number.isInteger(n) ? "" + n : JSON.stringify(n);
+      const x = numberText(n);
       out += ",\"lastRefillAt\":" + x;
     }
   }
@@ -2665,7 +2665,7 @@ function t_keyward_v1_RatelimitResult(m: any): string | undefined {
     const v = m.exceeded;
     if (v !== undefined) {
       if (v === null) return undefined;
-      const x = typeof v === "boolean" || (typeof v === "number" && v > -1024 && v < 1024 && Number.isInteger(v)) ? "" + v : JSON.stringify(v);
+      const x = typeof v === "boolean" ? "" + v : typeof v === "number" ? numberText(v) : JSON.stringify(v);
       out += "\"exceeded\":" + x;
     }
     else { out += "\"exceeded\":false"; }
@@ -2694,7 +2694,7 @@ function t_keyward_v1_RatelimitResult(m: any): string | undefined {
       if (v === null) return undefined;
       const n = Number(v);
       if (!Number.isSafeInteger(n)) return undefined;
-      const x = n > -1024 && n < 1024 && Number.isInteger(n) ? "" + n : JSON.stringify(n);
+      const x = numberText(n);
       out += ",\"limit\":" + x;
     }
     else { out += ",\"limit\":0"; }
@@ -2705,7 +2705,7 @@ function t_keyward_v1_RatelimitResult(m: any): string | undefined {
       if (v === null) return undefined;
       const n = Number(v);
       if (!Number.isSafeInteger(n)) return undefined;
-      const x = n > -1024 && n < 1024 && Number.isInteger(n) ? "" + n : JSON.stringify(n);
+      const x = numberText(n);
       out += ",\"duration\":" + x;
     }
     else { out += ",\"duration\":0"; }
@@ -2716,7 +2716,7 @@ function t_keyward_v1_RatelimitResult(m: any): string | undefined {
       if (v === null) return undefined;
       const n = Number(v);
       if (!Number.isSafeInteger(n)) return undefined;
-      const x = n > -1024 && n < 1024 && Number.isInteger(n) ? "" + n : JSON.stringify(n);
+      const x = numberText(n);
       out += ",\"reset\":" + x;
     }
     else { out += ",\"reset\":0"; }
@@ -2727,7 +2727,7 @@ function t_keyward_v1_RatelimitResult(m: any): string | undefined {
       if (v === null) return undefined;
       const n = Number(v);
       if (!Number.isSafeInteger(n)) return undefined;
-      const x = n > -1024 && n < 1024 && Number.isInteger(n) ? "" + n : JSON.stringify(n);
+      const x = numberText(n);
       out += ",\"remaining\":" + x;
     }
     else { out += ",\"remaining\":0"; }
@@ -2736,7 +2736,7 @@ function t_keyward_v1_RatelimitResult(m: any): string | undefined {
     const v = m.autoApply;
     if (v !== undefined) {
       if (v === null) return undefined;
-      const x = typeof v === "boolean" || (typeof v === "number" && v > -1024 && v < 1024 && Number.isInteger(v)) ? "" + v : JSON.stringify(v);
+      const x = typeof v === "boolean" ? "" + v : typeof v === "number" ? numberText(v) : JSON.stringify(v);
       out += ",\"autoApply\":" + x;
     }
     else { out += ",\"autoApply\":false"; }

@@ -1,5 +1,6 @@
 import { appendFileSync } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
+import { numberText } from "../../../gen/keyward_fast/wire.js";
 import type { VerificationEvent } from "../ports/events.js";
 import { writeAll } from "./journal-file.js";
 
@@ -40,14 +41,6 @@ function plain(value: unknown): value is string {
 }
 
 const finite = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
-
-/**
- * A finite number's JSON text, as String writes it, but never through V8's number-string cache: `${n}` puts the
- * text of any number but a small integer into that cache, allocated straight in the old generation. Each event's
- * latency is a new number, so every verification left old-generation garbage and mark-compacts came every ~2 s under
- * load. JSON.stringify writes the same digits into a young string.
- */
-const numberText = (n: number): string => (n > -1024 && n < 1024 && Number.isInteger(n) ? `${n}` : JSON.stringify(n));
 
 /**
  * The text between `"time":…` and the tags of the last key's events (workspace, api, key, identity), checked once:
