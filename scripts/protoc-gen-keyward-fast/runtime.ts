@@ -12,8 +12,22 @@ import { getTextEncoding } from "@bufbuild/protobuf/wire";
  * young string (and "null" for NaN and the infinities, as JSON does).
  */
 export function numberText(n: number): string {
-  return n > -1024 && n < 1024 && Number.isInteger(n) ? "" + n : JSON.stringify(n);
+  if (n > -1024 && n < 1024 && Number.isInteger(n)) return "" + n;
+  // JSON.stringify is a call into the runtime (~60 ns for an integer); a limit, a duration or a window's reset time
+  // repeats request after request, so recent texts are kept by value in a small direct-mapped table.
+  const low = n | 0;
+  const slot = (low ^ (low >>> 7) ^ (low >>> 13)) & (TEXT_SLOTS - 1);
+  if (slotValues[slot] === n) return slotTexts[slot];
+  const text = JSON.stringify(n);
+  slotValues[slot] = n;
+  slotTexts[slot] = text;
+  return text;
 }
+
+const TEXT_SLOTS = 64;
+// NaN matches no value, so an empty slot is never taken for a hit.
+const slotValues = new Float64Array(TEXT_SLOTS).fill(NaN);
+const slotTexts: string[] = new Array<string>(TEXT_SLOTS).fill("");
 
 /** Thrown by the reader where the fast path stops; the decode entry answers undefined and the caller uses fromBinary. */
 export const BAIL = new Error("not on the fast path");

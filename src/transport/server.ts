@@ -201,22 +201,24 @@ function listenCleartext(limits: ConnectionLimits, sockets: Set<Socket>, undecid
 /**
  * A handler that refuses a body part-way (Connect's readMaxBytes, the REST 413) stops iterating the request; by
  * default that destroys it, and with it the HTTP/1.1 socket, often before the error response is flushed, so the
- * client sees a reset or hangs. Iterating without destroy-on-return and discarding whatever is still unread once
- * the response is finished delivers the error and keeps the connection usable. On HTTP/2 the response's own
- * "finish" waits for the stream to close, which an unread upload holds off: there the stream's "finish" (the answer
- * written) is the signal.
+ * client sees a reset or hangs. Iterating without destroy-on-return and discarding whatever is still unread
+ * delivers the error and keeps the connection usable. An HTTP/1.1 request (KeepOpenRequest) discards the rest as
+ * its iteration stops, and Node's server discards a body nobody read: nothing per request here. Any other request
+ * (the HTTP/2 compatibility layer's, or where a runtime does not take the IncomingMessage option) is resumed once
+ * its answer is out. On HTTP/2 the response's own "finish" waits for the stream to close, which an unread upload
+ * holds off: there the stream's "finish" (the answer written) is the signal.
  */
 function drainUnreadBody(handler: Handler): Handler {
   return (req, res) => {
-    // HTTP/1.1 requests iterate so by their class (KeepOpenRequest); a request of another class (the HTTP/2
-    // compatibility layer's, or where a runtime does not take the IncomingMessage option) is given it here.
-    if (!(req instanceof KeepOpenRequest) && typeof (req as Partial<IterableReadable>).iterator === "function") {
-      Object.defineProperty(req, Symbol.asyncIterator, { value: iterateKeepingOpen });
+    if (!(req instanceof KeepOpenRequest)) {
+      if (typeof (req as Partial<IterableReadable>).iterator === "function") {
+        Object.defineProperty(req, Symbol.asyncIterator, { value: iterateKeepingOpen });
+      }
+      // `on`, not `once`: "finish" comes once, and the listener goes with the response (no wrapper to make and remove).
+      ((res as Partial<Http2ServerResponse>).stream ?? res).on("finish", () => {
+        if (!req.complete && !req.destroyed) req.resume();
+      });
     }
-    // `on`, not `once`: "finish" comes once, and the listener goes with the response (no wrapper to make and remove).
-    ((res as Partial<Http2ServerResponse>).stream ?? res).on("finish", () => {
-      if (!req.complete && !req.destroyed) req.resume();
-    });
     handler(req, res);
   };
 }
@@ -224,7 +226,18 @@ function drainUnreadBody(handler: Handler): Handler {
 /** HTTP/1.1 requests that iterate without destroy-on-return (see drainUnreadBody), by class rather than per request. */
 class KeepOpenRequest extends IncomingMessage {
   override [Symbol.asyncIterator](): AsyncIterableIterator<unknown> {
-    return this.iterator({ destroyOnReturn: false });
+    const iterator = this.iterator({ destroyOnReturn: false });
+    const stop = iterator.return!;
+    const request = this;
+    // Stopped early: once the iterator has let go of the request, the rest of the body is read and dropped.
+    iterator.return = function stopAndDiscard(this: typeof iterator, value?: unknown) {
+      const stopped = stop.call(this, value);
+      void stopped.then(() => {
+        if (!request.complete && !request.destroyed) request.resume();
+      }, () => {});
+      return stopped;
+    };
+    return iterator;
   }
 }
 

@@ -2,6 +2,7 @@ import { ScalarType, type DescField, type DescMessage } from "@bufbuild/protobuf
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decodeJsonVerifyKeyRequest, fastCodecs } from "../../gen/keyward/v1/keys_fast.js";
+import { numberText } from "../../gen/keyward_fast/wire.js";
 import { VerifyKeyRequestSchema, VerifyKeyResponseSchema } from "../../gen/keyward/v1/keys_pb.js";
 import { decodeCheckedJson } from "../../src/transport/json-check.js";
 import { restJsonText, toRestJson, walkedRestJson } from "../../src/transport/rest/rest-json.js";
@@ -194,6 +195,22 @@ describe("generated REST JSON encoders write what rest-json.ts writes", () => {
     const json = toRestJson(VerifyKeyResponseSchema, answer as never);
     expect(JSON.stringify(json)).toBe(JSON.stringify(walkedRestJson(VerifyKeyResponseSchema, answer as never)));
     expect(json).toMatchObject({ valid: true, code: "VALID", keyId: "key_1", credits: 9, permissions: [], roles: [] });
+  });
+});
+
+describe("numberText", () => {
+  it("writes JSON.stringify's text for every number, also for repeated values and values that share a table slot", () => {
+    // Repeats (hits), neighbours, multiples of powers of two (which share low bits), doubles and the specials.
+    const repeated = [1e9, 60_000, 1_700_000_000_000, 2 ** 53, -(2 ** 40), 0.1 + 0.2];
+    const number = fc.oneof(
+      fc.constantFrom(...repeated, -0, 1023, 1024, -1024, Number.NaN, Infinity, -Infinity, 1e21, 1e-7),
+      fc.integer({ min: -1e6, max: 1e6 }),
+      fc.integer({ min: 0, max: 2 ** 20 }).map((n) => n * 2 ** 13),
+      fc.double(),
+    );
+    fc.assert(fc.property(fc.array(number, { minLength: 1, maxLength: 200 }), (values) => {
+      for (const n of values) expect(numberText(n)).toBe(JSON.stringify(n));
+    }), { numRuns: 500 });
   });
 });
 

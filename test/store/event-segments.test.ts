@@ -22,7 +22,8 @@ function randomEvent(next: () => number): VerificationEvent {
     workspaceId: text(), apiId: text(), keyId: text(), outcome: pick(["VALID", "RATE_LIMITED", text()]),
     tags: Array.from({ length: Math.floor(next() * 3) }, text),
     creditsSpent: next() < 0.8 ? Math.floor(next() * 5) : pick(NUMBERS),
-    latencyMs: next() < 0.8 ? next() * 10 : pick(NUMBERS),
+    // Whole microseconds, as verifications record them (written digit by digit), or any number.
+    latencyMs: next() < 0.5 ? Math.round(next() * (next() < 0.9 ? 1e5 : 1e13)) / 1000 : next() < 0.6 ? next() * 10 : pick(NUMBERS),
     requestId: text(),
   };
   if (next() < 0.5) event.identityId = text();

@@ -79,9 +79,25 @@ function encodePlainEvent(event: VerificationEvent): string | undefined {
     tags += i === 0 ? `"${tag}"` : `,"${tag}"`;
   }
   return `{"time":${numberText(time)}${key}"outcome":"${outcome}","tags":[${tags}],"creditsSpent":${numberText(creditsSpent)},` +
-    `"latencyMs":${numberText(latencyMs)},` +
+    `"latencyMs":${millisText(latencyMs)},` +
     `"requestId":"${requestId}"}\n`;
 }
+
+/**
+ * numberText of a latency, written digit by digit when it is whole microseconds (as verifications record it): a
+ * fraction's shortest digits are otherwise the costliest part of an event line. The unique decimal of at most three
+ * fraction digits that denotes the value is exactly what JSON.stringify writes.
+ */
+function millisText(ms: number): string {
+  const micros = Math.round(ms * 1000);
+  if (micros / 1000 !== ms || micros < 0 || micros > MAX_FAST_MICROS) return numberText(ms);
+  const fraction = micros % 1000;
+  return numberText((micros - fraction) / 1000) + FRACTIONS[fraction];
+}
+
+const MAX_FAST_MICROS = 2 ** 31 - 1;
+// ".001" … ".999" without trailing zeros, and "" for none.
+const FRACTIONS = Array.from({ length: 1000 }, (_, i) => (i === 0 ? "" : `.${String(i).padStart(3, "0").replace(/0+$/, "")}`));
 
 /** Any event, through JSON.stringify (throws for what JSON cannot hold, e.g. a cycle). */
 export function encodeAnyEvent(event: VerificationEvent): string {

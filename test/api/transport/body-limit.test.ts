@@ -4,6 +4,11 @@ import { useKeyward } from "../../support/use-keyward.js";
 import { REQUEST_ID } from "../../support/vias.js";
 
 const MiB = 1024 * 1024;
+/**
+ * Deno's node:http server resets a connection whose request it has not read to the end when the response is
+ * written (test/support/too-large.ts has the same note), with or without Keyward's draining: Node only here.
+ */
+const IS_DENO = "Deno" in globalThis;
 
 describe("request body limit", () => {
   const harness = useKeyward();
@@ -83,6 +88,41 @@ describe("request body limit", () => {
       const after = await chunked([JSON.stringify({ name: "after-chunked" })]);
       expect(after.status).toBe(200);
       expect(await harness.keyward.documents.apis.get(harness.keyward.workspaceId, after.body.data.apiId)).toMatchObject({ name: "after-chunked" });
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it.skipIf(IS_DENO)("a gRPC-Web call refused part-way through a chunked upload leaves its HTTP/1.1 connection serving the next request", async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const send = (path: string, contentType: string, chunks: Buffer[]) =>
+      new Promise<{ status: number; headers: Record<string, unknown>; text: string; reusedSocket: boolean }>((resolve, reject) => {
+        const req = request(`${harness.keyward.baseUrl}${path}`, {
+          method: "POST", agent,
+          headers: { authorization: `Bearer ${harness.keyward.rootKey}`, "content-type": contentType, "transfer-encoding": "chunked" },
+        }, (res) => {
+          let text = "";
+          res.setEncoding("latin1").on("data", (c: string) => (text += c)).on("end", () =>
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, text, reusedSocket: req.reusedSocket }));
+        });
+        req.on("error", reject);
+        for (const chunk of chunks) req.write(chunk);
+        req.end();
+      });
+    try {
+      harness.writes.clear();
+      // connect-node reads a gRPC-Web body by iterating the request and stops at the limit: the rest of the upload
+      // must still be read off the socket for the connection to serve on.
+      const frame = Buffer.alloc(5);
+      frame.writeUInt32BE(2 * MiB, 1);
+      const refused = await send("/keyward.v1.ApisService/CreateApi", "application/grpc-web+proto",
+        [frame, ...Array.from({ length: 32 }, () => Buffer.alloc(64 * 1024, 0x0a))]);
+      expect([refused.status, refused.headers["grpc-status"] ?? /grpc-status:\s*(\d+)/.exec(refused.text)?.[1]]).toEqual([200, "8"]);
+      expect(harness.writes.writes).toEqual([]);
+      const after = await send("/v2/apis.createApi", "application/json", [Buffer.from(JSON.stringify({ name: "after-grpc-web-limit" }))]);
+      expect([after.status, after.reusedSocket]).toEqual([200, true]);
+      const { apiId } = JSON.parse(after.text).data;
+      expect(await harness.keyward.documents.apis.get(harness.keyward.workspaceId, apiId)).toMatchObject({ name: "after-grpc-web-limit" });
     } finally {
       agent.destroy();
     }
