@@ -6,9 +6,10 @@
  * The functions are the bundle's (names and line numbers in .cache/server-*); Node's own are named by their file.
  *
  * Env: ALLOC_TARGET (a part of a target name of targets.ts; default `REST v2 keys.verifyKey (embedded)`),
- *      ALLOC_REQUESTS (50000), ALLOC_TOP (30 functions shown).
+ *      ALLOC_REQUESTS (50000), ALLOC_TOP (30 functions shown), ALLOC_SAVE (a file to keep the heap profile in, to see
+ *      a function's callers, e.g. in Chrome DevTools' Memory tab).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { ensureH2load, sendCounted } from "./h2load.js";
@@ -89,6 +90,7 @@ async function main(): Promise<void> {
     if (sent.done !== requests || sent.non2xx !== 0) throw new Error(`${target.name}: ${sent.done} of ${requests} answered, ${sent.non2xx} not 2xx`);
     process.kill(server.pid, "SIGUSR2");
     await until(() => existsSync(profilePath), "the profile");
+    if (process.env.ALLOC_SAVE) copyFileSync(profilePath, process.env.ALLOC_SAVE);
     const { total, rows } = allocationsByFunction(JSON.parse(readFileSync(profilePath, "utf8")).head, requests);
     console.log(`${target.name}: ${Math.round(total)} B allocated per request (${requests} requests, node ${process.version})\n`);
     console.log("  B/req  share  function");
