@@ -157,7 +157,7 @@ export function createVerifier(deps: KeysDeps) {
       // To the microsecond: finer digits mean nothing here, and a short decimal is cheap to write (event-segments.ts).
       latencyMs: Math.round((performance.now() - started) * 1000) / 1000, requestId: input.requestId,
     });
-    deps.usageSignals?.verified({ key, now, cost: input.cost, code: outcome.code, remaining: outcome.remaining, limits: outcome.limits });
+    deps.usageSignals?.verified({ key, identity, now, cost: input.cost, code: outcome.code, remaining: outcome.remaining, limits: outcome.limits });
   }
 
   /**

@@ -1,5 +1,5 @@
 import { crossedLevels, percentBase } from "../../domain/webhooks/credit-crossing.js";
-import type { KeyRecord } from "../../store/ports/key-records.js";
+import type { IdentityRecord, KeyRecord } from "../../store/ports/key-records.js";
 import { latestRefillBoundary } from "../../domain/refill-calendar.js";
 import type { WebhookEvent } from "./messages.js";
 import type { WebhookIndex } from "./webhook-index.js";
@@ -7,6 +7,8 @@ import type { WebhookIndex } from "./webhook-index.js";
 /** What a verification knows when it is decided: the whole input of the usage signals. */
 export interface VerificationSignal {
   key: KeyRecord;
+  /** The key's identity, when it has one: a balance it shares may be what ran out. */
+  identity?: IdentityRecord;
   code: string;
   now: number;
   cost: number;
@@ -63,10 +65,12 @@ export function createUsageSignals(deps: { index: WebhookIndex; emit(event: Webh
     } else if (s.code === "USAGE_EXCEEDED" && deps.index.wants(ws, "key.credits.exhausted")) {
       // One per refill period, write of the key (its revision) and balance: a refill, an update of the key or of its
       // credits (updateCredits writes the record too) re-arms it, on every instance once it reads the record again.
-      const rule = key.credits?.refill;
-      const period = rule ? latestRefillBoundary(rule, s.now) : 0;
-      const changed = Math.max(key.updatedAt ?? key.createdAt, key.credits?.changedAt ?? 0);
-      const dedupeKey = `exhausted\n${key.id}\n${period}\n${key.revision ?? 0}\n${s.remaining ?? 0}`;
+      // With a balance shared by its identity, so do the identity's refills and writes (updateIdentity).
+      const shared = s.identity?.credits ? s.identity : undefined;
+      const period = Math.max(refillPeriodOf(key.credits?.refill, s.now), refillPeriodOf(shared?.credits?.refill, s.now));
+      const changed = Math.max(key.updatedAt ?? key.createdAt, key.credits?.changedAt ?? 0, shared ? shared.updatedAt ?? shared.createdAt : 0);
+      const sharedPart = shared ? `\n${shared.id}\n${shared.revision ?? 0}` : "";
+      const dedupeKey = `exhausted\n${key.id}\n${period}\n${key.revision ?? 0}\n${s.remaining ?? 0}${sharedPart}`;
       if (firstTime(dedupeKey)) {
         deps.emit({
           type: "key.credits.exhausted", workspaceId: ws, time: s.now, apiId: key.apiId, dedupeKey,
@@ -103,3 +107,8 @@ export function createUsageSignals(deps: { index: WebhookIndex; emit(event: Webh
 }
 
 export type UsageSignals = ReturnType<typeof createUsageSignals>;
+
+/** The start of the refill period `now` is in; 0 without a refill. */
+function refillPeriodOf(rule: Parameters<typeof latestRefillBoundary>[0] | undefined, now: number): number {
+  return rule ? latestRefillBoundary(rule, now) : 0;
+}

@@ -124,6 +124,32 @@ describe("webhook credit events after credit updates", () => {
     expect(delivered.every((r) => r.verifiedBy.length === 1)).toBe(true);
     expect(receiver.received.filter((r) => r.type === "key.credits.exhausted" && r.data.keyId === keyId)).toHaveLength(3);
   });
+
+  it("key.credits.exhausted for a balance the key's identity shares fires again after updateIdentity gives it credits", async () => {
+    // This endpoint's deliveries only (an earlier test's endpoint gets the same events): its secret verifies them.
+    const mine = receiver.state.secrets.length;
+    await endpoint(["key.credits.exhausted"]);
+    const exhausted = (keyId: string) => deliveredFor("key.credits.exhausted", keyId).filter((r) => r.verifiedBy.includes(mine));
+    const identityId = (await v2("identities.createIdentity", { externalId: "shared-exhausted", credits: { remaining: 2 } })).body.data.identityId;
+    const created = await v2("keys.createKey", { apiId, externalId: "shared-exhausted" });
+    expect(created.status).toBe(200);
+    const { keyId, key } = created.body.data as { keyId: string; key: string };
+    const drain = async () => {
+      expect(await verifyTimes(key, 2)).toBe(2);
+      expect(await verifyTimes(key, 3)).toBe(0);
+    };
+    await drain();
+    await vi.waitFor(() => expect(exhausted(keyId)).toHaveLength(1), { timeout: 5000 });
+    // The key itself is untouched: only the identity's write (and the clock stands still) can re-arm the event.
+    const topUp = await v2("identities.updateIdentity", { identity: identityId, credits: { remaining: 2 } });
+    expect([topUp.status, topUp.body.data.credits]).toEqual([200, { remaining: 2 }]);
+    await drain();
+    await vi.waitFor(() => expect(exhausted(keyId)).toHaveLength(2), { timeout: 5000 });
+    // Refusals without another update fire nothing more.
+    expect(await verifyTimes(key, 3)).toBe(0);
+    expect(receiver.received.filter((r) => r.type === "key.credits.exhausted" && r.data.keyId === keyId && r.verifiedBy.includes(mine))).toHaveLength(2);
+    expect(exhausted(keyId).map((r) => r.data)).toEqual([{ keyId, apiId, remaining: 0 }, { keyId, apiId, remaining: 0 }]);
+  });
 });
 
 describe("webhook credit events after a credit update on another instance", () => {
