@@ -1,6 +1,6 @@
 import { crossedLevels, percentBase } from "../../domain/webhooks/credit-crossing.js";
 import type { IdentityRecord, KeyRecord } from "../../store/ports/key-records.js";
-import { latestRefillBoundary } from "../../domain/refill-calendar.js";
+import { latestRefillBoundary, type RefillRule } from "../../domain/refill-calendar.js";
 import type { WebhookEvent } from "./messages.js";
 import type { WebhookIndex } from "./webhook-index.js";
 
@@ -109,6 +109,6 @@ export function createUsageSignals(deps: { index: WebhookIndex; emit(event: Webh
 export type UsageSignals = ReturnType<typeof createUsageSignals>;
 
 /** The start of the refill period `now` is in; 0 without a refill. */
-function refillPeriodOf(rule: Parameters<typeof latestRefillBoundary>[0] | undefined, now: number): number {
+function refillPeriodOf(rule: RefillRule | undefined, now: number): number {
   return rule ? latestRefillBoundary(rule, now) : 0;
 }
