@@ -202,11 +202,12 @@ function listenCleartext(limits: ConnectionLimits, sockets: Set<Socket>, undecid
  * A handler that refuses a body part-way (Connect's readMaxBytes, the REST 413) stops iterating the request; by
  * default that destroys it, and with it the HTTP/1.1 socket, often before the error response is flushed, so the
  * client sees a reset or hangs. Iterating without destroy-on-return and discarding whatever is still unread
- * delivers the error and keeps the connection usable. An HTTP/1.1 request (KeepOpenRequest) discards the rest as
- * its iteration stops, and Node's server discards a body nobody read: nothing per request here. Any other request
- * (the HTTP/2 compatibility layer's, or where a runtime does not take the IncomingMessage option) is resumed once
- * its answer is out. On HTTP/2 the response's own "finish" waits for the stream to close, which an unread upload
- * holds off: there the stream's "finish" (the answer written) is the signal.
+ * delivers the error and keeps the connection usable: every request's iteration does so as it stops early
+ * (iterateKeepingOpen). A body nobody read is discarded by Node's HTTP/1.1 server, so a KeepOpenRequest costs
+ * nothing per request here. Any other request (the HTTP/2 compatibility layer's, or where a runtime does not take the
+ * IncomingMessage option) is also resumed once its answer is out. On HTTP/2 the response's own "finish" waits for
+ * the stream to close, which an unread upload holds off: there the stream's "finish" (the answer written) is the
+ * signal.
  */
 function drainUnreadBody(handler: Handler): Handler {
   return (req, res) => {
@@ -226,18 +227,7 @@ function drainUnreadBody(handler: Handler): Handler {
 /** HTTP/1.1 requests that iterate without destroy-on-return (see drainUnreadBody), by class rather than per request. */
 class KeepOpenRequest extends IncomingMessage {
   override [Symbol.asyncIterator](): AsyncIterableIterator<unknown> {
-    const iterator = this.iterator({ destroyOnReturn: false });
-    const stop = iterator.return!;
-    const request = this;
-    // Stopped early: once the iterator has let go of the request, the rest of the body is read and dropped.
-    iterator.return = function stopAndDiscard(this: typeof iterator, value?: unknown) {
-      const stopped = stop.call(this, value);
-      void stopped.then(() => {
-        if (!request.complete && !request.destroyed) request.resume();
-      }, () => {});
-      return stopped;
-    };
-    return iterator;
+    return iterateKeepingOpen.call(this);
   }
 }
 
@@ -272,9 +262,27 @@ function lingerOnLastResponse(socket: Socket): void {
   };
 }
 
-type IterableReadable = { iterator(options: { destroyOnReturn: boolean }): AsyncIterator<unknown> };
+type IterableReadable = {
+  complete: boolean;
+  destroyed: boolean;
+  resume(): unknown;
+  iterator(options: { destroyOnReturn: boolean }): AsyncIterableIterator<unknown>;
+};
 
-// Shared by every request (as `this`), rather than a closure made per request.
-function iterateKeepingOpen(this: IterableReadable): AsyncIterator<unknown> {
-  return this.iterator({ destroyOnReturn: false });
+/**
+ * The request's iterator without destroy-on-return; stopped early, once it has let go of the request, the rest of the
+ * body is read and dropped. Shared by every request (as `this`): a closure is made only for an iteration.
+ */
+function iterateKeepingOpen(this: IterableReadable): AsyncIterableIterator<unknown> {
+  const request = this;
+  const iterator = request.iterator({ destroyOnReturn: false });
+  const stop = iterator.return!;
+  iterator.return = function stopAndDiscard(this: typeof iterator, value?: unknown) {
+    const stopped = stop.call(this, value);
+    void stopped.then(() => {
+      if (!request.complete && !request.destroyed) request.resume();
+    }, () => {});
+    return stopped;
+  };
+  return iterator;
 }

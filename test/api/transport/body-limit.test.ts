@@ -12,6 +12,21 @@ const IS_DENO = "Deno" in globalThis;
 
 describe("request body limit", () => {
   const harness = useKeyward();
+  /** A POST with a chunked body (no content-length) on `agent`, the answer's text read whole. */
+  const postChunked = (agent: Agent, path: string, contentType: string, chunks: Array<string | Buffer>) =>
+    new Promise<{ status: number; headers: Record<string, unknown>; text: string; reusedSocket: boolean }>((resolve, reject) => {
+      const req = request(`${harness.keyward.baseUrl}${path}`, {
+        method: "POST", agent,
+        headers: { authorization: `Bearer ${harness.keyward.rootKey}`, "content-type": contentType, "transfer-encoding": "chunked" },
+      }, (res) => {
+        let text = "";
+        res.setEncoding("latin1").on("data", (c: string) => (text += c)).on("end", () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, reusedSocket: req.reusedSocket }));
+      });
+      req.on("error", reject);
+      for (const chunk of chunks) req.write(chunk);
+      req.end();
+    });
   const post = (path: string, body: string) =>
     harness.rest.raw(path, {
       method: "POST",
@@ -64,20 +79,10 @@ describe("request body limit", () => {
 
   it("refuses a chunked body (no content-length) once it passes 1 MiB, in small chunks or one big one, and serves the next request", async () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    const chunked = (chunks: string[]) =>
-      new Promise<{ status: number; body: any }>((resolve, reject) => {
-        const req = request(`${harness.keyward.baseUrl}/v2/apis.createApi`, {
-          method: "POST", agent,
-          headers: { authorization: `Bearer ${harness.keyward.rootKey}`, "content-type": "application/json", "transfer-encoding": "chunked" },
-        }, (res) => {
-          let text = "";
-          res.setEncoding("utf8").on("data", (c: string) => (text += c)).on("end", () =>
-            resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
-        });
-        req.on("error", reject);
-        for (const chunk of chunks) req.write(chunk);
-        req.end();
-      });
+    const chunked = async (chunks: string[]) => {
+      const { status, text } = await postChunked(agent, "/v2/apis.createApi", "application/json", chunks);
+      return { status, body: JSON.parse(text) };
+    };
     try {
       harness.writes.clear();
       const small = await chunked(['{"name":"big","pad":"', ...Array.from({ length: 20 }, () => "x".repeat(64 * 1024)), '"}']);
@@ -95,20 +100,7 @@ describe("request body limit", () => {
 
   it.skipIf(IS_DENO)("a gRPC-Web call refused part-way through a chunked upload leaves its HTTP/1.1 connection serving the next request", async () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    const send = (path: string, contentType: string, chunks: Buffer[]) =>
-      new Promise<{ status: number; headers: Record<string, unknown>; text: string; reusedSocket: boolean }>((resolve, reject) => {
-        const req = request(`${harness.keyward.baseUrl}${path}`, {
-          method: "POST", agent,
-          headers: { authorization: `Bearer ${harness.keyward.rootKey}`, "content-type": contentType, "transfer-encoding": "chunked" },
-        }, (res) => {
-          let text = "";
-          res.setEncoding("latin1").on("data", (c: string) => (text += c)).on("end", () =>
-            resolve({ status: res.statusCode ?? 0, headers: res.headers, text, reusedSocket: req.reusedSocket }));
-        });
-        req.on("error", reject);
-        for (const chunk of chunks) req.write(chunk);
-        req.end();
-      });
+    const send = (path: string, contentType: string, chunks: Buffer[]) => postChunked(agent, path, contentType, chunks);
     try {
       harness.writes.clear();
       // connect-node reads a gRPC-Web body by iterating the request and stops at the limit: the rest of the upload

@@ -40,6 +40,11 @@ describe("webhook credit events after credit updates", () => {
     const codes = await Promise.all(Array.from({ length: times }, async () => (await v2("keys.verifyKey", { key })).body.data.code as string));
     return codes.filter((c) => c === "VALID").length;
   };
+  /** Two credits spent, then three refusals: a balance of 2 drained. */
+  const drain = async (key: string) => {
+    expect(await verifyTimes(key, 2)).toBe(2);
+    expect(await verifyTimes(key, 3)).toBe(0);
+  };
   const storedCredits = async (keyId: string) => (await apiKeys(harness, apiId)).find((k) => k.id === keyId)?.credits;
   const lowLevels = (keyId: string) => deliveredFor("key.credits.low", keyId).map((r) => [r.data.threshold, r.data.remaining]);
 
@@ -104,18 +109,14 @@ describe("webhook credit events after credit updates", () => {
   it("key.credits.exhausted fires again after each credit update and a new drain, in the same refill period", async () => {
     await endpoint(["key.credits.exhausted"]);
     const { keyId, key } = await harness.seed.key(apiId, { credits: { remaining: 2 } });
-    const drain = async () => {
-      expect(await verifyTimes(key, 2)).toBe(2);
-      expect(await verifyTimes(key, 3)).toBe(0);
-    };
-    await drain();
+    await drain(key);
     await vi.waitFor(() => expect(deliveredFor("key.credits.exhausted", keyId)).toHaveLength(1), { timeout: 5000 });
     // The manual clock stands still: the re-arming cannot come from time, only from the credit update itself.
     expect((await v2("keys.updateCredits", { keyId, operation: "set", value: 2 })).status).toBe(200);
-    await drain();
+    await drain(key);
     await vi.waitFor(() => expect(deliveredFor("key.credits.exhausted", keyId)).toHaveLength(2), { timeout: 5000 });
     expect((await v2("keys.updateCredits", { keyId, operation: "increment", value: 2 })).status).toBe(200);
-    await drain();
+    await drain(key);
     await vi.waitFor(() => expect(deliveredFor("key.credits.exhausted", keyId)).toHaveLength(3), { timeout: 5000 });
     // Refusals without a credit update in between fire nothing more.
     expect(await verifyTimes(key, 3)).toBe(0);
@@ -134,16 +135,12 @@ describe("webhook credit events after credit updates", () => {
     const created = await v2("keys.createKey", { apiId, externalId: "shared-exhausted" });
     expect(created.status).toBe(200);
     const { keyId, key } = created.body.data as { keyId: string; key: string };
-    const drain = async () => {
-      expect(await verifyTimes(key, 2)).toBe(2);
-      expect(await verifyTimes(key, 3)).toBe(0);
-    };
-    await drain();
+    await drain(key);
     await vi.waitFor(() => expect(exhausted(keyId)).toHaveLength(1), { timeout: 5000 });
     // The key itself is untouched: only the identity's write (and the clock stands still) can re-arm the event.
     const topUp = await v2("identities.updateIdentity", { identity: identityId, credits: { remaining: 2 } });
     expect([topUp.status, topUp.body.data.credits]).toEqual([200, { remaining: 2 }]);
-    await drain();
+    await drain(key);
     await vi.waitFor(() => expect(exhausted(keyId)).toHaveLength(2), { timeout: 5000 });
     // Refusals without another update fire nothing more.
     expect(await verifyTimes(key, 3)).toBe(0);
