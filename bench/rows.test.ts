@@ -49,7 +49,8 @@ describe("bench rows", () => {
 
   it("setRatios: Keyward rows against their peers (same protocol and -m), fixed-rate rows' p99 against the bare one's", () => {
     const versus = [{ label: "memory", includes: "memory peer" }, { label: "grpc-js", includes: "grpc-js peer", excludes: "RateLimiterRedis" }];
-    const fixedRate = (capacityOf: string, isBaseline: boolean) => ({ capacityOf, isBaseline, offeredRps: 10_000, p99VsBaseline: null });
+    const fixedRate = (capacityOf: string, isBaseline: boolean, fullLoadRow: string) =>
+      ({ capacityOf, isBaseline, fullLoadRow, offeredRps: 10_000, p99VsBaseline: null, ofOwnCapacity: null });
     const rows = setRatios([
       row(baselineName, 20_000),
       row("memory peer", 16_000),
@@ -58,9 +59,9 @@ describe("bench rows", () => {
       row("grpc-js peer -m1", 2_000, { protocol: "h2c" }),
       row("REST", 8_000, { versus }),
       row("gRPC -m1", 3_000, { protocol: "h2c", versus }),
-      row(`${baselineName} @ half`, 10_000, { p99Ms: 0.5, fixedRate: fixedRate(baselineName, true) }),
-      row("REST @ half", 10_000, { p99Ms: 0.8, fixedRate: fixedRate(baselineName, false) }),
-      row("gRPC @ half", 5_000, { p99Ms: 3, fixedRate: fixedRate(`${bareH2Name} -m1`, false) }),
+      row(`${baselineName} @ half`, 10_000, { p99Ms: 0.5, fixedRate: fixedRate(baselineName, true, baselineName) }),
+      row("REST @ half", 10_000, { p99Ms: 0.8, fixedRate: fixedRate(baselineName, false, "REST") }),
+      row("gRPC @ half", 5_000, { p99Ms: 3, fixedRate: fixedRate(`${bareH2Name} -m1`, false, "gRPC -m2") }),
     ]);
     const byName = Object.fromEntries(rows.map((r) => [r.name, r]));
     expect(byName["REST"].versusPeers).toEqual({ memory: 0.5, "grpc-js": null });
@@ -69,19 +70,26 @@ describe("bench rows", () => {
     expect(byName[`${baselineName} @ half`].fixedRate?.p99VsBaseline).toBe(1);
     expect(byName["REST @ half"].fixedRate?.p99VsBaseline).toBeCloseTo(1.6, 9);
     expect(byName["gRPC @ half"].fixedRate?.p99VsBaseline).toBeNull(); // its bare row did not run
+    // The offered load against the same target's req/s at full load: half the bare handler's is 0.5 of its own.
+    expect(byName[`${baselineName} @ half`].fixedRate?.ofOwnCapacity).toBe(0.5);
+    expect(byName["REST @ half"].fixedRate?.ofOwnCapacity).toBe(1.25);
+    expect(byName["gRPC @ half"].fixedRate?.ofOwnCapacity).toBeNull(); // no row of that name ran at full load
   });
 
   it("medianOfRounds: medians of GC columns, peer ratios and fixed-rate numbers", () => {
     const versus = [{ label: "memory", includes: "memory peer" }];
-    const round = (peer: number, promoted: number, p99: number) => setRatios([
+    const atHalf = (isBaseline: boolean, fullLoadRow?: string) =>
+      ({ capacityOf: "bare", isBaseline, fullLoadRow, offeredRps: 10_000, p99VsBaseline: null, ofOwnCapacity: null });
+    const round = (peer: number, promoted: number, p99: number, restRps: number) => setRatios([
       row("memory peer", peer),
-      row("REST", 8_000, { versus, promotedBytesPerRequest: promoted, gcShare: promoted / 10_000 }),
-      row("bare @ half", 10_000, { p99Ms: 1, fixedRate: { capacityOf: "bare", isBaseline: true, offeredRps: 10_000, p99VsBaseline: null } }),
-      row("REST @ half", 10_000, { p99Ms: p99, fixedRate: { capacityOf: "bare", isBaseline: false, offeredRps: 10_000, p99VsBaseline: null } }),
+      row("REST", restRps, { versus, promotedBytesPerRequest: promoted, gcShare: promoted / 10_000 }),
+      row("bare @ half", 10_000, { p99Ms: 1, fixedRate: atHalf(true) }),
+      row("REST @ half", 10_000, { p99Ms: p99, fixedRate: atHalf(false, "REST") }),
     ]);
-    const [, rest, , half] = medianOfRounds([round(16_000, 300, 2), round(8_000, 100, 4), round(10_000, 200, 3)]);
-    expect(rest).toMatchObject({ promotedBytesPerRequest: 200, gcShare: 0.02, versusPeers: { memory: 0.8 } });
-    expect(half.fixedRate).toEqual({ capacityOf: "bare", isBaseline: false, offeredRps: 10_000, p99VsBaseline: 3 });
+    const [, rest, bareHalf, half] = medianOfRounds([round(16_000, 300, 2, 12_500), round(8_000, 100, 4, 8_000), round(10_000, 200, 3, 10_000)]);
+    expect(rest).toMatchObject({ promotedBytesPerRequest: 200, gcShare: 0.02, versusPeers: { memory: 1 } });
+    expect(half.fixedRate).toEqual({ capacityOf: "bare", isBaseline: false, fullLoadRow: "REST", offeredRps: 10_000, p99VsBaseline: 3, ofOwnCapacity: 1 });
+    expect(bareHalf.fixedRate?.ofOwnCapacity).toBeNull();
   });
 
   it("medianOfRounds refuses a round that lacks a target", () => {

@@ -35,6 +35,10 @@ export interface FixedRate {
   offeredRps: number;
   /** p99 over the baseline's p99 at the same offered load. */
   p99VsBaseline: number | null;
+  /** The same target's row at full load (its capacity), when the run has one. */
+  fullLoadRow?: string;
+  /** The offered load over that row's req/s in the same round: how close to saturation the p99 was taken. */
+  ofOwnCapacity: number | null;
 }
 
 /** The peer row `match` names for `row`: same protocol and streams, name matched case-insensitively. */
@@ -50,7 +54,8 @@ const ratio = (a: number, b: number | undefined) => (b !== undefined && b > 0 ? 
 
 /**
  * Sets each row's ratios against the references measured in the same round: req/s against the bare handlers and the
- * peers, and for rows at a fixed offered load, p99 against the bare handler's p99 at that load.
+ * peers, and for rows at a fixed offered load, p99 against the bare handler's p99 at that load and the load against
+ * the target's own capacity.
  */
 export function setRatios(rows: Row[]): Row[] {
   const bare = rows.find((r) => r.name === baselineName);
@@ -66,6 +71,8 @@ export function setRatios(rows: Row[]): Row[] {
       const { capacityOf } = r.fixedRate;
       const baseline = rows.find((b) => b.fixedRate?.isBaseline && b.fixedRate.capacityOf === capacityOf);
       r.fixedRate.p99VsBaseline = ratio(r.p99Ms, baseline?.p99Ms);
+      const { fullLoadRow } = r.fixedRate;
+      r.fixedRate.ofOwnCapacity = ratio(r.fixedRate.offeredRps, rows.find((f) => !f.fixedRate && f.name === fullLoadRow)?.reqPerSec);
     }
   }
   return rows;
@@ -110,6 +117,7 @@ export function medianOfRounds(rounds: Row[][]): Row[] {
           ...row.fixedRate,
           offeredRps: median((r) => r.fixedRate?.offeredRps ?? null) as number,
           p99VsBaseline: median((r) => r.fixedRate?.p99VsBaseline ?? null),
+          ofOwnCapacity: median((r) => r.fixedRate?.ofOwnCapacity ?? null),
         },
       }),
     };

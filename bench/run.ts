@@ -140,7 +140,7 @@ async function measureServer(name: ServerName, group: Target[], config: Config, 
         gcShare: cpuMs ? gc.pauseMs / cpuMs : null,
         ratioToBare: null, ratioToBareH2: null,
         ...(target.versus && { versus: target.versus }),
-        ...(target.fixedRate && { fixedRate: { ...target.fixedRate, isBaseline: target.fixedRate.isBaseline ?? false, offeredRps: rps!, p99VsBaseline: null } }),
+        ...(target.fixedRate && { fixedRate: { ...target.fixedRate, isBaseline: target.fixedRate.isBaseline ?? false, offeredRps: rps!, p99VsBaseline: null, ofOwnCapacity: null } }),
       };
       if (name.startsWith("keyward") && !target.fixedRate) {
         // The metrics cross-check: a known number of requests, then /metrics must show exactly that many more.
@@ -192,11 +192,12 @@ function formatTable(rows: Row[]): string {
 
 /** The rows at a fixed offered load: latency beside the bare handler's at the same load. */
 function formatFixedRateTable(rows: Row[]): string {
-  const header = ["target at a fixed offered load", "proto", "offered req/s", "req/s", "p50 ms", "p99 ms", "p99 vs bare", "CPU µs/req", "promoted B/req", "GC %"];
+  const header = ["target at a fixed offered load", "proto", "offered req/s", "of own max", "req/s", "p50 ms", "p99 ms", "p99 vs bare", "CPU µs/req", "promoted B/req", "GC %"];
   const lines = rows.filter((r) => r.fixedRate).map((r) => [
     r.name,
     r.protocol,
     r.fixedRate!.offeredRps.toFixed(0),
+    fixed(r.fixedRate!.ofOwnCapacity === null ? null : r.fixedRate!.ofOwnCapacity * 100, 0, " %"),
     // Short of the offered load: the server could not keep up, so its latency includes queueing.
     r.reqPerSec.toFixed(0) + (r.reqPerSec < 0.95 * r.fixedRate!.offeredRps ? " (saturated)" : ""),
     r.p50Ms.toFixed(2),
@@ -248,7 +249,10 @@ async function main(): Promise<void> {
   );
   console.log(formatTable(rows));
   if (rows.some((r) => r.fixedRate)) {
-    console.log(`\nLatency at a fixed offered load (h2load --rps): half the bare handler's req/s measured in the same round\n`);
+    console.log(
+      "\nLatency at a fixed offered load (h2load --rps): half the bare handler's req/s measured in the same round;" +
+        " of own max: that load over the same target's req/s at full load in the round (near 100 %, p99 is mostly queueing)\n",
+    );
     console.log(formatFixedRateTable(rows));
   }
   console.log(

@@ -52,9 +52,10 @@ export interface Target {
   versus?: PeerMatch[];
   /**
    * Run at a fixed offered load (h2load --rps) of half `capacityOf`'s req/s, measured earlier in the same round;
-   * `isBaseline` marks the bare handler's row whose p99 the others at that load are compared with.
+   * `isBaseline` marks the bare handler's row whose p99 the others at that load are compared with; `fullLoadRow`
+   * names the same target's row without a fixed rate, whose req/s the offered load is also put against.
    */
-  fixedRate?: { capacityOf: string; isBaseline?: boolean };
+  fixedRate?: { capacityOf: string; isBaseline?: boolean; fullLoadRow?: string };
 }
 
 /** A peer row, by parts of its name (case-insensitive), shown as `label` in the "vs peer" column. */
@@ -222,7 +223,7 @@ const atHalf = (target: Target, capacityOf: string, short: string, isBaseline = 
   ...target,
   name: `${target.name} @ ½ ${short} capacity`,
   versus: undefined,
-  fixedRate: { capacityOf, isBaseline },
+  fixedRate: { capacityOf, isBaseline, fullLoadRow: target.name },
 });
 const bareH1Row = (): Target => ({
   name: baselineName,
