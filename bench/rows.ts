@@ -68,10 +68,9 @@ export function setRatios(rows: Row[]): Row[] {
   for (const r of rows) {
     if (r.versus) r.versusPeers = Object.fromEntries(r.versus.map((m) => [m.label, ratio(r.reqPerSec, peerOf(r, rows, m)?.reqPerSec)]));
     if (r.fixedRate) {
-      const { capacityOf } = r.fixedRate;
+      const { capacityOf, fullLoadRow } = r.fixedRate;
       const baseline = rows.find((b) => b.fixedRate?.isBaseline && b.fixedRate.capacityOf === capacityOf);
       r.fixedRate.p99VsBaseline = ratio(r.p99Ms, baseline?.p99Ms);
-      const { fullLoadRow } = r.fixedRate;
       r.fixedRate.ofOwnCapacity = ratio(r.fixedRate.offeredRps, rows.find((f) => !f.fixedRate && f.name === fullLoadRow)?.reqPerSec);
     }
   }
