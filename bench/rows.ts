@@ -71,7 +71,7 @@ export function setRatios(rows: Row[]): Row[] {
       const { capacityOf, fullLoadRow } = r.fixedRate;
       const baseline = rows.find((b) => b.fixedRate?.isBaseline && b.fixedRate.capacityOf === capacityOf);
       r.fixedRate.p99VsBaseline = ratio(r.p99Ms, baseline?.p99Ms);
-      r.fixedRate.ofOwnCapacity = ratio(r.fixedRate.offeredRps, rows.find((f) => !f.fixedRate && f.name === fullLoadRow)?.reqPerSec);
+      r.fixedRate.ofOwnCapacity = ratio(r.fixedRate.offeredRps, rows.find((f) => f.name === fullLoadRow)?.reqPerSec);
     }
   }
   return rows;
