@@ -44,7 +44,22 @@ export function emulatorUrl(port, db = "keyward_test") {
 export async function startMongoEmulator(options = {}) {
   const runSh = options.runSh ?? findMongoEmulator();
   if (!runSh) throw new Error("mongo emulator not found: set KEYWARD_MONGO_EMULATOR to its run.sh, or put shared/ beside the repository");
-  const port = options.port ?? (await findFreePort());
+  if (options.port !== undefined) return startOn(runSh, options.port, options);
+  // A port free when asked can be taken by another process before the emulator binds it (tests run in parallel):
+  // then it exits with EADDRINUSE, and another free port is tried.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOn(runSh, await findFreePort(), options);
+    } catch (error) {
+      if (attempt === PORT_ATTEMPTS || !String(error?.message).includes("EADDRINUSE")) throw error;
+    }
+  }
+}
+
+const PORT_ATTEMPTS = 5;
+
+/** One start of the emulator on `port`. */
+async function startOn(runSh, port, options) {
   const env = { ...process.env };
   if (options.replicaSet) Object.assign(env, { CONGO_SETNAME: options.replicaSet, CONGO_PORT: String(port) });
   else delete env.CONGO_SETNAME;
