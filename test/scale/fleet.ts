@@ -33,8 +33,13 @@ export async function startFleet(options: { count: number; db: string; env?: Rec
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
   };
   try {
-    const [mongo, cluster] = await Promise.all([startMongoEmulator(), startRedisCluster()]);
-    cleanups.push(() => mongo.stop(), () => cluster.stop());
+    // Each store is stopped on the way out as soon as it is up, so one that fails to start leaves the other stopped.
+    const starts = [
+      startMongoEmulator().then((mongo) => (cleanups.push(() => mongo.stop()), mongo)),
+      startRedisCluster().then((cluster) => (cleanups.push(() => cluster.stop()), cluster)),
+    ] as const;
+    await Promise.allSettled(starts);
+    const [mongo, cluster] = await Promise.all(starts);
     const rootKey = "kw_root_fleet_0123456789abcdef";
     const env = { ...options.env, MONGODB_URL: mongo.url(options.db), REDIS_URL: cluster.url, KEYWARD_ROOT_KEY: rootKey };
     const instances: ServerProcess[] = [];
