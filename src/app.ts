@@ -97,6 +97,8 @@ export function createApp(options: AppOptions) {
   observed.watchCache("root_keys", rootKeyCache);
   const limitCache = createLimitConfigCache({ clock, bus });
   const auditLogs = options.auditLogs ?? options.documents.auditLogs;
+  // The embedded document store keeps its own audit log, and one process holds it (its LOCK file); MongoDB is shared.
+  const onlyProcess = options.documents.auditLogs !== undefined;
   if (!auditLogs) throw new Error("no audit log store: the document store keeps none and none was given");
   observed.metrics.watchBuffer("audit_log", () => {
     const stats = auditLogs.stats();
@@ -108,7 +110,7 @@ export function createApp(options: AppOptions) {
     allowPrivate: webhookSettings.allowPrivate, retentionDays: webhookSettings.retentionDays, scale: webhookSettings.retryScale,
     log: warn,
     // The embedded audit log is written by this one process in id order; MongoDB's by several instances.
-    lateWindowMs: options.documents.auditLogs ? 0 : 10_000,
+    lateWindowMs: onlyProcess ? 0 : 10_000,
   });
   const keysDeps = {
     ...deps, counters, events: options.events, cache, encryptionKey: options.encryptionKey, onVerified: observed.metrics.verified,
@@ -123,6 +125,8 @@ export function createApp(options: AppOptions) {
   const migrations = createMigrationRunner({
     documents,
     clock,
+    // Alone on its store, this process is the only runner there is: a lease from before a restart is its own.
+    owner: onlyProcess ? "this-process" : `runner_${Buffer.from(randomBytes(12)).toString("hex")}`,
     log: warn,
     importerFor: (job, principal) =>
       createKeyImporter({ ...keysDeps, documents: audit({ principal, requestId: job.id }, "key.create").documents }),

@@ -33,9 +33,11 @@ describe("auditedDocuments", () => {
       // The audit log itself, dashboard sessions (sign-ins, written by src/dashboard, never by an API service), and the
       // webhook outbox (deliveries are not changes).
       const unauditedStores = ["auditLogs", "dashboardSessions", "webhookMessages"];
+      // A job runner's hold on a queued import (its lease): bookkeeping of the runner, which writes it unaudited.
+      const unauditedWrites = ["migrationJobs.claim"];
       if (typeof value !== "object" || value === null || unauditedStores.includes(store)) continue;
       for (const [method, fn] of Object.entries(value)) {
-        if (typeof fn === "function" && !READS.has(method) && !AUDITED_WRITES[store]?.[method]) unaudited.push(`${store}.${method}`);
+        if (typeof fn === "function" && !READS.has(method) && !AUDITED_WRITES[store]?.[method] && !unauditedWrites.includes(`${store}.${method}`)) unaudited.push(`${store}.${method}`);
       }
     }
     expect(unaudited).toEqual([]);

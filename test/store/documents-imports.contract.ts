@@ -35,19 +35,48 @@ export function importContract(fresh: () => Promise<DocumentStore>, gaps: { roll
     expect(await store.keys.countByApi("ws_a", "api_0001")).toBe(1);
   });
 
-  it("migration jobs: stored, read in their workspace only, progress replaced, unfinished ones listed oldest first", async () => {
+  const job = (n: number, state: MigrationJobRecord["state"]): MigrationJobRecord => ({
+    id: `mig_${String(n).padStart(4, "0")}`, workspaceId: "ws_a", apiId: "api_0001", actor: { rootKeyId: "key_root", permissions: ["api.*.create_key"] },
+    requestId: `req_${n}`, migrationId: "sha256_hex", keys: [{ hash: "ab" }], keyIds: ["key_1"], state, processed: 0, outcomes: [], createdAt: T + n,
+  });
+
+  it("migration jobs: stored, read in their workspace only, unfinished ones listed oldest first (ids and leases), progress replaced", async () => {
     const store = await fresh();
-    const job = (n: number, state: MigrationJobRecord["state"]): MigrationJobRecord => ({
-      id: `mig_${String(n).padStart(4, "0")}`, workspaceId: "ws_a", apiId: "api_0001", actor: { rootKeyId: "key_root", permissions: ["api.*.create_key"] },
-      requestId: `req_${n}`, migrationId: "sha256_hex", keys: [{ hash: "ab" }], keyIds: ["key_1"], state, processed: 0, outcomes: [], createdAt: T + n,
-    });
     for (const [n, state] of [[2, "queued"], [1, "running"], [3, "done"]] as const) await store.migrationJobs.insert(job(n, state));
     expect(await store.migrationJobs.get("ws_b", "mig_0001")).toBeUndefined();
-    expect((await store.migrationJobs.unfinished()).map((j) => j.id)).toEqual(["mig_0001", "mig_0002"]);
-    const done = { ...job(1, "done"), processed: 1, outcomes: [{ index: 0, hash: "ab", keyId: "key_1" }], finishedAt: T + 9 };
-    await store.migrationJobs.saveProgress(done);
+    expect(await store.migrationJobs.unfinished()).toEqual([{ id: "mig_0001" }, { id: "mig_0002" }]);
+    const lease = { owner: "runner_a", until: T + 100 };
+    expect(await store.migrationJobs.claim("mig_0001", lease, T)).toEqual({ ...job(1, "running"), lease });
+    const done = { ...job(1, "done"), processed: 1, outcomes: [{ index: 0, hash: "ab", keyId: "key_1" }], finishedAt: T + 9, lease };
+    expect(await store.migrationJobs.saveProgress(done)).toBe(true);
     expect(await store.migrationJobs.get("ws_a", "mig_0001")).toEqual(done);
-    expect((await store.migrationJobs.unfinished()).map((j) => j.id)).toEqual(["mig_0002"]);
+    expect(await store.migrationJobs.unfinished()).toEqual([{ id: "mig_0002" }]);
+    // Done, or never stored: nothing to claim.
+    expect(await store.migrationJobs.claim("mig_0001", lease, T + 10)).toBeUndefined();
+    expect(await store.migrationJobs.claim("mig_0009", lease, T + 10)).toBeUndefined();
     await expect(store.migrationJobs.insert(job(2, "queued"))).rejects.toBeInstanceOf(UniqueViolationError);
+  });
+
+  it("migration jobs: one runner holds a job until its lease runs out; only the holder's progress is stored; of two claims at once one wins", async () => {
+    const store = await fresh();
+    await store.migrationJobs.insert(job(1, "queued"));
+    const a = { owner: "runner_a", until: T + 100 };
+    const b = { owner: "runner_b", until: T + 300 };
+    expect((await store.migrationJobs.claim("mig_0001", a, T))?.lease).toEqual(a);
+    expect(await store.migrationJobs.claim("mig_0001", b, T + 99)).toBeUndefined();
+    // The holder renews its own lease whenever it likes.
+    const renewed = { owner: "runner_a", until: T + 200 };
+    expect((await store.migrationJobs.claim("mig_0001", renewed, T + 99))?.lease).toEqual(renewed);
+    expect(await store.migrationJobs.unfinished()).toEqual([{ id: "mig_0001", lease: renewed }]);
+    expect(await store.migrationJobs.saveProgress({ ...job(1, "running"), processed: 1, lease: b })).toBe(false);
+    expect(await store.migrationJobs.get("ws_a", "mig_0001")).toEqual({ ...job(1, "queued"), lease: renewed });
+    // Run out: another runner claims it, and the old holder's progress is refused from then on.
+    expect(await store.migrationJobs.claim("mig_0001", b, T + 200)).toEqual({ ...job(1, "queued"), lease: b });
+    expect(await store.migrationJobs.saveProgress({ ...job(1, "running"), processed: 1, lease: renewed })).toBe(false);
+    expect(await store.migrationJobs.get("ws_a", "mig_0001")).toEqual({ ...job(1, "queued"), lease: b });
+    const claims = await Promise.all(["runner_c", "runner_d", "runner_e"].map((owner) => store.migrationJobs.claim("mig_0001", { owner, until: T + 900 }, T + 300)));
+    expect(claims.filter((claimed) => claimed !== undefined)).toHaveLength(1);
+    const winner = claims.find((claimed) => claimed !== undefined)!.lease!;
+    expect((await store.migrationJobs.get("ws_a", "mig_0001"))?.lease).toEqual(winner);
   });
 }

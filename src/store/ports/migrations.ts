@@ -36,14 +36,38 @@ export interface MigrationJobRecord {
   createdAt: number;
   updatedAt?: number;
   finishedAt?: number;
+  /** The runner working the job, and until when (MigrationJobStore.claim); absent until one first claims it. */
+  lease?: JobLease;
 }
+
+/**
+ * A runner's hold on a job: instances sharing a store (MongoDB) each work a different job, and a job whose runner
+ * died is taken over once its lease runs out. The runner renews it with every slice's progress.
+ */
+export interface JobLease {
+  /** The runner's id: one per process, or one per data directory for a store a single process holds (embedded). */
+  owner: string;
+  /** Unix ms; past it another runner may claim the job. */
+  until: number;
+}
+
+/** An unfinished job as `unfinished` lists it: without its keys, which only the runner that claims it reads. */
+export type UnfinishedJob = Pick<MigrationJobRecord, "id" | "lease">;
 
 /** Queued imports. */
 export interface MigrationJobStore {
   insert(job: MigrationJobRecord): Promise<void>;
   get(workspaceId: string, id: string): Promise<MigrationJobRecord | undefined>;
-  /** Jobs not done yet, oldest first: what a starting server resumes. */
-  unfinished(): Promise<MigrationJobRecord[]>;
-  /** Stores a job's progress: the whole record, replacing the stored one. */
-  saveProgress(job: MigrationJobRecord): Promise<void>;
+  /** Jobs not done yet, oldest first: what a runner may claim. */
+  unfinished(): Promise<UnfinishedJob[]>;
+  /**
+   * Gives job `id` to `lease.owner` until `lease.until`, unless it is done, gone, or leased to another owner past
+   * `now`; answers the job as claimed (with `lease`), or undefined. Atomic: of runners claiming at once, one wins.
+   */
+  claim(id: string, lease: JobLease, now: number): Promise<MigrationJobRecord | undefined>;
+  /**
+   * Stores a job's progress, the whole record replacing the stored one, while `job.lease.owner` still holds it:
+   * false, and nothing written, once another runner has claimed the job.
+   */
+  saveProgress(job: MigrationJobRecord & { lease: JobLease }): Promise<boolean>;
 }

@@ -87,8 +87,9 @@ describe("v1 migrations.enqueueKeys and keys.getMigration", () => {
     const { documents } = harness.keyward;
     const done = (await documents.migrationJobs.get(harness.keyward.workspaceId, jobId))!;
     const firstRun = done.outcomes.map((o) => o.keyId);
-    // The state a kill leaves when it lands after the keys' commit and before the progress commit.
-    await documents.migrationJobs.saveProgress({ ...done, state: "running", processed: 0, outcomes: [], finishedAt: undefined });
+    // The state a kill leaves when it lands after the keys' commit and before the progress commit, once its lease ran out.
+    const lease = { ...done.lease!, until: harness.clock.now() };
+    expect(await documents.migrationJobs.saveProgress({ ...done, state: "running", processed: 0, outcomes: [], finishedAt: undefined, lease })).toBe(true);
     const restarted = createApp({ ...harness.keyward.stores, clock: harness.clock });
     await restarted.migrations.idle(); // resume() queued the job on start
     const resumed = (await documents.migrationJobs.get(harness.keyward.workspaceId, jobId))!;
