@@ -20,7 +20,7 @@ import { startRedisServer } from "../scripts/redis-server.mjs";
 import { cpuTimeMs, envNumber, repoRoot, startServer, tail, tempDir, type ServerSpec } from "./servers.js";
 import { gcBetween, logOffset } from "./gc-trace.js";
 import { medianOfRounds, peerOf, setRatios, type Row } from "./rows.js";
-import { bareH2Name, baselineName, servers, targets, type ServerName, type Target } from "./targets.js";
+import { bareH2Name, baselineName, serverProcesses, servers, targets, type ServerName, type Target } from "./targets.js";
 
 /** Requests of the counted run that follows each Keyward target (its `/metrics` must count exactly these). */
 const COUNTED_REQUESTS = 5_000;
@@ -77,13 +77,6 @@ function selectTargets(): Target[] {
   const peer = (t: Target) => chosen.some((c) => c.versus?.some((m) => peerOf(asRow(c), [asRow(t)], m)));
   const baseline = (t: Target) => t.fixedRate?.isBaseline && chosen.some((c) => c.fixedRate?.capacityOf === t.fixedRate!.capacityOf);
   return targets.filter((t) => references(t) || chosen.includes(t) || peer(t) || baseline(t));
-}
-
-/** Targets grouped by server, servers in order of first appearance. */
-function byServer(list: Target[]): Map<ServerName, Target[]> {
-  const groups = new Map<ServerName, Target[]>();
-  for (const t of list) groups.set(t.server, [...(groups.get(t.server) ?? []), t]);
-  return groups;
 }
 
 /**
@@ -233,8 +226,11 @@ async function main(): Promise<void> {
     for (let round = 1; round <= config.rounds; round++) {
       if (config.rounds > 1) console.log(`\nbench: round ${round} of ${config.rounds}`);
       const rows: Row[] = [];
-      for (const [name, group] of byServer(selectTargets())) rows.push(...(await measureServer(name, group, config, workDir, rows)));
-      rounds.push(setRatios(rows));
+      const chosen = selectTargets();
+      for (const { server, targets } of serverProcesses(chosen)) rows.push(...(await measureServer(server, targets, config, workDir, rows)));
+      // Shown in the order of targets.ts, whatever process measured them.
+      const order = new Map(chosen.map((t, i) => [t.name, i]));
+      rounds.push(setRatios(rows.sort((a, b) => order.get(a.name)! - order.get(b.name)!)));
     }
   } finally {
     rmSync(workDir, { recursive: true, force: true });

@@ -58,6 +58,29 @@ export interface Target {
   fixedRate?: { capacityOf: string; isBaseline?: boolean; fullLoadRow?: string };
 }
 
+/** The targets one server process serves: `server` started once for them, measured in this order. */
+export interface ServerProcess {
+  server: ServerName;
+  targets: Target[];
+}
+
+/**
+ * Targets grouped into server processes, one per server and HTTP version, in order of first appearance. Once a Node
+ * process has served HTTP/2, its HTTP/1.1 path stays about 15 % slower for the rest of its life (on the bare handler:
+ * 12.7 -> 14.7 µs a request, p99 at a fixed load 1.2 -> 1.8 ms; docs/bench.md), and each bare reference serves one
+ * version only. So does every process measured against them.
+ */
+export function serverProcesses(list: readonly Target[]): ServerProcess[] {
+  const processes = new Map<string, ServerProcess>();
+  for (const target of list) {
+    const key = `${target.server} ${target.protocol}`;
+    const group = processes.get(key) ?? { server: target.server, targets: [] };
+    group.targets.push(target);
+    processes.set(key, group);
+  }
+  return [...processes.values()];
+}
+
 /** A peer row, by parts of its name (case-insensitive), shown as `label` in the "vs peer" column. */
 export interface PeerMatch {
   label: string;
