@@ -13,7 +13,10 @@ export const JOB_SLICE = 100;
 /** How long a slice that failed for want of a store waits before it is tried again. */
 const RETRY_MS = 1000;
 
-/** How long a claim holds a job: a runner that stops renewing it (its process died) loses the job to another then. */
+/**
+ * How long a claim holds a job: a runner that stops renewing it (its process died) loses the job to another then.
+ * Leases are compared with each instance's own clock, so instances' clocks must agree to well within this.
+ */
 export const JOB_LEASE_MS = 30_000;
 
 /** How often a runner looks for jobs no live runner holds: queued on another instance, or left by a dead one. */
