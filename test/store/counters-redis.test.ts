@@ -140,7 +140,7 @@ describe("redis counters layout", () => {
     }
   });
 
-  it("sends the consumes of one event-loop turn to Redis as one socket write, and answers each its own", async () => {
+  it("sends the consumes of one event-loop turn to Redis as one script call in one socket write, and answers each its own", async () => {
     const handle = await redisBackend.open();
     try {
       const store = createRedisCounterStore({ redis: handle.redis, keyPrefix: handle.prefix });
@@ -162,10 +162,35 @@ describe("redis counters layout", () => {
         return writev.apply(this, args);
       };
       const results = await Promise.all(keyIds.map((keyId, i) => store.consume(plan(keyId, i + 1))));
-      expect(writes).toEqual(["writev of 50"]);
+      expect(writes).toEqual(["write"]);
       expect(results.map((r) => r.credits!.remaining)).toEqual(keyIds.map((_, i) => 100 - (i + 1)));
       expect(results.every((r) => r.outcome === "VALID")).toBe(true);
       expect(await handle.redis.hget(`${handle.prefix}:{key_49}:credits:key_49`, "remaining")).toBe("50");
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it("one turn's consumes in one call: each judged in order as on its own, a failing one refused alone, after a lost script cache too", async () => {
+    const handle = await redisBackend.open();
+    try {
+      const store = createRedisCounterStore({ redis: handle.redis, keyPrefix: handle.prefix });
+      await store.setCredits("key_a", "key_a", 3, T);
+      await store.setCredits("key_b", "key_b", 10, T);
+      // A key of the wrong type makes consume.lua's HMGET fail for key_c's step only.
+      await handle.redis.set(`${handle.prefix}:{key_c}:credits:key_c`, "not a hash");
+      await handle.redis.script("FLUSH");
+      const limit = { bucket: "requests", limit: 2, duration: 60_000, cost: 1 };
+      const plan = (keyId: string, cost: number, limits = [limit]): ConsumePlan => ({ tag: keyId, now: T, limits, credits: { keyId, cost } });
+      const results = await Promise.allSettled([
+        store.consume(plan("key_a", 1)), store.consume(plan("key_c", 1)), store.consume(plan("key_a", 1)),
+        store.consume(plan("key_a", 1)), store.consume(plan("key_b", 4, [])), store.consume(plan("key_b", 7, [])),
+      ]);
+      const summary = results.map((r) => (r.status === "fulfilled" ? `${r.value.outcome} ${r.value.credits?.remaining}` : `refused: ${String(r.reason.message).slice(0, 9)}`));
+      expect(summary).toEqual(["VALID 2", "refused: WRONGTYPE", "VALID 1", "RATE_LIMITED 1", "VALID 6", "USAGE_EXCEEDED 6"]);
+      expect(await handle.redis.hget(`${handle.prefix}:{key_a}:credits:key_a`, "remaining")).toBe("1");
+      expect(await handle.redis.hget(`${handle.prefix}:{key_b}:credits:key_b`, "remaining")).toBe("6");
+      expect(await handle.redis.get(`${handle.prefix}:{key_c}:credits:key_c`)).toBe("not a hash");
     } finally {
       await handle.close();
     }

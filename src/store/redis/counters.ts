@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { Redis } from "ioredis";
+import type { Cluster, Redis } from "ioredis";
 import { packageFile } from "../../package-file.js";
 import { atTurnEnd } from "../../turn-end.js";
 import { windowOf } from "../../domain/sliding-window.js";
@@ -12,7 +12,32 @@ import { defineScript, luaScript, pingRedis, runScript } from "./connection.js";
 import { keyUnder, tagPrefix } from "./keys.js";
 import { createReplicaAcks } from "./replica-acks.js";
 
-const CONSUME = luaScript(readFileSync(packageFile("src/store/redis/consume.lua"), "utf8"));
+const CONSUME_LUA = readFileSync(packageFile("src/store/redis/consume.lua"), "utf8");
+const CONSUME = luaScript(CONSUME_LUA);
+/**
+ * consume.lua for several plans in one call: ARGV starts with the number of plans p, then each plan's key count and
+ * argument count; then come the plans' arguments, and KEYS holds their keys, each plan's in turn. Each plan runs
+ * as consume.lua would on its own slices, under pcall, so a plan that fails answers its error and the others
+ * their replies, as p separate calls would.
+ */
+const CONSUME_MANY = luaScript(`local function consume(KEYS, ARGV)
+${CONSUME_LUA}
+end
+local plans = tonumber(ARGV[1])
+local replies = {}
+local k, a = 0, 1 + 2 * plans
+for p = 1, plans do
+  local keys, args = {}, {}
+  for i = 1, tonumber(ARGV[2 * p]) do keys[i] = KEYS[k + i] end
+  for i = 1, tonumber(ARGV[2 * p + 1]) do args[i] = ARGV[a + i] end
+  k, a = k + #keys, a + #args
+  local ok, reply = pcall(consume, keys, args)
+  if ok then replies[p] = reply
+  elseif type(reply) == 'table' and reply.err then replies[p] = reply
+  else replies[p] = redis.error_reply(tostring(reply)) end
+end
+return replies
+`);
 const CREDITS_LUA = readFileSync(packageFile("src/store/redis/credits.lua"), "utf8");
 const CLAIM_LUA = readFileSync(packageFile("src/store/redis/claim.lua"), "utf8");
 
@@ -29,9 +54,10 @@ export interface RedisCounterStoreOptions {
 }
 
 /**
- * Counters in Redis, shared by any number of Keyward processes. `consume` is one EVALSHA of consume.lua per plan
- * (one round trip, atomic, all keys under the plan's hash tag; a plan with an idempotency key adds a claim first);
- * read-modify-writes of credits run credits.lua.
+ * Counters in Redis, shared by any number of Keyward processes. `consume` runs consume.lua for its plan (atomic, all
+ * keys under the plan's hash tag; a plan with an idempotency key adds a claim first): on one server the plans of one
+ * event-loop turn share a single EVALSHA, on a cluster each plan has its own. Read-modify-writes of credits run
+ * credits.lua.
  * Window counters expire 2 × duration after their last increment; balances never expire. Fails closed: when
  * Redis is unreachable every method rejects (the caller answers 503), nothing is guessed.
  */
@@ -67,31 +93,58 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
 
   let corked = false;
   /**
-   * Holds this turn's writes to Redis and sends them as one write per connection at the turn's end (see
-   * turn-end.ts): the verifications of one turn then cost one write syscall and one Redis wake-up instead of one
-   * each. Measured: a write per EVALSHA was a third of the server's CPU under load. Commands still go out in the
-   * order issued. On a cluster every ready master connection is corked (a turn's scripts spread over the shards);
-   * a connection made during the turn simply writes at once.
+   * On a cluster, holds this turn's writes to Redis and sends them as one write per connection at the turn's end (see
+   * turn-end.ts): the verifications of one turn then cost one write syscall and one Redis wake-up per shard instead of
+   * one each. Measured: a write per EVALSHA was a third of the server's CPU under load. Commands still go out in the
+   * order issued. Every ready master connection is corked (a turn's scripts spread over the shards); a connection made
+   * during the turn simply writes at once.
    */
-  function batchWrites(): void {
-    if (corked || redis.status !== "ready") return;
+  function batchWrites(cluster: Cluster): void {
+    if (corked || cluster.status !== "ready") return;
     corked = true;
-    if (!isCluster(redis)) {
-      // One server: exactly what it was before clusters existed, no array per turn.
-      const stream = redis.stream;
-      stream.cork();
-      atTurnEnd("store", () => {
-        corked = false;
-        stream.uncork();
-      });
-      return;
-    }
-    const streams = readyStreams(redis.nodes("master"));
+    const streams = readyStreams(cluster.nodes("master"));
     for (const stream of streams) stream.cork();
     atTurnEnd("store", () => {
       corked = false;
       for (const stream of streams) stream.uncork();
     });
+  }
+
+  /**
+   * One server: the turn's consume steps go out as one call at the turn's end (consume.lua for a single step,
+   * CONSUME_MANY for several, in the order they came), so the turn pays the client's per-command work and the write
+   * once. On a cluster the steps of one turn live in different slots, and each goes out as its own call.
+   */
+  let turnSteps: { argv: string[]; resolve: (reply: Reply) => void; reject: (error: unknown) => void }[] = [];
+
+  function consumeThisTurn(argv: string[]): Promise<Reply> {
+    return new Promise((resolve, reject) => {
+      if (turnSteps.push({ argv, resolve, reject }) === 1) atTurnEnd("store", sendTurnSteps);
+    });
+  }
+
+  function sendTurnSteps(): void {
+    const steps = turnSteps;
+    turnSteps = [];
+    if (steps.length === 1) {
+      const [step] = steps;
+      runScript<Reply>(redis, CONSUME, step!.argv).then(step!.resolve, step!.reject);
+      return;
+    }
+    // [sha, key count, keys..., plans, (key count, argument count) per plan, arguments...]
+    const keys: string[] = [];
+    const header: string[] = [String(steps.length)];
+    const args: string[] = [];
+    for (const { argv } of steps) {
+      const keyCount = Number(argv[1]);
+      for (let i = 2; i < 2 + keyCount; i++) keys.push(argv[i]!);
+      for (let i = 2 + keyCount; i < argv.length; i++) args.push(argv[i]!);
+      header.push(argv[1]!, String(argv.length - 2 - keyCount));
+    }
+    runScript<(Reply | Error)[]>(redis, CONSUME_MANY, [CONSUME_MANY.sha, String(keys.length), ...keys, ...header, ...args]).then(
+      (replies) => steps.forEach((step, i) => (replies[i] instanceof Error ? step.reject(replies[i]) : step.resolve(replies[i] as Reply))),
+      (error: unknown) => steps.forEach((step) => step.reject(error)),
+    );
   }
 
   function usable(): void {
@@ -150,8 +203,11 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
         argv.push(idempotency.fingerprint, String(idempotency.expiresAt), String(plan.now), String(idempotency.expiresAt - plan.now));
       }
 
-      batchWrites();
-      const reply = await runScript<Reply>(redis, CONSUME, argv);
+      let reply: Reply;
+      if (isCluster(redis)) {
+        batchWrites(redis);
+        reply = await runScript<Reply>(redis, CONSUME, argv);
+      } else reply = await consumeThisTurn(argv);
       if (reply[0] === -1) throw idempotencyConflict();
       if (reply[0] === -2) return replayedResult(plan, String(reply[1]));
       const result = resultOf(plan, reply as number[], positions);
