@@ -127,8 +127,8 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
     const steps = turnSteps;
     turnSteps = [];
     if (steps.length === 1) {
-      const [step] = steps;
-      runScript<Reply>(redis, CONSUME, step!.argv).then(step!.resolve, step!.reject);
+      const step = steps[0]!;
+      runScript<Reply>(redis, CONSUME, step.argv).then(step.resolve, step.reject);
       return;
     }
     // [sha, key count, keys..., plans, (key count, argument count) per plan, arguments...]
