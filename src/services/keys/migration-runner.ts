@@ -2,6 +2,7 @@ import { fromJson, toJson, type JsonValue } from "@bufbuild/protobuf";
 import { MigrateKeyDataSchema, type MigrateKeyData } from "../../../gen/keyward/v1/keys_pb.js";
 import type { Clock } from "../../domain/clock.js";
 import { KeywardError } from "../../domain/errors.js";
+import { leaseFreeFor } from "../../domain/job-lease.js";
 import type { DocumentStore } from "../../store/ports/documents.js";
 import type { JobLease, MigrationJobRecord } from "../../store/ports/migrations.js";
 import type { Principal } from "../context.js";
@@ -124,7 +125,7 @@ export function createMigrationRunner(deps: {
   async function adopt(): Promise<void> {
     const now = clock.now();
     for (const job of await documents.migrationJobs.unfinished()) {
-      if (!job.lease || job.lease.owner === owner || job.lease.until <= now) runner.schedule(job);
+      if (leaseFreeFor(job.lease, owner, now)) runner.schedule(job);
     }
   }
 

@@ -1,3 +1,4 @@
+import { leaseFreeFor } from "../../domain/job-lease.js";
 import type { MigrationJobRecord, MigrationJobStore } from "../ports/migrations.js";
 import type { CollectionSpec, Journal } from "./journal.js";
 
@@ -24,7 +25,7 @@ export function migrationJobStoreOver(journal: Journal): MigrationJobStore {
       journal.scan<MigrationJobRecord>(JOBS, { index: { name: "unfinished", value: "1" } }).map(({ id, lease }) => ({ id, ...(lease && { lease }) })),
     async claim(id, lease, now) {
       const job = journal.get<MigrationJobRecord>(JOBS, id);
-      if (!job || job.state === "done" || (job.lease && job.lease.owner !== lease.owner && job.lease.until > now)) return undefined;
+      if (!job || job.state === "done" || !leaseFreeFor(job.lease, lease.owner, now)) return undefined;
       const claimed = { ...job, lease };
       await put(claimed);
       return claimed;

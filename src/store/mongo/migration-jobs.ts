@@ -8,7 +8,10 @@ export function unfinishedJobsQuery(): { filter: { state: { $ne: "done" } }; opt
   return { filter: { state: { $ne: "done" } }, options: { sort: { _id: 1 }, projection: { _id: 1, lease: 1 } } };
 }
 
-/** Job `id` while it is not done and free for `lease.owner`: never leased, its lease run out by `now`, or its own. */
+/**
+ * Job `id` while it is not done and free for `lease.owner` (leaseFreeFor, as a query): never leased, its lease run
+ * out by `now`, or its own.
+ */
 export function claimableJobFilter(id: string, lease: JobLease, now: number) {
   return {
     _id: id,
