@@ -33,6 +33,11 @@ export interface Config {
   /** Verification events older than this many days are deleted (embedded: whole segments; MongoDB: TTL). */
   eventsRetentionDays: number;
   /**
+   * KEYWARD_EVENTS_MAX_STORED: the embedded store keeps at most about this many verification events, and as many
+   * rate-limit events; past it the oldest hourly segments go first, whatever their age. MongoDB has no such cap.
+   */
+  eventsMaxStored: number;
+  /**
    * KEYWARD_TRUSTED_PROXIES: the peers (addresses and CIDR ranges) whose `Forwarded` / `X-Forwarded-For` headers name
    * the client for IP allow-lists, audit records and sign-in throttling; empty: every peer is the client itself.
    */
@@ -58,6 +63,8 @@ export interface WebhookSettings {
 }
 
 export const DEFAULT_EVENTS_RETENTION_DAYS = 90;
+/** About 2.4 GB of segments per stream at the ~240 bytes of an event without tags (bench:soak). */
+export const DEFAULT_EVENTS_MAX_STORED = 10_000_000;
 export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = { allowPrivate: false, retentionDays: 7, retryScale: 1 };
 
 /** Parses the environment; throws with a clear message for values that cannot work. */
@@ -98,6 +105,7 @@ export function readConfig(env: Record<string, string | undefined>): Config {
   if (!Number.isInteger(eventsRetentionDays) || eventsRetentionDays < 1 || eventsRetentionDays > 36_500) {
     throw new Error(`KEYWARD_EVENTS_RETENTION_DAYS must be a whole number of days from 1 to 36500, got ${env.KEYWARD_EVENTS_RETENTION_DAYS}`);
   }
+  const eventsMaxStored = wholeNumber(env, "KEYWARD_EVENTS_MAX_STORED", DEFAULT_EVENTS_MAX_STORED, { min: 1, unit: "events" });
   const idempotencyWindowSeconds = wholeNumber(env, "KEYWARD_IDEMPOTENCY_WINDOW_SECONDS", DEFAULT_IDEMPOTENCY_WINDOW_MS / 1000, {
     min: 1, unit: "seconds",
   });
@@ -117,6 +125,7 @@ export function readConfig(env: Record<string, string | undefined>): Config {
     logSampleRate,
     metrics: metricsAccessOf(env),
     eventsRetentionDays,
+    eventsMaxStored,
     trustedProxies: trustedProxiesOf(env.KEYWARD_TRUSTED_PROXIES),
     tls: tlsFilesOf(env),
     idempotencyWindowMs: idempotencyWindowSeconds * 1000,

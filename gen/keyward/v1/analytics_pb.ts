@@ -827,7 +827,9 @@ export const KeyVerificationDaySchema: GenMessage<KeyVerificationDay> = /*@__PUR
  * AnalyticsService answers questions about recorded verifications: how many, with which outcome, per time
  * bucket. Every verification except NOT_FOUND is recorded (asynchronously, in batches: a verification shows up
  * here once its batch is written, normally within a second). Events older than the retention
- * (KEYWARD_EVENTS_RETENTION_DAYS, default 90 days) are gone. A caller only ever sees its own workspace.
+ * (KEYWARD_EVENTS_RETENTION_DAYS, default 90 days) are gone, and the embedded store keeps at most
+ * KEYWARD_EVENTS_MAX_STORED events (default 10,000,000; the oldest hours go first). A caller only ever sees its own
+ * workspace.
  *
  * @generated from service keyward.v1.AnalyticsService
  */
