@@ -1,7 +1,7 @@
 /**
  * GC cost of a server under load, from V8's `--trace-gc-nvp` lines in its log. Every server the bench starts runs
  * with that flag; the bench notes the log's size before and after a measurement and sums the GC records written in
- * between: `pause=` (ms the main thread stood still) and ` promoted=` (bytes moved from the young to the old
+ * between: `pause=` (ms the main thread stood still; summed, and the longest) and ` promoted=` (bytes moved from the young to the old
  * generation, what a verification leaves behind for the expensive collector).
  *
  * V8 writes each record in two writes, a `[pid:isolate]  N ms: ` prefix and then the body from `pause=` on, so a line
@@ -15,6 +15,8 @@ export interface GcTotals {
   count: number;
   /** Sum of `pause=`, in ms. */
   pauseMs: number;
+  /** The longest single `pause=`, in ms: a mark-compact that stops every request at once shows here, not in the sum. */
+  maxPauseMs: number;
   /** Sum of `promoted=`, in bytes. */
   promotedBytes: number;
 }
@@ -24,10 +26,12 @@ const record = /pause=([\d.]+) mutator=[\d.]+ gc=\w+ [^\n]*? promoted=(\d+) /g;
 
 /** Sums the GC records in `text`, which may hold other lines too and may begin or end in the middle of a line. */
 export function summariseGcTrace(text: string): GcTotals {
-  const totals: GcTotals = { count: 0, pauseMs: 0, promotedBytes: 0 };
+  const totals: GcTotals = { count: 0, pauseMs: 0, maxPauseMs: 0, promotedBytes: 0 };
   for (const match of text.matchAll(record)) {
+    const pause = Number(match[1]);
     totals.count++;
-    totals.pauseMs += Number(match[1]);
+    totals.pauseMs += pause;
+    totals.maxPauseMs = Math.max(totals.maxPauseMs, pause);
     totals.promotedBytes += Number(match[2]);
   }
   return totals;
@@ -40,7 +44,7 @@ export function logOffset(path: string): number {
 
 /** Sums the GC records written to the log at `path` between two offsets. */
 export function gcBetween(path: string, from: number, to: number): GcTotals {
-  const totals: GcTotals = { count: 0, pauseMs: 0, promotedBytes: 0 };
+  const totals: GcTotals = { count: 0, pauseMs: 0, maxPauseMs: 0, promotedBytes: 0 };
   const fd = openSync(path, "r");
   try {
     // In chunks cut at line ends: a REST run logs tens of MB, and a record never spans a newline.
@@ -56,6 +60,7 @@ export function gcBetween(path: string, from: number, to: number): GcTotals {
       carry = text.slice(end);
       totals.count += part.count;
       totals.pauseMs += part.pauseMs;
+      totals.maxPauseMs = Math.max(totals.maxPauseMs, part.maxPauseMs);
       totals.promotedBytes += part.promotedBytes;
     }
   } finally {

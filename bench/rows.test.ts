@@ -5,7 +5,7 @@ import { bareH2Name, baselineName } from "./targets.js";
 const row = (name: string, reqPerSec: number, extra: Partial<Row> = {}): Row => ({
   name, protocol: "h1", streams: 1, path: "/", requests: reqPerSec * 10, reqPerSec, p50Ms: 1, p99Ms: 2, meanMs: 1.5,
   non2xx: 0, failed: 0, cpuUsPerRequest: 100, ratioToBare: null, ratioToBareH2: null, promotedBytesPerRequest: 500, gcShare: 0.1,
-  ...extra,
+  maxGcPauseMs: 1, ...extra,
 });
 
 describe("bench rows", () => {
@@ -76,18 +76,19 @@ describe("bench rows", () => {
     expect(byName["gRPC @ half"].fixedRate?.ofOwnCapacity).toBeNull(); // no row of that name ran at full load
   });
 
-  it("medianOfRounds: medians of GC columns, peer ratios and fixed-rate numbers", () => {
+  it("medianOfRounds: medians of GC columns (the longest pause: the worst round's), peer ratios and fixed-rate numbers", () => {
     const versus = [{ label: "memory", includes: "memory peer" }];
     const atHalf = (isBaseline: boolean, fullLoadRow?: string) =>
       ({ capacityOf: "bare", isBaseline, fullLoadRow, offeredRps: 10_000, p99VsBaseline: null, ofOwnCapacity: null });
     const round = (peer: number, promoted: number, p99: number, restRps: number) => setRatios([
       row("memory peer", peer),
-      row("REST", restRps, { versus, promotedBytesPerRequest: promoted, gcShare: promoted / 10_000 }),
+      row("REST", restRps, { versus, promotedBytesPerRequest: promoted, gcShare: promoted / 10_000, maxGcPauseMs: promoted / 10 }),
       row("bare @ half", 10_000, { p99Ms: 1, fixedRate: atHalf(true) }),
       row("REST @ half", 10_000, { p99Ms: p99, fixedRate: atHalf(false, "REST") }),
     ]);
     const [, rest, bareHalf, half] = medianOfRounds([round(16_000, 300, 2, 12_500), round(8_000, 100, 4, 8_000), round(10_000, 200, 3, 10_000)]);
-    expect(rest).toMatchObject({ promotedBytesPerRequest: 200, gcShare: 0.02, versusPeers: { memory: 1 } });
+    // The longest pause is the worst round's (30 ms), not the median round's (20 ms).
+    expect(rest).toMatchObject({ promotedBytesPerRequest: 200, gcShare: 0.02, maxGcPauseMs: 30, versusPeers: { memory: 1 } });
     expect(half.fixedRate).toEqual({ capacityOf: "bare", isBaseline: false, fullLoadRow: "REST", offeredRps: 10_000, p99VsBaseline: 3, ofOwnCapacity: 1 });
     expect(bareHalf.fixedRate?.ofOwnCapacity).toBeNull();
   });

@@ -21,6 +21,8 @@ export interface Row extends LoadResult {
   promotedBytesPerRequest: number | null;
   /** GC pauses as a share of the server's CPU time over that window (0..1). */
   gcShare: number | null;
+  /** The longest single GC pause in that window, in ms; over several rounds, the longest of any round. */
+  maxGcPauseMs: number | null;
   /** The peers this row is compared with (from its target), and its req/s as a multiple of each one's. */
   versus?: PeerMatch[];
   versusPeers?: Record<string, number | null>;
@@ -103,6 +105,8 @@ export function medianOfRounds(rounds: Row[][]): Row[] {
       cpuUsPerRequest: median((r) => r.cpuUsPerRequest),
       promotedBytesPerRequest: median((r) => r.promotedBytesPerRequest),
       gcShare: median((r) => r.gcShare),
+      // The worst round's: one long pause is what a median of rounds would hide.
+      maxGcPauseMs: all.some((r) => r.maxGcPauseMs === null) ? null : Math.max(...all.map((r) => r.maxGcPauseMs!)),
       ratioToBare: median((r) => r.ratioToBare),
       ratioToBareH2: median((r) => r.ratioToBareH2),
       non2xx: sum(all.map((r) => r.non2xx)),

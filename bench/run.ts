@@ -131,6 +131,7 @@ async function measureServer(name: ServerName, group: Target[], config: Config, 
         cpuUsPerRequest: cpuMs === null ? null : (cpuMs * 1_000) / requests,
         promotedBytesPerRequest: requests > 0 ? gc.promotedBytes / requests : null,
         gcShare: cpuMs ? gc.pauseMs / cpuMs : null,
+        maxGcPauseMs: gc.count > 0 ? gc.maxPauseMs : null,
         ratioToBare: null, ratioToBareH2: null,
         ...(target.versus && { versus: target.versus }),
         ...(target.fixedRate && { fixedRate: { ...target.fixedRate, isBaseline: target.fixedRate.isBaseline ?? false, offeredRps: rps!, p99VsBaseline: null, ofOwnCapacity: null } }),
@@ -162,7 +163,7 @@ const versusCell = (r: Row) =>
 
 function formatTable(rows: Row[]): string {
   const header = [
-    "target", "proto", "-m", "req/s", "p50 ms", "p99 ms", "CPU µs/req", "promoted B/req", "GC %", "non-2xx", "failed", "vs bare", "vs bare h2", "Keyward vs the peer",
+    "target", "proto", "-m", "req/s", "p50 ms", "p99 ms", "CPU µs/req", "promoted B/req", "GC %", "max GC ms", "non-2xx", "failed", "vs bare", "vs bare h2", "Keyward vs the peer",
   ];
   const lines = rows.filter((r) => !r.fixedRate).map((r) => [
     r.name,
@@ -174,6 +175,7 @@ function formatTable(rows: Row[]): string {
     fixed(r.cpuUsPerRequest, 0),
     fixed(r.promotedBytesPerRequest, 0),
     fixed(r.gcShare === null ? null : r.gcShare * 100, 1),
+    fixed(r.maxGcPauseMs, 1),
     String(r.non2xx),
     String(r.failed),
     fixed(r.ratioToBare, 2),
@@ -185,7 +187,7 @@ function formatTable(rows: Row[]): string {
 
 /** The rows at a fixed offered load: latency beside the bare handler's at the same load. */
 function formatFixedRateTable(rows: Row[]): string {
-  const header = ["target at a fixed offered load", "proto", "offered req/s", "of own max", "req/s", "p50 ms", "p99 ms", "p99 vs bare", "CPU µs/req", "promoted B/req", "GC %"];
+  const header = ["target at a fixed offered load", "proto", "offered req/s", "of own max", "req/s", "p50 ms", "p99 ms", "p99 vs bare", "CPU µs/req", "promoted B/req", "GC %", "max GC ms"];
   const lines = rows.filter((r) => r.fixedRate).map((r) => [
     r.name,
     r.protocol,
@@ -199,6 +201,7 @@ function formatFixedRateTable(rows: Row[]): string {
     fixed(r.cpuUsPerRequest, 0),
     fixed(r.promotedBytesPerRequest, 0),
     fixed(r.gcShare === null ? null : r.gcShare * 100, 1),
+    fixed(r.maxGcPauseMs, 1),
   ]);
   return alignColumns(header, lines);
 }
@@ -252,8 +255,8 @@ async function main(): Promise<void> {
     console.log(formatFixedRateTable(rows));
   }
   console.log(
-    "\npromoted B/req: bytes the server's GC moved to the old generation per request; GC %: GC pauses over the server's CPU time" +
-      " (both from --trace-gc-nvp over warm-up + load)",
+    "\npromoted B/req: bytes the server's GC moved to the old generation per request; GC %: GC pauses over the server's CPU time;" +
+      " max GC ms: the longest single pause, in the worst round (all from --trace-gc-nvp over warm-up + load)",
   );
   const checked = rows.filter((r) => r.metrics);
   if (checked.length > 0) {
