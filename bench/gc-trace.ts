@@ -1,8 +1,8 @@
 /**
  * GC cost of a server under load, from V8's `--trace-gc-nvp` lines in its log. Every server the bench starts runs
  * with that flag; the bench notes the log's size before and after a measurement and sums the GC records written in
- * between: `pause=` (ms the main thread stood still; summed, and the longest) and ` promoted=` (bytes moved from the young to the old
- * generation, what a verification leaves behind for the expensive collector).
+ * between: `pause=` (ms the main thread stood still; summed, and the longest kept) and ` promoted=` (bytes moved from
+ * the young to the old generation, what a verification leaves behind for the expensive collector).
  *
  * V8 writes each record in two writes, a `[pid:isolate]  N ms: ` prefix and then the body from `pause=` on, so a line
  * of the application's own log can land between them; a record is therefore read from its body alone. Records of
