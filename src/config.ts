@@ -2,6 +2,7 @@ import { DEFAULT_IDEMPOTENCY_WINDOW_MS } from "./domain/idempotency.js";
 import { parseAddressRanges, type AddressRange } from "./domain/ip-allow-list.js";
 import { LOG_LEVELS, type LogLevel } from "./observability/logger.js";
 import type { MetricsAccess } from "./observability/metrics-endpoint.js";
+import { DEFAULT_MAX_STORED_EVENTS } from "./store/ports/events.js";
 import { parseRedisUrl } from "./store/redis/redis-url.js";
 import { DEFAULT_LIMITS, type ConnectionLimits } from "./transport/server.js";
 import { accessSync, constants, statSync } from "node:fs";
@@ -63,8 +64,6 @@ export interface WebhookSettings {
 }
 
 export const DEFAULT_EVENTS_RETENTION_DAYS = 90;
-/** About 2.4 GB of segments per stream at the ~240 bytes of an event without tags (bench:soak). */
-export const DEFAULT_EVENTS_MAX_STORED = 10_000_000;
 export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = { allowPrivate: false, retentionDays: 7, retryScale: 1 };
 
 /** Parses the environment; throws with a clear message for values that cannot work. */
@@ -105,7 +104,7 @@ export function readConfig(env: Record<string, string | undefined>): Config {
   if (!Number.isInteger(eventsRetentionDays) || eventsRetentionDays < 1 || eventsRetentionDays > 36_500) {
     throw new Error(`KEYWARD_EVENTS_RETENTION_DAYS must be a whole number of days from 1 to 36500, got ${env.KEYWARD_EVENTS_RETENTION_DAYS}`);
   }
-  const eventsMaxStored = wholeNumber(env, "KEYWARD_EVENTS_MAX_STORED", DEFAULT_EVENTS_MAX_STORED, { min: 1, unit: "events" });
+  const eventsMaxStored = wholeNumber(env, "KEYWARD_EVENTS_MAX_STORED", DEFAULT_MAX_STORED_EVENTS, { min: 1, unit: "events" });
   const idempotencyWindowSeconds = wholeNumber(env, "KEYWARD_IDEMPOTENCY_WINDOW_SECONDS", DEFAULT_IDEMPOTENCY_WINDOW_MS / 1000, {
     min: 1, unit: "seconds",
   });

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { Db } from "mongodb";
-import { DEFAULT_EVENTS_MAX_STORED, DEFAULT_EVENTS_RETENTION_DAYS, type Config } from "./config.js";
+import { DEFAULT_EVENTS_RETENTION_DAYS, type Config } from "./config.js";
 import { createLocalInvalidationBus, type InvalidationBus } from "./store/invalidation-bus.js";
 import type { AuditLogStore } from "./store/ports/audit.js";
 import type { CounterStore } from "./store/ports/counters.js";
@@ -63,10 +63,8 @@ export async function openStores(
   config: Pick<Config, "mongodbUrl" | "dataDir" | "redisUrl"> & Partial<Pick<Config, "redisReplicaAcks" | "eventsRetentionDays" | "eventsMaxStored">>,
 ): Promise<Stores> {
   const closers: (() => Promise<void>)[] = [];
-  const retention = {
-    maxAgeMs: (config.eventsRetentionDays ?? DEFAULT_EVENTS_RETENTION_DAYS) * 86_400_000,
-    maxEvents: config.eventsMaxStored ?? DEFAULT_EVENTS_MAX_STORED,
-  };
+  // Without eventsMaxStored the embedded stream keeps its default (DEFAULT_MAX_STORED_EVENTS).
+  const retention = { maxAgeMs: (config.eventsRetentionDays ?? DEFAULT_EVENTS_RETENTION_DAYS) * 86_400_000, maxEvents: config.eventsMaxStored };
   try {
     const mongo = config.mongodbUrl ? await openMongo(config.mongodbUrl) : undefined;
     if (mongo) closers.push(() => mongo.close());

@@ -7,7 +7,7 @@ import { createEventColumnCache } from "./event-column-cache.js";
 import { openLastUseFile, type LastUseFile } from "./last-use-file.js";
 import { pacedLastUseWrites } from "../last-use.js";
 import { createEventBatcher, type EventBatchingOptions, type EventStoreStats, type WriteOutcome } from "../event-batcher.js";
-import type { VerificationEvent, VerificationEventStore } from "../ports/events.js";
+import { DEFAULT_MAX_STORED_EVENTS, type VerificationEvent, type VerificationEventStore } from "../ports/events.js";
 import {
   SEGMENT_MS, countLines, createSegmentAppender, decodeEvent, encodeEvent, endsCleanly, parseSegmentFileName, readLines,
   segmentFileName, segmentStart, workspaceNeedle,
@@ -68,7 +68,7 @@ export async function createEmbeddedEventStore(
 ): Promise<EmbeddedEventStore> {
   const clock = options.clock ?? systemClock;
   const maxAgeMs = options.retention?.maxAgeMs ?? 30 * DAY;
-  const maxEvents = options.retention?.maxEvents ?? 10_000_000;
+  const maxEvents = options.retention?.maxEvents ?? DEFAULT_MAX_STORED_EVENTS;
   const eventsDir = join(options.dir, "events");
   await mkdir(eventsDir, { recursive: true });
   const segments = new Map<number, Segment>();

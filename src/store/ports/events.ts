@@ -2,6 +2,12 @@ import type { AnalyticsQuery, AnalyticsRow } from "../analytics-query.js";
 
 // Verification events: every verification except NOT_FOUND, recorded off the request path in batches.
 
+/**
+ * Most events an embedded event stream keeps (KEYWARD_EVENTS_MAX_STORED): about 2.4 GB of segments at the ~240 bytes
+ * of an event without tags (bench:soak).
+ */
+export const DEFAULT_MAX_STORED_EVENTS = 10_000_000;
+
 export interface VerificationEvent {
   time: number;
   workspaceId: string;

@@ -55,17 +55,16 @@ export interface RedisCounterStoreOptions {
 
 /**
  * Most consume steps one script call carries. A whole turn in one call left Redis idle while Node parsed the turn and
- * Node idle while Redis ran it; sending every 16 steps overlaps the two. Measured (REST verification on one Redis, 50
- * connections, 3 alternating runs each): 22.2-22.6k req/s for a whole turn per call, 26.1-26.7k for 8 steps, 27.0-27.7k
- * for 12 and 27.2-28.6k for 16, with p99 3.5-3.9 ms against 4.0 ms.
+ * Node idle while Redis ran it; a call sent as soon as it holds 16 overlaps the two: REST verification on one Redis
+ * 22.2-22.6k -> 27.2-28.6k req/s (docs/bench.md, "Verification on Redis counters").
  */
 const STEPS_PER_CALL = 16;
 
 /**
  * Counters in Redis, shared by any number of Keyward processes. `consume` runs consume.lua for its plan (atomic, all
  * keys under the plan's hash tag; a plan with an idempotency key adds a claim first): on one server the plans of one
- * event-loop turn share EVALSHAs of up to STEPS_PER_CALL plans, on a cluster each plan has its own. Read-modify-writes of credits run
- * credits.lua.
+ * event-loop turn share EVALSHAs of up to STEPS_PER_CALL plans, on a cluster each plan has its own. Read-modify-writes
+ * of credits run credits.lua.
  * Window counters expire 2 × duration after their last increment; balances never expire. Fails closed: when
  * Redis is unreachable every method rejects (the caller answers 503), nothing is guessed.
  */
@@ -119,10 +118,10 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
   }
 
   /**
-   * One server: the turn's consume steps go out as one call at the turn's end (consume.lua for a single step,
-   * CONSUME_MANY for several, in the order they came), so the turn pays the client's per-command work and the write
-   * once; a turn with many steps sends every STEPS_PER_CALL of them at once, so Redis runs them while the rest of the
-   * turn is still parsed. On a cluster the steps of one turn live in different slots, and each goes out as its own call.
+   * One server: the turn's consume steps go out together (consume.lua for a single step, CONSUME_MANY for several,
+   * in the order they came), a call as soon as it holds STEPS_PER_CALL and the rest at the turn's end, so a call pays
+   * the client's per-command work and the write once. On a cluster the steps of one turn live in different slots, and
+   * each goes out as its own call.
    */
   let turnSteps: { argv: string[]; resolve: (reply: Reply) => void; reject: (error: unknown) => void }[] = [];
 
@@ -136,7 +135,7 @@ export function createRedisCounterStore(options: RedisCounterStoreOptions): Coun
 
   function sendTurnSteps(): void {
     const steps = turnSteps;
-    if (steps.length === 0) return;
+    if (steps.length === 0) return; // a full call took them already
     turnSteps = [];
     if (steps.length === 1) {
       const step = steps[0]!;
